@@ -1,0 +1,64 @@
+// The host recorder: events appended in ticket order by whoever executes operations
+// on the CPU (the fiber simulator). It knows nothing of any structure: an event is
+// a kind, an operation, an actor, a node, and for inv/ret a list of integers whose
+// JSON shape (array or null) the caller states. Turned into a History at the end.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "histories/history.h"
+
+namespace gpulin {
+
+class HostRecorder {
+ public:
+  // `fn_names[fn]` is the operation name recorded for code `fn`.
+  explicit HostRecorder(std::vector<std::string> fn_names) : fn_names_(std::move(fn_names)) {}
+
+  template <class Key>
+  void inv(int64_t op, uint32_t actor, uint32_t fn, const Key* args, uint32_t n) {
+    push(EventKind::Inv, op, actor, 0, fn, args, n, false);
+  }
+  template <class Key>
+  void ret(int64_t op, uint32_t actor, const Key* res, uint32_t n, bool is_null) {
+    push(EventKind::Ret, op, actor, 0, 0, res, n, is_null);
+  }
+  void hold(EventKind kind, int64_t op, uint32_t actor, int64_t node) {
+    push<int64_t>(kind, op, actor, node, 0, nullptr, 0, true);
+  }
+
+  void clear() {
+    events_.clear();
+    pool_.clear();
+  }
+  size_t size() const { return events_.size(); }
+
+  // The history of everything recorded (ops still open become pending).
+  History to_history(Header header, std::string source) const;
+
+ private:
+  struct Raw {
+    EventKind kind;
+    bool is_null;
+    uint32_t actor;
+    uint32_t fn;
+    int64_t op;
+    int64_t node;
+    uint32_t off, len;
+  };
+
+  template <class Key>
+  void push(EventKind kind, int64_t op, uint32_t actor, int64_t node, uint32_t fn, const Key* xs,
+            uint32_t n, bool is_null) {
+    events_.push_back(Raw{kind, is_null, actor, fn, op, node, static_cast<uint32_t>(pool_.size()), n});
+    for (uint32_t i = 0; i < n; ++i) pool_.push_back(static_cast<int64_t>(xs[i]));
+  }
+
+  std::vector<std::string> fn_names_;
+  std::vector<Raw> events_;  // index + 1 is the ticket
+  std::vector<int64_t> pool_;
+};
+
+}  // namespace gpulin

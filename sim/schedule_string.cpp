@@ -1,0 +1,50 @@
+#include "sim/schedule_string.h"
+
+#include <charconv>
+#include <stdexcept>
+
+namespace gpulin::sim {
+
+std::string encode_picks(const std::vector<uint32_t>& picks) {
+  std::string out;
+  for (size_t i = 0; i < picks.size();) {
+    size_t j = i;
+    while (j < picks.size() && picks[j] == picks[i]) ++j;
+    if (!out.empty()) out.push_back('.');
+    out += std::to_string(picks[i]);
+    if (j - i > 1) out += "*" + std::to_string(j - i);
+    i = j;
+  }
+  return out;
+}
+
+static uint64_t parse_number(const char*& p, const char* end) {
+  uint64_t v = 0;
+  auto [next, ec] = std::from_chars(p, end, v);
+  if (ec != std::errc() || next == p) throw std::invalid_argument("schedule: expected a number");
+  p = next;
+  return v;
+}
+
+std::vector<uint32_t> decode_picks(const std::string& text) {
+  std::vector<uint32_t> picks;
+  const char* p = text.data();
+  const char* end = p + text.size();
+  while (p < end) {
+    uint64_t actor = parse_number(p, end);
+    uint64_t times = 1;
+    if (p < end && *p == '*') {
+      ++p;
+      times = parse_number(p, end);
+    }
+    if (actor >= 64 || times > (1u << 30)) throw std::invalid_argument("schedule: value out of range");
+    picks.insert(picks.end(), times, static_cast<uint32_t>(actor));
+    if (p < end) {
+      if (*p != '.') throw std::invalid_argument("schedule: expected '.' between picks");
+      ++p;
+    }
+  }
+  return picks;
+}
+
+}  // namespace gpulin::sim

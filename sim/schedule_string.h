@@ -1,0 +1,16 @@
+// A schedule as text: the picks of a run, run-length encoded ("0*12.1*3.0" means
+// actor 0 twelve times, actor 1 three times, then actor 0). Short enough to paste
+// into an issue, exact enough to replay.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gpulin::sim {
+
+std::string encode_picks(const std::vector<uint32_t>& picks);
+// Throws std::invalid_argument on malformed text.
+std::vector<uint32_t> decode_picks(const std::string& text);
+
+}  // namespace gpulin::sim

@@ -1,0 +1,77 @@
+// The fiber simulator: each actor (a thread block running a stream of operations)
+// is a Boost.Context fiber; every shared access made through the execution context
+// is a scheduling point where a Strategy decides who runs next. Sequentially
+// consistent by construction. Spin-waits park an actor until the watched word
+// changes, so "every live actor parked" is a deadlock, found the moment it happens;
+// a run longer than its point budget is reported as a livelock.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/strategy.h"
+
+namespace gpulin::sim {
+
+enum class Outcome { Completed, Deadlock, Livelock, Fault };
+const char* to_string(Outcome o);
+
+struct RunResult {
+  Outcome outcome = Outcome::Completed;
+  uint64_t points = 0;          // scheduling points passed
+  std::vector<uint32_t> picks;  // the schedule: one pick per decision
+  std::string message;          // for Deadlock, Livelock, Fault
+};
+
+class Simulator {
+ public:
+  using Body = std::function<void(uint32_t actor)>;
+
+  explicit Simulator(size_t stack_bytes = 256 * 1024);
+  ~Simulator();
+  Simulator(const Simulator&) = delete;
+  Simulator& operator=(const Simulator&) = delete;
+
+  // Runs body(a) for actors a = 0..actors-1 under `strategy` (begin_run must already
+  // have been called) until all return, all block, `max_points` pass, or an actor
+  // faults.
+  RunResult run(uint32_t actors, const Body& body, Strategy& strategy, uint64_t max_points);
+
+  // Called from inside an actor (through the execution context).
+  void point();
+  void park(const uint32_t* addr, uint32_t seen);
+  void wrote(const uint32_t* addr) {
+    if (parked_) wake(addr);
+  }
+  [[noreturn]] void fault(const std::string& message);
+  // Operations in flight; when the count drops to zero the quiescent hook runs.
+  void op_begin() { ++in_flight_; }
+  void op_end() {
+    if (--in_flight_ == 0 && quiescent_hook_) quiescent_hook_();
+  }
+  void set_quiescent_hook(std::function<void()> hook) { quiescent_hook_ = std::move(hook); }
+  uint32_t current() const { return running_; }
+
+ private:
+  struct Impl;
+  void wake(const uint32_t* addr);
+  void schedule_from(uint32_t me, bool me_runnable);
+  void stop(Outcome o, std::string message);
+
+  std::unique_ptr<Impl> impl_;
+  uint32_t running_ = 0;
+  ActorSet runnable_ = 0;
+  uint32_t parked_ = 0;
+  int64_t in_flight_ = 0;
+  uint64_t points_ = 0;
+  uint64_t max_points_ = 0;
+  Strategy* strategy_ = nullptr;
+  RunResult* result_ = nullptr;
+  bool stopped_ = false;
+  std::function<void()> quiescent_hook_;
+};
+
+}  // namespace gpulin::sim

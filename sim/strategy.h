@@ -1,0 +1,44 @@
+// The scheduler's one small interface (after loom and Shuttle): at every scheduling
+// point with more than one runnable actor, a strategy picks who runs next. A run's
+// picks, in order, are its schedule; replaying them reproduces the run exactly.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gpulin::sim {
+
+// Runnable actors as a bit set (at most 64 actors).
+using ActorSet = uint64_t;
+constexpr uint32_t kMaxActors = 64;
+
+inline bool contains(ActorSet s, uint32_t a) { return (s >> a) & 1u; }
+inline uint32_t count(ActorSet s) { return static_cast<uint32_t>(__builtin_popcountll(s)); }
+
+class Strategy {
+ public:
+  virtual ~Strategy() = default;
+  // Prepares the next run; false when the strategy has nothing left to explore
+  // (dfs exhausted, replay done).
+  virtual bool begin_run(uint32_t actors) = 0;
+  // `runnable` has at least two actors; `current` is the actor at the point (it may
+  // be blocked, then it is not in `runnable`). `step` counts decisions in this run.
+  virtual uint32_t pick(ActorSet runnable, uint32_t current, uint64_t step) = 0;
+  // Called once the run ended, with its number of decisions.
+  virtual void end_run(uint64_t decisions) { (void)decisions; }
+  virtual std::string name() const = 0;
+  // True once a systematic strategy has explored every schedule within its bound.
+  virtual bool exhausted() const { return false; }
+};
+
+// Lowest actor in the set (the deterministic default when nothing else decides).
+inline uint32_t lowest(ActorSet s) { return static_cast<uint32_t>(__builtin_ctzll(s)); }
+
+// The k-th (0-based) member of the set in increasing order.
+inline uint32_t nth(ActorSet s, uint32_t k) {
+  for (uint32_t i = 0; i < k; ++i) s &= s - 1;
+  return lowest(s);
+}
+
+}  // namespace gpulin::sim

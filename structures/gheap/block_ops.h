@@ -1,0 +1,104 @@
+// Block-cooperative building blocks of the heap (§4.1-4.2): the batch sort of an
+// insert, MergeAndSort by merge path, and loading/storing node batches. All work on
+// block-private memory (shared memory on the GPU); loads and stores of node batches
+// go through the execution context, so each is one observable step.
+#pragma once
+
+#include <cstdint>
+
+#include "structures/gheap/config.h"
+#include "structures/merge_path/merge_path_core.h"
+
+namespace gpulin::gheap {
+
+GPULIN_HD inline uint32_t next_pow2(uint32_t n) {
+  uint32_t p = 1;
+  while (p < n) p <<= 1;
+  return p;
+}
+
+// Sorts keys[0, n) ascending with a bitonic network (§4.1: the paper sorts insert
+// batches by parallel bitonic sort in shared memory). `work` holds next_pow2(n)
+// keys (at most 2k): the input is padded there with MAX_VALUE.
+template <class X, class Key>
+GPULIN_HD void block_sort(X& x, Key* keys, uint32_t n, Key* work) {
+  const uint32_t size = next_pow2(n);
+  x.parallel_for(size, [&](uint32_t i) { work[i] = i < n ? keys[i] : KeyLimits<Key>::max_value; });
+  for (uint32_t run = 2; run <= size; run <<= 1) {
+    for (uint32_t stride = run >> 1; stride > 0; stride >>= 1) {
+      x.parallel_for(size, [&](uint32_t i) {
+        uint32_t partner = i ^ stride;
+        if (partner <= i) return;
+        bool ascending = (i & run) == 0;
+        Key lo = work[i], hi = work[partner];
+        if ((lo > hi) == ascending) {
+          work[i] = hi;
+          work[partner] = lo;
+        }
+      });
+    }
+  }
+  x.parallel_for(n, [&](uint32_t i) { keys[i] = work[i]; });
+}
+
+// Merges sorted a[0, na) and b[0, nb) into out[0, na + nb) with the whole block:
+// each thread finds its slice of the output by the merge-path diagonal search and
+// merges it serially (GPU Merge Path §2.2, the same core as structures/merge_path).
+template <class X, class Key>
+GPULIN_HD void block_merge(X& x, const Key* a, uint32_t na, const Key* b, uint32_t nb, Key* out) {
+  const uint32_t total = na + nb;
+  const uint32_t parts = x.threads();
+  x.parallel_for(parts, [&](uint32_t t) {
+    uint64_t d0 = static_cast<uint64_t>(total) * t / parts;
+    uint64_t d1 = static_cast<uint64_t>(total) * (t + 1) / parts;
+    merge_path::merge_range(a, na, b, nb, d0, d1, out + d0);
+  });
+}
+
+template <class X, class Key>
+GPULIN_HD void block_copy(X& x, Key* dst, const Key* src, uint32_t n) {
+  x.parallel_for(n, [&](uint32_t i) { dst[i] = src[i]; });
+}
+
+// How a MergeAndSort came out (§4.3 "Remove Redundant MergeAndSort Operations").
+enum class MergeShape : uint32_t {
+  AlreadyOrdered,  // max(a) <= min(b): nothing moves
+  Swapped,         // max(b) < min(a): the two batches trade places
+  Merged,          // a real merge
+};
+
+// (lo, hi) = MergeAndSort(a, b): after the call `merged[0, na + nb)` holds the
+// sorted union, so the caller stores merged[0, n_lo) as the low part and the rest as
+// the high part. Returns the shape so that callers can skip stores that change
+// nothing.
+template <class X, class Key>
+GPULIN_HD MergeShape merge_and_sort(X& x, const Key* a, uint32_t na, const Key* b, uint32_t nb,
+                                    Key* merged) {
+  if (na == 0 || nb == 0 || !(b[0] < a[na - 1])) {
+    block_copy(x, merged, a, na);
+    block_copy(x, merged + na, b, nb);
+    return MergeShape::AlreadyOrdered;
+  }
+  if (b[nb - 1] < a[0]) {
+    block_copy(x, merged, b, nb);
+    block_copy(x, merged + nb, a, na);
+    return MergeShape::Swapped;
+  }
+  block_merge(x, a, na, b, nb, merged);
+  return MergeShape::Merged;
+}
+
+// (B[lo_node], B[hi_node]) = MergeAndSort(B[lo_node], B[hi_node]) on two full nodes,
+// both already held by the caller. Stores only what changed.
+template <class X, class Key>
+GPULIN_HD void merge_nodes(X& x, const HeapView<Key>& h, const Scratch<Key>& s, uint32_t lo_node,
+                           uint32_t hi_node) {
+  const uint32_t k = h.k;
+  x.load_block(s.a, h.node(lo_node), k);
+  x.load_block(s.b, h.node(hi_node), k);
+  if (merge_and_sort(x, s.a, k, s.b, k, s.merged) == MergeShape::AlreadyOrdered) return;
+  x.store_block(h.node(lo_node), s.merged, k);
+  x.store_block(h.node(hi_node), s.merged + k, k);
+}
+
+}  // namespace gpulin::gheap

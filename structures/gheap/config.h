@@ -1,0 +1,86 @@
+// The generalized heap's shared state, lock states, variants and mutants.
+// Paper: ../shared/papers/concurrent-generalized-heap.txt (§3.1 layout, Fig. 9 states).
+#pragma once
+
+#include <cstdint>
+
+#include "structures/exec/context.h"
+
+namespace gpulin::gheap {
+
+// Multi-state lock values (Fig. 9). TD heap: AVAIL, INUSE, TARGET, MARKED.
+// BU heap: AVAIL, INUSE, INSHOLD, DELMOD. In the `fixed` BU heap the upper bits of
+// an INSHOLD or DELMOD word name the owning actor (see bu_insert.h for why).
+enum : uint32_t {
+  AVAIL = 0,
+  INUSE = 1,
+  TARGET = 2,
+  MARKED = 3,
+  INSHOLD = 4,
+  DELMOD = 5,
+};
+constexpr uint32_t kStateBits = 3;
+GPULIN_HD inline uint32_t state_kind(uint32_t s) { return s & ((1u << kStateBits) - 1); }
+GPULIN_HD inline uint32_t state_owner(uint32_t s) { return s >> kStateBits; }
+GPULIN_HD inline uint32_t owned(uint32_t kind, uint32_t owner) { return kind | (owner << kStateBits); }
+
+enum class Variant : uint32_t {
+  Paper = 0,  // the figures read as literally as they are well-defined
+  Fixed = 1,  // the version this project believes correct (docs/findings.md)
+};
+
+// Named bug injections (gpulin explore --mutant NAME). Each changes one line of
+// the fixed heaps; the testbed must catch every one.
+enum class Mutant : uint32_t {
+  None = 0,
+  EarlyRootRelease,    // TD delete releases the root before refilling it
+  IgnoreDelmod,        // BU insert treats DELMOD as still its own batch
+  SkipPartialMerge,    // delete skips the merge of the refilled root with the partial buffer
+  UnlockBeforeLock,    // TD insert releases the parent before locking the child
+  BitReversalOffByOne, // target selection reverses one bit too few
+  FixedBigChild,       // delete always sends the larger half right (Fig. 10's comment read literally)
+};
+
+// Operation codes recorded in histories (model pq-batch: "ins", "del").
+enum : uint32_t { kFnIns = 0, kFnDel = 1 };
+
+// Node values beyond the heap are MAX_VALUE (Fig. 4(c) line 4 fills an emptied node
+// with it): merging with an empty node changes nothing. So MAX_VALUE itself cannot
+// be a key.
+template <class Key>
+struct KeyLimits;
+template <>
+struct KeyLimits<uint32_t> {
+  static constexpr uint32_t max_value = 0xffffffffu;
+};
+
+// A view of one heap in memory (global memory on the GPU, host memory in the
+// simulator). Nodes are 1-indexed; node x's batch is keys[x*k, (x+1)*k).
+template <class Key>
+struct HeapView {
+  uint32_t k = 0;
+  uint32_t capacity = 0;    // nodes 1..capacity exist in memory
+  uint32_t* state = nullptr;      // [capacity + 1]
+  Key* keys = nullptr;            // [(capacity + 1) * k]
+  uint32_t* lastelem = nullptr;   // number of full nodes (guarded by the root lock)
+  uint32_t* psize = nullptr;      // partial buffer size  (guarded by the root lock)
+  Key* pbuffer = nullptr;         // [k]                  (guarded by the root lock)
+  Variant variant = Variant::Fixed;
+  Mutant mutant = Mutant::None;
+
+  GPULIN_HD Key* node(uint32_t x) const { return keys + static_cast<uint64_t>(x) * k; }
+  GPULIN_HD uint32_t* lock(uint32_t x) const { return state + x; }
+  GPULIN_HD bool fixed() const { return variant == Variant::Fixed; }
+};
+
+// Block-private scratch for one operation (shared memory on the GPU). Each array
+// holds k keys; `merged` holds 2k.
+template <class Key>
+struct Scratch {
+  Key* items;   // the operation's own batch (insert items, delete result)
+  Key* a;       // a node loaded for a merge
+  Key* b;       // a second node
+  Key* merged;  // 2k: merge output
+};
+
+}  // namespace gpulin::gheap

@@ -1,0 +1,43 @@
+// The heap's GPU kernels: instantiations of the same templates the simulator runs
+// (operation.h), with the CUDA execution context. No second copy of the algorithm.
+#include "cuda/cuda_context.cuh"
+#include "structures/gheap/gpu_heap.h"
+
+namespace gpulin::gheap {
+
+namespace {
+
+__global__ void heap_batch_kernel(Flavor flavor, HeapView<uint32_t> h, GpuOpBatch ops) {
+  extern __shared__ uint32_t smem[];
+  __shared__ uint32_t broadcast;
+  const uint32_t k = h.k;
+  Scratch<uint32_t> s{smem, smem + k, smem + 2 * k, smem + 3 * k};
+  cuda_exec::CudaContext x(&broadcast);
+  for (uint64_t i = blockIdx.x; i < ops.count; i += gridDim.x) {
+    x.begin_op(static_cast<int64_t>(i));
+    const uint32_t m = run_operation(x, flavor, h, s, ops.fn[i], ops.keys + i * k, ops.n[i], blockIdx.x);
+    if (ops.fn[i] == kFnDel) {
+      for (uint32_t j = threadIdx.x; j < m; j += blockDim.x) ops.out[i * k + j] = s.items[j];
+      if (threadIdx.x == 0) ops.out_n[i] = m;
+    }
+    x.end_op();
+  }
+}
+
+}  // namespace
+
+int run_heap_batch_on_gpu(Flavor flavor, const HeapView<uint32_t>& h, const GpuOpBatch& ops, uint32_t blocks,
+                          uint32_t threads) {
+  const size_t shared = 5 * static_cast<size_t>(h.k) * sizeof(uint32_t);  // items, a, b, merged (2k)
+  if (shared > 48 * 1024) {
+    cudaError_t e = cudaFuncSetAttribute(heap_batch_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(shared));
+    if (e != cudaSuccess) return e;
+  }
+  heap_batch_kernel<<<blocks, threads, shared>>>(flavor, h, ops);
+  cudaError_t e = cudaGetLastError();
+  if (e != cudaSuccess) return e;
+  return cudaDeviceSynchronize();
+}
+
+}  // namespace gpulin::gheap

@@ -1,0 +1,81 @@
+// The multi-state lock macros of Fig. 10, with the recording the proofs need:
+// `acq` right after a node is won into INUSE, `rel` right before it leaves INUSE
+// (../shared/design.md, Recording). Only INUSE is a hold: TARGET, MARKED, INSHOLD
+// and DELMOD are claims on a node that other operations may act on.
+#pragma once
+
+#include <cstdint>
+
+#include "structures/gheap/config.h"
+
+namespace gpulin::gheap {
+
+// MS_TRYLOCK(x, A, B): one CAS; returns the OLD state (success iff it equals A).
+template <class X, class Key>
+GPULIN_HD uint32_t ms_trylock(X& x, const HeapView<Key>& h, uint32_t node, uint32_t from, uint32_t to) {
+  uint32_t old = x.cas(h.lock(node), from, to);
+  if (old == from && to == INUSE && from != INUSE) x.record_acq(node);
+  return old;
+}
+
+// MS_LOCK(x, A, B): while (CAS(state(x), A, B) != A). Between attempts the actor
+// waits for the word to change, so a blocked actor is visibly blocked.
+template <class X, class Key>
+GPULIN_HD void ms_lock(X& x, const HeapView<Key>& h, uint32_t node, uint32_t from, uint32_t to) {
+  for (;;) {
+    uint32_t old = x.cas(h.lock(node), from, to);
+    if (old == from) break;
+    x.wait_while_equals(h.lock(node), old);
+  }
+  if (to == INUSE) x.record_acq(node);
+}
+
+// "while (s == INUSE) s = MS_TRYLOCK(x, A, INUSE)": try until the node is not held
+// by someone else; returns the state seen when the attempt stopped (A on success).
+template <class X, class Key>
+GPULIN_HD uint32_t ms_trylock_while_inuse(X& x, const HeapView<Key>& h, uint32_t node, uint32_t from) {
+  for (;;) {
+    uint32_t old = ms_trylock(x, h, node, from, INUSE);
+    if (old != INUSE) return old;
+    x.wait_while_equals(h.lock(node), INUSE);
+  }
+}
+
+// MS_UNLOCK(x, A, B): CAS(state(x), A, B). In the fixed heaps a release that finds
+// the node in another state is an impossible state and fails the run loudly.
+template <class X, class Key>
+GPULIN_HD void ms_unlock(X& x, const HeapView<Key>& h, uint32_t node, uint32_t from, uint32_t to) {
+  if (from == INUSE) x.record_rel(node);
+  uint32_t old = x.cas(h.lock(node), from, to);
+  if (old != from && h.fixed()) x.fail("lock release found the node in an unexpected state");
+}
+
+// Waits until the node's state is `want`.
+template <class X, class Key>
+GPULIN_HD void wait_for_state(X& x, const HeapView<Key>& h, uint32_t node, uint32_t want) {
+  for (;;) {
+    uint32_t s = x.load(h.lock(node));
+    if (s == want) return;
+    x.wait_while_equals(h.lock(node), s);
+  }
+}
+
+// Takes a node in whatever state it is, waiting only while someone holds it
+// INUSE; returns the state it was taken from (fixed BU heap: deletes and target
+// selection take INSHOLD/DELMOD nodes without waiting for their owner).
+template <class X, class Key>
+GPULIN_HD uint32_t take_node(X& x, const HeapView<Key>& h, uint32_t node) {
+  for (;;) {
+    uint32_t s = x.load(h.lock(node));
+    if (s == INUSE) {
+      x.wait_while_equals(h.lock(node), INUSE);
+      continue;
+    }
+    if (x.cas(h.lock(node), s, INUSE) == s) {
+      x.record_acq(node);
+      return s;
+    }
+  }
+}
+
+}  // namespace gpulin::gheap

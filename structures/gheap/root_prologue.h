@@ -1,0 +1,117 @@
+// The part both heaps share at the root (Fig. 10 and Fig. 12, lines 1-10 of insert
+// and 1-7 of delete): the partial buffer, guarded by the root's lock (§3.3.2).
+#pragma once
+
+#include <cstdint>
+
+#include "structures/gheap/block_ops.h"
+#include "structures/gheap/ms_lock.h"
+
+namespace gpulin::gheap {
+
+// Insert lines 1-10. s.items[0, n) holds the new keys. Returns true when a full
+// batch (k keys, in s.items) must now go into the heap, with the root still held;
+// false when the keys were absorbed by the partial buffer and the root released.
+template <class X, class Key>
+GPULIN_HD bool insert_at_root(X& x, const HeapView<Key>& h, const Scratch<Key>& s, uint32_t n) {
+  const uint32_t k = h.k;
+  block_sort(x, s.items, n, s.merged);                       // line 1
+  ms_lock(x, h, 1, AVAIL, INUSE);                            // line 2
+  const uint32_t p = x.load(h.psize);
+  x.load_block(s.a, h.pbuffer, p);
+  merge_and_sort(x, s.items, n, s.a, p, s.merged);           // lines 4 and 6 merge the same two
+  if (p + n >= k) {                                          // line 3
+    // line 4: the k smallest go down as a batch, the rest stay partial.
+    block_copy(x, s.items, s.merged, k);
+    x.store_block(h.pbuffer, s.merged + k, p + n - k);
+    x.store(h.psize, p + n - k);
+    return true;
+  }
+  // lines 6-8: the buffer takes every key, then trades with the root so that the
+  // root keeps the k smallest (property 3).
+  const uint32_t total = p + n;
+  if (x.load(h.lastelem) != 0) {
+    block_copy(x, s.a, s.merged, total);
+    x.load_block(s.b, h.node(1), k);
+    if (merge_and_sort(x, s.b, k, s.a, total, s.merged) != MergeShape::AlreadyOrdered)
+      x.store_block(h.node(1), s.merged, k);
+    x.store_block(h.pbuffer, s.merged + k, total);
+  } else {
+    x.store_block(h.pbuffer, s.merged, total);
+  }
+  x.store(h.psize, total);
+  ms_unlock(x, h, 1, INUSE, AVAIL);                          // line 9
+  return false;
+}
+
+// Delete lines 1-7. On return s.items holds the deleted keys and *n_out their
+// number. Returns true when the root batch was taken and the heap must be refilled
+// (root still held); false when the heap had no full node and the partial buffer
+// was returned (root released). Both readings clear what they return: the figure's
+// `deleteItems = pBuffer[...]` does not say so, but a delete that leaves its keys
+// behind fails even sequentially (docs/findings.md, reading R5).
+template <class X, class Key>
+GPULIN_HD bool delete_at_root(X& x, const HeapView<Key>& h, const Scratch<Key>& s, uint32_t* n_out) {
+  ms_lock(x, h, 1, AVAIL, INUSE);                            // line 1
+  if (x.load(h.lastelem) == 0) {                             // line 2
+    const uint32_t p = x.load(h.psize);                      // lines 3-4
+    x.load_block(s.items, h.pbuffer, p);
+    if (p != 0) x.store(h.psize, 0);
+    *n_out = p;
+    ms_unlock(x, h, 1, INUSE, AVAIL);                        // line 5
+    return false;
+  }
+  x.load_block(s.items, h.node(1), h.k);                     // line 7
+  *n_out = h.k;
+  return true;
+}
+
+// Takes the last node in fill order (Fig. 4(c) line 3: tar = lastelem--).
+template <class X, class Key>
+GPULIN_HD uint32_t take_last(X& x, const HeapView<Key>& h) {
+  const uint32_t count = x.load(h.lastelem);
+  x.store(h.lastelem, count - 1);
+  return node_of(count, h.mutant);
+}
+
+// Reserves the next node in fill order for an insert (line 11: tar = lastelem++,
+// read as the new count because nodes are 1-indexed and the root is node 1).
+template <class X, class Key>
+GPULIN_HD uint32_t reserve_target(X& x, const HeapView<Key>& h) {
+  const uint32_t count = x.load(h.lastelem) + 1;
+  const uint32_t node = node_of(count, h.mutant);
+  if (node > h.capacity || count > h.capacity) x.fail("heap capacity exhausted");
+  x.store(h.lastelem, count);
+  return node;
+}
+
+// (B[1], pBuffer) = MergeAndSort(B[1], pBuffer): after a refill the root must hold
+// the k smallest of itself and the buffer (property 3; TD delete line 16, BU line 12).
+template <class X, class Key>
+GPULIN_HD void merge_root_with_buffer(X& x, const HeapView<Key>& h, const Scratch<Key>& s) {
+  if (h.mutant == Mutant::SkipPartialMerge) return;
+  const uint32_t p = x.load(h.psize);
+  if (p == 0) return;
+  x.load_block(s.a, h.node(1), h.k);
+  x.load_block(s.b, h.pbuffer, p);
+  if (merge_and_sort(x, s.a, h.k, s.b, p, s.merged) == MergeShape::AlreadyOrdered) return;
+  x.store_block(h.node(1), s.merged, h.k);
+  x.store_block(h.pbuffer, s.merged + h.k, p);
+}
+
+// Fills node `x_node` with MAX_VALUE (an emptied node, Fig. 4(c) line 4).
+template <class X, class Key>
+GPULIN_HD void clear_node(X& x, const HeapView<Key>& h, const Scratch<Key>& s, uint32_t x_node) {
+  x.parallel_for(h.k, [&](uint32_t i) { s.a[i] = KeyLimits<Key>::max_value; });
+  x.store_block(h.node(x_node), s.a, h.k);
+}
+
+// B[1] = B[tar]; B[tar] = MAX_VALUE (the refill, both heaps).
+template <class X, class Key>
+GPULIN_HD void move_to_root(X& x, const HeapView<Key>& h, const Scratch<Key>& s, uint32_t tar) {
+  x.load_block(s.b, h.node(tar), h.k);
+  x.store_block(h.node(1), s.b, h.k);
+  clear_node(x, h, s, tar);
+}
+
+}  // namespace gpulin::gheap

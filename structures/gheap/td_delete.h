@@ -1,0 +1,107 @@
+// Delete of the TD-INS/TD-DEL heap (§3.2.1, §3.3.2, Fig. 10 right). Both variants.
+#pragma once
+
+#include <cstdint>
+
+#include "structures/gheap/bit_reversal.h"
+#include "structures/gheap/root_prologue.h"
+
+namespace gpulin::gheap {
+
+// "Suppose right child batch has the largest item" (line 30): the larger half goes
+// to the child whose maximum was larger (§3.2.1); the walk continues down the other.
+template <class X, class Key>
+GPULIN_HD uint32_t merge_children(X& x, const HeapView<Key>& h, const Scratch<Key>& s, uint32_t l,
+                                  uint32_t r, uint32_t* big_out) {
+  const uint32_t k = h.k;
+  x.load_block(s.a, h.node(l), k);
+  x.load_block(s.b, h.node(r), k);
+  const bool left_bigger = h.mutant != Mutant::FixedBigChild && s.b[k - 1] < s.a[k - 1];
+  const uint32_t big = left_bigger ? l : r, small = left_bigger ? r : l;
+  const MergeShape shape = merge_and_sort(x, s.a, k, s.b, k, s.merged);
+  // merged[0, k) is the small half. Skip stores of nodes whose batch is unchanged.
+  const bool l_keeps_small = !left_bigger;
+  if (!(shape == MergeShape::AlreadyOrdered && l_keeps_small)) {
+    x.store_block(h.node(small), s.merged, k);
+    x.store_block(h.node(big), s.merged + k, k);
+  }
+  *big_out = big;
+  return small;
+}
+
+// True when B[parent] and B[child] already satisfy property 1 (line 33, early stop).
+template <class X, class Key>
+GPULIN_HD bool property_holds(X& x, const HeapView<Key>& h, const Scratch<Key>& s, uint32_t parent,
+                              uint32_t child) {
+  x.load_block(s.a, h.node(parent), h.k);
+  x.load_block(s.b, h.node(child), h.k);
+  return !(s.b[0] < s.a[h.k - 1]);
+}
+
+// Deletes into s.items; returns the number of keys.
+template <class X, class Key>
+GPULIN_HD uint32_t td_delete(X& x, const HeapView<Key>& h, const Scratch<Key>& s) {
+  uint32_t n = 0;
+  if (!delete_at_root(x, h, s, &n)) return n;                // lines 1-7
+  if (h.mutant == Mutant::EarlyRootRelease) {
+    // Mutant: the root is released with the old batch still in it, then retaken.
+    ms_unlock(x, h, 1, INUSE, AVAIL);
+    ms_lock(x, h, 1, AVAIL, INUSE);
+  }
+  const uint32_t tar = take_last(x, h);                      // line 8
+  if (tar == 1) {
+    // Reading R6 (both): Fig. 4(c) line 5 returns when the root was the last node;
+    // Fig. 10 would MS_LOCK the root it holds and wait forever.
+    clear_node(x, h, s, 1);
+    ms_unlock(x, h, 1, INUSE, AVAIL);
+    return n;
+  }
+  // lines 9-10. Reading R4: MS_TRYLOCK returns the old state, so the hand-off branch
+  // is the CAS's success (old == TARGET); line 10's "== MARKED" would never hold.
+  if (ms_trylock(x, h, tar, TARGET, MARKED) == TARGET) {
+    wait_for_state(x, h, tar, AVAIL);                        // line 11: the insert put its batch in B[1]
+  } else {
+    ms_lock(x, h, tar, AVAIL, INUSE);                        // line 13
+    move_to_root(x, h, s, tar);                              // line 14
+    ms_unlock(x, h, tar, INUSE, AVAIL);                      // line 15
+  }
+  merge_root_with_buffer(x, h, s);                           // line 16
+  uint32_t cur = 1;
+  for (;;) {                                                 // line 17
+    const uint32_t l = 2 * cur, r = 2 * cur + 1;             // line 18
+    // A child beyond the allocated nodes is absent (the figure has no bound).
+    const uint32_t lstate = l <= h.capacity ? ms_trylock_while_inuse(x, h, l, AVAIL) : TARGET;
+    if (!h.fixed() && lstate != AVAIL) {                     // lines 20-24
+      ms_unlock(x, h, cur, INUSE, AVAIL);
+      return n;
+    }
+    const uint32_t rstate = r <= h.capacity ? ms_trylock_while_inuse(x, h, r, AVAIL) : TARGET;  // lines 25-26
+    if (lstate != AVAIL && rstate != AVAIL) {
+      ms_unlock(x, h, cur, INUSE, AVAIL);
+      return n;
+    }
+    if (lstate != AVAIL || rstate != AVAIL) {
+      // One child present (line 27-29 for a missing right child). fixed: a missing
+      // LEFT child (an insert's TARGET) does not hide a present right child, whose
+      // batch may now be smaller than B[cur] (finding F3).
+      const uint32_t only = lstate == AVAIL ? l : r;
+      merge_nodes(x, h, s, cur, only);                       // line 28
+      ms_unlock(x, h, cur, INUSE, AVAIL);                    // line 37
+      ms_unlock(x, h, only, INUSE, AVAIL);                   // line 38
+      return n;
+    }
+    uint32_t big = 0;
+    const uint32_t small = merge_children(x, h, s, l, r, &big);  // line 31
+    ms_unlock(x, h, big, INUSE, AVAIL);                      // line 32
+    if (property_holds(x, h, s, cur, small)) {               // line 33
+      ms_unlock(x, h, cur, INUSE, AVAIL);                    // line 37
+      ms_unlock(x, h, small, INUSE, AVAIL);                  // line 38
+      return n;
+    }
+    merge_nodes(x, h, s, cur, small);                        // line 34
+    ms_unlock(x, h, cur, INUSE, AVAIL);                      // line 35
+    cur = small;                                             // line 36
+  }
+}
+
+}  // namespace gpulin::gheap

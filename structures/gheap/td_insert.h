@@ -1,0 +1,81 @@
+// Top-down insert of the TD-INS/TD-DEL heap (§3.3.2, Fig. 10 left; line numbers as
+// in ../shared/papers/generalized-heap-figures.md). Both variants are here, side by
+// side; docs/findings.md says why they differ.
+#pragma once
+
+#include <cstdint>
+
+#include "structures/gheap/bit_reversal.h"
+#include "structures/gheap/root_prologue.h"
+
+namespace gpulin::gheap {
+
+// Inserts s.items[0, n), 1 <= n <= k.
+template <class X, class Key>
+GPULIN_HD void td_insert(X& x, const HeapView<Key>& h, const Scratch<Key>& s, uint32_t n) {
+  const uint32_t k = h.k;
+  if (!insert_at_root(x, h, s, n)) return;                   // lines 1-10
+  const uint32_t tar = reserve_target(x, h);                 // line 11
+  // Reading R2: line 13 prints MS_LOCK(tar, AVAIL, INUSE) but line 21 expects the
+  // target in TARGET; with INUSE even a one-actor run writes the root (both variants
+  // read TARGET).
+  if (tar != 1) ms_lock(x, h, tar, AVAIL, TARGET);           // lines 12-13
+  uint32_t cur = 1;
+  uint32_t steps_left = floor_log2(tar);                     // cur = tar >> steps_left
+  while (cur != tar) {                                       // line 14
+    if (x.load(h.lock(tar)) == MARKED) break;                // line 15
+    // line 16: (B[cur], items) = MergeAndSort(B[cur], items)
+    x.load_block(s.a, h.node(cur), k);
+    if (merge_and_sort(x, s.a, k, s.items, k, s.merged) != MergeShape::AlreadyOrdered) {
+      x.store_block(h.node(cur), s.merged, k);
+      block_copy(x, s.items, s.merged + k, k);
+    }
+    const uint32_t next = tar >> --steps_left;               // line 17
+    if (next != tar) {                                       // line 18
+      if (h.mutant == Mutant::UnlockBeforeLock) {
+        ms_unlock(x, h, cur, INUSE, AVAIL);
+        ms_lock(x, h, next, AVAIL, INUSE);
+      } else {
+        ms_lock(x, h, next, AVAIL, INUSE);                   // line 19
+        ms_unlock(x, h, cur, INUSE, AVAIL);                  // line 20
+      }
+    } else if (!h.fixed()) {
+      // Reading R3 (paper): line 20 also runs at the step that reaches the target,
+      // so the target's parent is released before the target is written.
+      ms_unlock(x, h, cur, INUSE, AVAIL);
+    }
+    // fixed: at the target the parent stays held until B[tar] is written, so no
+    // delete can sift larger keys into the parent in between (finding F2).
+    cur = next;
+  }
+  const uint32_t tstate = ms_trylock(x, h, tar, TARGET, INUSE);   // line 21
+  const uint32_t dest = tstate == TARGET ? tar : 1;               // line 22
+  x.store_block(h.node(dest), s.items, k);                        // line 23
+  if (!h.fixed()) {
+    // Lines 24-26 as printed: on a hand-off dest is the root, held by the waiting
+    // delete; CAS(state(1), state(1), AVAIL) releases it, and the target stays
+    // MARKED, which that delete waits on (finding F1).
+    if (dest != cur) {
+      uint32_t* root = h.lock(dest);
+      x.cas(root, x.load(root), AVAIL);
+    }
+    ms_unlock(x, h, cur, INUSE, AVAIL);
+    return;
+  }
+  // fixed: release what this operation holds. On a hand-off (dest == 1) the target is
+  // MARKED and the delete waits for it to become AVAIL; B[1] is written before that.
+  if (tar == 1) {
+    ms_unlock(x, h, 1, INUSE, AVAIL);
+    return;
+  }
+  if (dest == 1) {
+    x.cas(h.lock(tar), MARKED, AVAIL);
+  } else {
+    ms_unlock(x, h, tar, INUSE, AVAIL);
+  }
+  // cur is the target's parent when the walk completed, or the node where the walk
+  // saw MARKED.
+  ms_unlock(x, h, cur == tar ? tar >> 1 : cur, INUSE, AVAIL);
+}
+
+}  // namespace gpulin::gheap

@@ -1,0 +1,111 @@
+// gpulin check FILE: one history against its model, by the proof's witness, the
+// general search, or both (auto).
+#include <chrono>
+
+#include <fmt/core.h>
+
+#include "histories/jsonl_reader.h"
+#include "histories/jsonl_writer.h"
+#include "tools/commands.h"
+#include "verify/minimise.h"
+#include "verify/model_registry.h"
+#include "verify/search_checker.h"
+#include "verify/witness_checker.h"
+
+namespace gpulin::cli {
+
+namespace {
+struct CheckArgs {
+  std::string file;
+  std::string method = "auto";
+  uint64_t budget = 50'000'000;
+  bool json = false;
+  bool no_partition = false;
+  size_t minimise_max_ops = 200;
+};
+
+struct Outcome {
+  Verdict verdict = Verdict::Linearizable;
+  std::string method;
+  std::string detail;
+  uint64_t states = 0;
+};
+
+std::string json_string(const std::string& s) {
+  std::string out;
+  append_json_string(out, s);
+  return out;
+}
+
+int check_file(const CheckArgs& a) {
+  const auto t0 = std::chrono::steady_clock::now();
+  History h;
+  try {
+    h = read_history_file(a.file);
+    model_for(h).validate_ops(h);
+  } catch (const FormatError& e) {
+    fmt::print(stderr, "{}\n", e.what());
+    return kBadInput;
+  }
+  SearchOptions so;
+  so.max_states = a.budget;
+  so.partition = !a.no_partition;
+  Outcome out;
+  const bool has_rule = !h.header.lp_rule.empty();
+  if (a.method == "witness" && !has_rule) {
+    fmt::print(stderr, "{}:1: --method witness needs an lp_rule in the header\n", a.file);
+    return kBadInput;
+  }
+  if (has_rule && a.method != "search") {
+    WitnessOptions wo;
+    wo.explain = true;
+    wo.search = so;
+    const WitnessResult w = check_witness(h, wo);
+    out.method = "witness " + h.header.lp_rule;
+    out.verdict = w.verdict;
+    if (w.violation) out.detail = w.violation->message;
+    if (w.explanation) out.detail += "\n  window search: " + w.explanation->message;
+  }
+  if (a.method == "search" || (a.method == "auto" && (!has_rule || out.verdict != Verdict::Linearizable))) {
+    const SearchResult s = check_search(h, so);
+    if (!out.method.empty()) out.detail = "the proof's points fail: " + out.detail + "\n  ";
+    out.method = out.method.empty() ? "search" : out.method + ", then search";
+    out.verdict = s.verdict;
+    out.states = s.states_explored;
+    out.detail += s.message;
+  }
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::string minimal;
+  if (out.verdict == Verdict::NotLinearizable && h.ops.size() <= a.minimise_max_ops) {
+    const bool by_search = out.method.find("search") != std::string::npos;
+    History m = minimise(h, still_fails(by_search ? CheckMethod::Search : CheckMethod::Witness, so));
+    minimal = history_to_jsonl(m);
+  }
+  if (a.json) {
+    fmt::print("{{\"file\":{},\"verdict\":{},\"exit\":{},\"method\":{},\"ops\":{},\"states\":{},\"seconds\":{:.6f},"
+               "\"detail\":{},\"minimal\":{}}}\n",
+               json_string(a.file), json_string(to_string(out.verdict)), static_cast<int>(out.verdict),
+               json_string(out.method), h.ops.size(), out.states, secs, json_string(out.detail),
+               json_string(minimal));
+  } else {
+    fmt::print("{}: {} ({}, {} operations, {:.3f} s)\n", a.file, to_string(out.verdict), out.method, h.ops.size(), secs);
+    if (!out.detail.empty() && out.verdict != Verdict::Linearizable) fmt::print("  {}\n", out.detail);
+    if (!minimal.empty()) fmt::print("minimal failing sub-history:\n{}", minimal);
+  }
+  return static_cast<int>(out.verdict);
+}
+}  // namespace
+
+void add_check(CLI::App& app, std::function<int()>& run) {
+  auto a = std::make_shared<CheckArgs>();
+  CLI::App* sub = app.add_subcommand("check", "check a history file (exit 0 pass, 1 violation, 2 bad input, 3 undecided)");
+  sub->add_option("file", a->file, "history, JSON Lines (history-format v1)")->required();
+  sub->add_option("--method", a->method, "auto, search or witness")->check(CLI::IsMember({"auto", "search", "witness"}));
+  sub->add_option("--budget", a->budget, "search budget in explored configurations (then: undecided)");
+  sub->add_flag("--json", a->json, "one JSON object on standard output");
+  sub->add_flag("--no-partition", a->no_partition, "search without partitioning by key");
+  sub->add_option("--minimise-max-ops", a->minimise_max_ops, "minimise violations of histories up to this many ops");
+  sub->callback([a, &run] { run = [a] { return check_file(*a); }; });
+}
+
+}  // namespace gpulin::cli

@@ -1,0 +1,171 @@
+#include "tools/explore/explore.h"
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <unordered_set>
+
+#include "histories/jsonl_writer.h"
+#include "sim/strategies/dfs_strategy.h"
+#include "sim/strategies/pct_strategy.h"
+#include "sim/strategies/random_strategy.h"
+#include "sim/strategies/replay_strategy.h"
+
+namespace gpulin::explore {
+
+bool ExploreSummary::found_bug() const {
+  for (const auto& [kind, n] : counts)
+    if (n && is_bug(kind)) return true;
+  return false;
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::unique_ptr<sim::Strategy> make_strategy(const ExploreOptions& o, uint64_t seed) {
+  if (o.strategy == "random") return std::make_unique<sim::RandomStrategy>(seed);
+  if (o.strategy == "pct") return std::make_unique<sim::PctStrategy>(seed, o.depth);
+  if (o.strategy == "dfs") return std::make_unique<sim::DfsStrategy>(o.preemptions);
+  throw std::invalid_argument("unknown strategy '" + o.strategy + "' (random, pct, dfs)");
+}
+
+// A history's identity for counting distinct ones: its events and results.
+uint64_t history_fingerprint(const History& h) {
+  uint64_t x = 1469598103934665603ULL;
+  auto mix = [&x](uint64_t v) { x = (x ^ v) * 1099511628211ULL; };
+  for (const Event& e : h.events) {
+    mix(static_cast<uint64_t>(e.kind));
+    mix(static_cast<uint64_t>(e.op));
+    mix(static_cast<uint64_t>(e.node));
+  }
+  for (const Operation& o : h.ops) mix(o.res ? o.res->hash() : 7);
+  return x;
+}
+
+// Does `program` still fail with `kind`? Tries the old schedule leniently, then a
+// few fresh PCT and random schedules. Returns the failing execution's picks.
+std::optional<std::vector<uint32_t>> still_fails(HeapRunner& runner, const Program& program, Failure kind,
+                                                 const std::vector<uint32_t>& picks, const ExploreOptions& o,
+                                                 uint64_t tries) {
+  auto attempt = [&](sim::Strategy& s) -> std::optional<std::vector<uint32_t>> {
+    s.begin_run(static_cast<uint32_t>(program.actors.size()));
+    Execution e = runner.execute(program, s, o.max_points);
+    if (judge(e, o.judge).failure == kind) return e.run.picks;
+    return std::nullopt;
+  };
+  sim::ReplayStrategy replay(picks, /*strict=*/false);
+  if (auto r = attempt(replay)) return r;
+  sim::PctStrategy pct(o.seed ^ 0x5eed, o.depth);
+  sim::RandomStrategy rnd(o.seed ^ 0xbeef);
+  for (uint64_t i = 0; i < tries; ++i)
+    if (auto r = attempt(i % 2 ? static_cast<sim::Strategy&>(rnd) : static_cast<sim::Strategy&>(pct))) return r;
+  return std::nullopt;
+}
+
+// Greedy shrinking: drop whole actors, then single operations, while the failure
+// of the same kind stays reachable (a real execution of the smaller program fails).
+std::pair<Program, std::vector<uint32_t>> shrink(HeapRunner& runner, Program program, std::vector<uint32_t> picks,
+                                                 Failure kind, const ExploreOptions& o) {
+  bool progress = true;
+  while (progress) {
+    progress = false;
+    for (size_t a = 0; a < program.actors.size() && program.actors.size() > 1; ++a) {
+      Program smaller = program;
+      smaller.actors.erase(smaller.actors.begin() + static_cast<long>(a));
+      if (auto p = still_fails(runner, smaller, kind, picks, o, 200)) {
+        program = std::move(smaller);
+        picks = *p;
+        progress = true;
+        --a;
+      }
+    }
+    for (size_t a = 0; a < program.actors.size(); ++a) {
+      for (size_t i = 0; i < program.actors[a].size(); ++i) {
+        Program smaller = program;
+        smaller.actors[a].erase(smaller.actors[a].begin() + static_cast<long>(i));
+        if (auto p = still_fails(runner, smaller, kind, picks, o, 200)) {
+          program = std::move(smaller);
+          picks = *p;
+          progress = true;
+          --i;
+        }
+      }
+    }
+  }
+  return {program, picks};
+}
+
+void write_failure(FailureReport& r, const Execution& e, const ExploreOptions& o) {
+  if (o.out_dir.empty()) return;
+  std::filesystem::create_directories(o.out_dir);
+  const std::string base = o.out_dir + "/" + structure_name(o.config.flavor) + "-" + variant_name(o.config.variant) +
+                           (o.config.mutant == gheap::Mutant::None ? "" : "-" + mutant_name(o.config.mutant)) + "-" +
+                           to_string(r.kind);
+  r.history_path = base + ".jsonl";
+  write_history_file(r.history_path, e.history);
+  std::ofstream(base + ".schedule") << r.schedule << "\n"
+                                    << "# " << to_string(r.kind) << ": " << r.message << "\n";
+}
+
+}  // namespace
+
+ExploreSummary run_explore(const ExploreOptions& o) {
+  ExploreSummary sum;
+  const auto start = Clock::now();
+  auto strategy = make_strategy(o, o.seed);
+  HeapRunner runner(o.config);
+  WorkloadShape shape = o.shape;
+  shape.k = o.config.k;
+  Program program = generate_program(shape, o.seed);
+  std::unordered_set<uint64_t> seen;
+  auto last_progress = start;
+  for (uint64_t i = 0; i < o.schedules; ++i) {
+    if (o.strategy != "dfs" && o.program_every && i && i % o.program_every == 0)
+      program = generate_program(shape, o.seed + i);
+    if (!strategy->begin_run(static_cast<uint32_t>(program.actors.size()))) break;
+    const auto t0 = Clock::now();
+    Execution e = runner.execute(program, *strategy, o.max_points);
+    sum.sim_seconds += std::chrono::duration<double>(Clock::now() - t0).count();
+    sum.points += e.run.points;
+    ++sum.schedules;
+    seen.insert(history_fingerprint(e.history));
+    const Judgement j = judge(e, o.judge);
+    sum.searched += j.searched;
+    if (j.failure != Failure::None) {
+      ++sum.counts[j.failure];
+      if (!sum.first.count(j.failure)) {
+        FailureReport r;
+        r.kind = j.failure;
+        r.found_at = i;
+        Program p = program;
+        std::vector<uint32_t> picks = e.run.picks;
+        if (o.shrink) std::tie(p, picks) = shrink(runner, p, picks, j.failure, o);
+        sim::ReplayStrategy exact(picks, /*strict=*/true);
+        exact.begin_run(static_cast<uint32_t>(p.actors.size()));
+        Execution minimal = runner.execute(p, exact, o.max_points);
+        const Judgement mj = judge(minimal, o.judge);
+        r.message = mj.message;
+        r.schedule = replay_string(o.config, p, minimal.run.picks);
+        r.ops = p.op_count();
+        write_failure(r, minimal, o);
+        sum.first[j.failure] = r;
+      }
+    }
+    if (o.progress && Clock::now() - last_progress > std::chrono::milliseconds(250)) {
+      last_progress = Clock::now();
+      std::fprintf(stderr, "\r  %llu/%llu schedules, %.1f M points/s, %zu failures   ",
+                   static_cast<unsigned long long>(sum.schedules), static_cast<unsigned long long>(o.schedules),
+                   sum.points / std::max(sum.sim_seconds, 1e-9) / 1e6, sum.first.size());
+    }
+  }
+  if (o.progress) std::fprintf(stderr, "\r%80s\r", "");
+  sum.exhaustive = strategy->exhausted();
+  sum.distinct_histories = seen.size();
+  sum.total_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return sum;
+}
+
+}  // namespace gpulin::explore

@@ -1,0 +1,58 @@
+// `gpulin explore`: many simulated schedules of heap programs, every history
+// checked; the first failure of each kind shrunk to a minimal replayable program.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "tools/explore/heap_config.h"
+#include "tools/explore/heap_run.h"
+#include "tools/explore/program.h"
+
+namespace gpulin::explore {
+
+struct ExploreOptions {
+  HeapConfig config;
+  WorkloadShape shape;
+  std::string strategy = "pct";  // random, pct, dfs
+  uint32_t depth = 3;            // pct
+  uint32_t preemptions = 2;      // dfs
+  uint64_t schedules = 1000;
+  uint64_t seed = 1;
+  // random/pct: a fresh program every `program_every` schedules (0: one program);
+  // dfs always explores one program.
+  uint64_t program_every = 1;
+  uint64_t max_points = 200'000;  // per run, then livelock
+  JudgeOptions judge;
+  std::string out_dir;             // "" : write nothing
+  bool progress = false;           // a progress line on stderr
+  bool shrink = true;
+};
+
+struct FailureReport {
+  Failure kind = Failure::None;
+  std::string message;
+  std::string schedule;          // replay string of the minimal failing run
+  size_t ops = 0;                // operations in it
+  uint64_t found_at = 0;         // schedule index where first seen
+  std::string history_path;      // written to out_dir
+};
+
+struct ExploreSummary {
+  uint64_t schedules = 0;
+  uint64_t points = 0;
+  double sim_seconds = 0;    // time inside the simulator
+  double total_seconds = 0;  // simulator, checkers, shrinking
+  uint64_t distinct_histories = 0;
+  uint64_t searched = 0;
+  bool exhaustive = false;   // dfs explored every schedule within its bound
+  std::map<Failure, uint64_t> counts;  // failures by kind
+  std::map<Failure, FailureReport> first;  // the shrunk first failure of each kind
+  bool found_bug() const;
+};
+
+ExploreSummary run_explore(const ExploreOptions& options);
+
+}  // namespace gpulin::explore

@@ -1,0 +1,113 @@
+#include "tools/explore/heap_config.h"
+
+#include <stdexcept>
+#include <vector>
+
+namespace gpulin::explore {
+
+using gheap::Flavor;
+using gheap::Mutant;
+using gheap::Variant;
+
+namespace {
+struct MutantInfo {
+  Mutant m;
+  const char* name;
+  const char* description;
+};
+constexpr MutantInfo kMutants[] = {
+    {Mutant::None, "none", "no bug injected"},
+    {Mutant::EarlyRootRelease, "early-root-release", "TD delete releases the root before refilling it"},
+    {Mutant::IgnoreDelmod, "ignore-delmod", "BU insert treats a DELMOD batch as still its own"},
+    {Mutant::SkipPartialMerge, "skip-partial-merge", "delete skips the merge of the refilled root with the partial buffer"},
+    {Mutant::UnlockBeforeLock, "unlock-before-lock", "TD insert releases the parent before locking the child"},
+    {Mutant::BitReversalOffByOne, "bitrev-off-by-one", "target selection reverses one bit too few"},
+    {Mutant::FixedBigChild, "fixed-big-child", "delete always sends the larger half to the right child"},
+};
+}  // namespace
+
+std::string structure_name(Flavor f) { return f == Flavor::TopDown ? "gheap-td" : "gheap-bu"; }
+std::optional<Flavor> parse_structure(const std::string& s) {
+  if (s == "gheap-td") return Flavor::TopDown;
+  if (s == "gheap-bu") return Flavor::BottomUp;
+  return std::nullopt;
+}
+std::string variant_name(Variant v) { return v == Variant::Paper ? "paper" : "fixed"; }
+std::optional<Variant> parse_variant(const std::string& s) {
+  if (s == "paper") return Variant::Paper;
+  if (s == "fixed") return Variant::Fixed;
+  return std::nullopt;
+}
+std::string mutant_name(Mutant m) {
+  for (const auto& i : kMutants)
+    if (i.m == m) return i.name;
+  return "?";
+}
+std::optional<Mutant> parse_mutant(const std::string& s) {
+  for (const auto& i : kMutants)
+    if (s == i.name) return i.m;
+  return std::nullopt;
+}
+const char* mutant_description(Mutant m) {
+  for (const auto& i : kMutants)
+    if (i.m == m) return i.description;
+  return "?";
+}
+bool mutant_applies(Mutant m, Flavor f) {
+  switch (m) {
+    case Mutant::EarlyRootRelease:
+    case Mutant::UnlockBeforeLock: return f == Flavor::TopDown;
+    case Mutant::IgnoreDelmod: return f == Flavor::BottomUp;
+    default: return true;
+  }
+}
+
+std::string encode_config(const HeapConfig& c) {
+  std::string s = structure_name(c.flavor) + ":" + variant_name(c.variant) + ":k=" + std::to_string(c.k) +
+                  ":t=" + std::to_string(c.threads);
+  if (c.mutant != Mutant::None) s += ":mutant=" + mutant_name(c.mutant);
+  return s;
+}
+
+HeapConfig decode_config(const std::string& text) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  for (size_t i = 0; i <= text.size(); ++i)
+    if (i == text.size() || text[i] == ':') {
+      parts.push_back(text.substr(start, i - start));
+      start = i + 1;
+    }
+  if (parts.size() < 2) throw std::invalid_argument("config: want STRUCTURE:VARIANT[:k=K][:t=T][:mutant=M]");
+  HeapConfig c;
+  auto f = parse_structure(parts[0]);
+  if (!f) throw std::invalid_argument("config: unknown structure '" + parts[0] + "'");
+  auto v = parse_variant(parts[1]);
+  if (!v) throw std::invalid_argument("config: unknown variant '" + parts[1] + "'");
+  c.flavor = *f;
+  c.variant = *v;
+  for (size_t i = 2; i < parts.size(); ++i) {
+    const std::string& p = parts[i];
+    auto eq = p.find('=');
+    if (eq == std::string::npos) throw std::invalid_argument("config: bad field '" + p + "'");
+    std::string key = p.substr(0, eq), val = p.substr(eq + 1);
+    if (key == "k" || key == "t") {
+      unsigned long n = 0;
+      try {
+        n = std::stoul(val);
+      } catch (...) {
+        throw std::invalid_argument("config: bad number in '" + p + "'");
+      }
+      if (n < 1 || n > 1024) throw std::invalid_argument("config: " + key + " out of range in '" + p + "'");
+      (key == "k" ? c.k : c.threads) = static_cast<uint32_t>(n);
+    } else if (key == "mutant") {
+      auto m = parse_mutant(val);
+      if (!m) throw std::invalid_argument("config: unknown mutant '" + val + "'");
+      c.mutant = *m;
+    } else {
+      throw std::invalid_argument("config: unknown field '" + key + "'");
+    }
+  }
+  return c;
+}
+
+}  // namespace gpulin::explore

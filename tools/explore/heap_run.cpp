@@ -1,0 +1,175 @@
+#include "tools/explore/heap_run.h"
+
+#include <stdexcept>
+
+#include "sim/schedule_string.h"
+#include "sim/sim_context.h"
+#include "structures/gheap/operation.h"
+#include "verify/gheap_invariant.h"
+#include "verify/search_checker.h"
+#include "verify/witness_checker.h"
+
+namespace gpulin::explore {
+
+const char* to_string(Failure f) {
+  switch (f) {
+    case Failure::None: return "pass";
+    case Failure::Violation: return "violation";
+    case Failure::WitnessOnly: return "proof-points";
+    case Failure::Invariant: return "invariant";
+    case Failure::Deadlock: return "deadlock";
+    case Failure::Livelock: return "livelock";
+    case Failure::Fault: return "fault";
+    case Failure::Undecided: return "undecided";
+  }
+  return "?";
+}
+
+bool is_bug(Failure f) { return f != Failure::None && f != Failure::WitnessOnly && f != Failure::Undecided; }
+
+HeapRunner::HeapRunner(const HeapConfig& config) : config_(config), recorder_({"ins", "del"}) {}
+
+std::optional<std::string> HeapRunner::quiescent_check() const {
+  const auto& heap = *heap_;
+  const uint32_t k = heap.k();
+  // No operation is in flight: every lock must be free (a leaked lock is a bug even
+  // before anyone waits on it).
+  for (uint32_t x = 1; x <= heap.capacity(); ++x)
+    if (heap.state(x) != gheap::AVAIL)
+      return "quiescent heap keeps node " + std::to_string(x) + " in state " + std::to_string(heap.state(x));
+  GHeapSnapshot snap;
+  snap.k = static_cast<int>(k);
+  uint32_t max_node = 0;
+  std::vector<bool> present(heap.capacity() + 1, false);
+  for (uint32_t i = 1; i <= heap.lastelem(); ++i) {
+    const uint32_t x = gheap::node_of(i, config_.mutant);
+    if (x > heap.capacity()) return "node " + std::to_string(x) + " beyond capacity";
+    present[x] = true;
+    max_node = std::max(max_node, x);
+  }
+  // Absent nodes hold MAX_VALUE (they must: a delete merges with them), which
+  // satisfies properties 1 and 2 wherever they sit, so the snapshot keeps the tree
+  // shape of the bit-reversed fill.
+  snap.nodes.resize(max_node + 1);
+  for (uint32_t x = 1; x <= heap.capacity(); ++x) {
+    const uint32_t* b = heap.node(x);
+    if (!present[x]) {
+      for (uint32_t j = 0; j < k; ++j)
+        if (b[j] != gheap::KeyLimits<uint32_t>::max_value)
+          return "node " + std::to_string(x) + " is outside the heap but holds key " + std::to_string(b[j]);
+    }
+    if (x <= max_node) snap.nodes[x].assign(b, b + k);
+  }
+  snap.partial.assign(heap.pbuffer(), heap.pbuffer() + heap.psize());
+  return check_gheap_invariant(snap);
+}
+
+Execution HeapRunner::execute(const Program& program, sim::Strategy& strategy, uint64_t max_points) {
+  size_t inserts = 0;
+  for (const auto& ops : program.actors)
+    for (const auto& op : ops) inserts += op.insert;
+  if (!heap_ || heap_->capacity() < inserts + 1 || heap_->k() != config_.k)
+    heap_.emplace(config_.k, static_cast<uint32_t>(inserts + 1));
+  heap_->reset();
+  recorder_.clear();
+  const auto view = heap_->view(config_.variant, config_.mutant);
+  const uint32_t k = config_.k;
+
+  Execution e;
+  sim_.set_quiescent_hook([this, &e] {
+    if (e.invariant_failure) return;
+    e.invariant_failure = quiescent_check();
+    if (e.invariant_failure) sim_.fault("invariant: " + *e.invariant_failure);
+  });
+  const uint32_t actors = static_cast<uint32_t>(program.actors.size());
+  e.run = sim_.run(
+      actors,
+      [&](uint32_t a) {
+        std::vector<uint32_t> items(k), buf_a(k), buf_b(k), merged(2 * k);
+        gheap::Scratch<uint32_t> s{items.data(), buf_a.data(), buf_b.data(), merged.data()};
+        sim::SimContext x(sim_, a, &recorder_, config_.threads);
+        int64_t op_id = static_cast<int64_t>(a) << 20;
+        for (const HeapOp& op : program.actors[a]) {
+          x.begin_op(op_id++);
+          gheap::run_operation(x, config_.flavor, view, s, op.insert ? gheap::kFnIns : gheap::kFnDel,
+                               op.keys.data(), static_cast<uint32_t>(op.keys.size()), a);
+          x.end_op();
+        }
+      },
+      strategy, max_points);
+  sim_.set_quiescent_hook(nullptr);
+  if (e.run.outcome == sim::Outcome::Completed && !e.invariant_failure) {
+    e.invariant_failure = quiescent_check();  // the final state, even with no quiescent point seen
+  }
+
+  Header header;
+  header.model = "pq-batch";
+  header.params = Value::object({{"k", Value::integer(k)}});
+  header.lp_rule = config_.flavor == gheap::Flavor::TopDown ? "root-release" : "last-lock";
+  header.extra.emplace_back("source", "\"gpulin explore\"");
+  std::string schedule = replay_string(config_, program, e.run.picks);
+  std::string quoted;
+  append_json_string(quoted, schedule);
+  header.extra.emplace_back("schedule", quoted);
+  e.history = recorder_.to_history(std::move(header), "<simulated run>");
+  return e;
+}
+
+Judgement judge(const Execution& e, const JudgeOptions& options) {
+  Judgement j;
+  switch (e.run.outcome) {
+    case sim::Outcome::Deadlock: return {Failure::Deadlock, e.run.message, false};
+    case sim::Outcome::Livelock: return {Failure::Livelock, e.run.message, false};
+    case sim::Outcome::Fault:
+      if (e.invariant_failure) return {Failure::Invariant, *e.invariant_failure, false};
+      return {Failure::Fault, e.run.message, false};
+    case sim::Outcome::Completed: break;
+  }
+  if (e.invariant_failure) return {Failure::Invariant, *e.invariant_failure, false};
+  try {
+    return judge_history(e.history, options);
+  } catch (const FormatError& err) {
+    // The structure broke the lock protocol the format requires (a release of a
+    // node it does not hold): a bug of the structure, not of the input.
+    return {Failure::Fault, std::string("lock protocol: ") + err.what(), false};
+  }
+}
+
+Judgement judge_history(const History& history, const JudgeOptions& options) {
+  Judgement j;
+  const WitnessResult w = check_witness(history);
+  const bool small = history.ops.size() <= options.search_max_ops;
+  if (w.verdict == Verdict::Linearizable && !small) return j;
+  SearchOptions so;
+  so.max_states = options.search_max_states;
+  const SearchResult s = check_search(history, so);
+  j.searched = true;
+  if (s.verdict == Verdict::NotLinearizable) return {Failure::Violation, s.message, true};
+  if (w.verdict == Verdict::Linearizable) return j;
+  const std::string why = w.violation ? w.violation->message : "witness check failed";
+  if (s.verdict == Verdict::Undecided) return {Failure::Undecided, why, true};
+  return {Failure::WitnessOnly, why, true};
+}
+
+std::string replay_string(const HeapConfig& c, const Program& p, const std::vector<uint32_t>& picks) {
+  return encode_config(c) + "|" + encode_program(p) + "|" + sim::encode_picks(picks);
+}
+
+ReplayInput parse_replay_string(const std::string& s) {
+  const size_t a = s.find('|');
+  const size_t b = a == std::string::npos ? a : s.find('|', a + 1);
+  if (b == std::string::npos) throw std::invalid_argument("schedule: want CONFIG|PROGRAM|PICKS");
+  ReplayInput in;
+  in.config = decode_config(s.substr(0, a));
+  in.program = decode_program(s.substr(a + 1, b - a - 1));
+  in.picks = sim::decode_picks(s.substr(b + 1));
+  if (in.program.actors.empty() || in.program.actors.size() > sim::kMaxActors)
+    throw std::invalid_argument("schedule: 1 to 64 actors");
+  for (const auto& ops : in.program.actors)
+    for (const auto& op : ops)
+      if (op.insert && (op.keys.empty() || op.keys.size() > in.config.k))
+        throw std::invalid_argument("schedule: an insert needs 1 to k keys");
+  return in;
+}
+
+}  // namespace gpulin::explore

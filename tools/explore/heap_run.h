@@ -1,0 +1,79 @@
+// One simulated execution of a heap program, and its judgement: the run's outcome,
+// the history it recorded, the heap invariant at every quiescent state, the
+// proof's witness check and (for small histories) the general search.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "histories/history.h"
+#include "histories/recorder.h"
+#include "sim/simulator.h"
+#include "structures/gheap/host_heap.h"
+#include "tools/explore/heap_config.h"
+#include "tools/explore/program.h"
+
+namespace gpulin::explore {
+
+enum class Failure {
+  None,
+  Violation,      // the search found no linearization
+  WitnessOnly,    // the proof's points fail, but the search linearizes the history
+  Invariant,      // a quiescent heap broke properties 1-3, or kept a lock
+  Deadlock,
+  Livelock,
+  Fault,          // an impossible state the structure detected
+  Undecided,      // witness failed and the search ran out of budget
+};
+const char* to_string(Failure f);
+// Failures that make `explore` exit 1 (WitnessOnly is a finding about a proof).
+bool is_bug(Failure f);
+
+struct Judgement {
+  Failure failure = Failure::None;
+  std::string message;
+  bool searched = false;  // the search ran on this history
+};
+
+struct Execution {
+  sim::RunResult run;
+  History history;
+  std::optional<std::string> invariant_failure;
+};
+
+class HeapRunner {
+ public:
+  explicit HeapRunner(const HeapConfig& config);
+  // Runs `program` under `strategy` (begin_run already called).
+  Execution execute(const Program& program, sim::Strategy& strategy, uint64_t max_points);
+  const HeapConfig& config() const { return config_; }
+
+ private:
+  std::optional<std::string> quiescent_check() const;
+
+  HeapConfig config_;
+  sim::Simulator sim_;
+  HostRecorder recorder_;
+  std::optional<gheap::HostHeap<uint32_t>> heap_;
+};
+
+// Ops up to which the general search runs on every history (beside the witness).
+struct JudgeOptions {
+  size_t search_max_ops = 48;
+  uint64_t search_max_states = 2'000'000;
+};
+Judgement judge(const Execution& e, const JudgeOptions& options);
+// The history part of a judgement: witness, then search when small or needed.
+Judgement judge_history(const History& history, const JudgeOptions& options);
+
+// The replay string of an execution: CONFIG|PROGRAM|PICKS.
+std::string replay_string(const HeapConfig& c, const Program& p, const std::vector<uint32_t>& picks);
+struct ReplayInput {
+  HeapConfig config;
+  Program program;
+  std::vector<uint32_t> picks;
+};
+ReplayInput parse_replay_string(const std::string& s);  // throws std::invalid_argument
+
+}  // namespace gpulin::explore
