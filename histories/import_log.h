@@ -1,0 +1,70 @@
+// What the Jepsen-style importers share: logs where numbered processes invoke
+// operations and answers arrive later (:ok, :fail, :info), one event a line.
+// ImportLog pairs answers with invocations and turns the log into a History whose
+// t is the line number (real-time order = line order) and whose op ids are
+// 0, 1, 2, ... in invocation order.
+//
+// Actors. A process runs one operation at a time, but an operation left pending
+// (an :info answer, a timed-out read, or no answer at all) never ends: by the
+// history rules it overlaps everything after its inv. Jepsen itself retires a
+// process after :info; these logs may still reuse the number (after a timed-out
+// read, for one). So when a process invokes again after one of its operations was
+// left pending, the new operation gets a fresh actor id, above every process number
+// in the log; otherwise the actor is the process number.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "histories/history.h"
+
+namespace gpulin {
+
+class ImportLog {
+ public:
+  // `max_process`: the largest process number in the whole log (fresh actors go above it).
+  ImportLog(std::string path, int64_t max_process);
+
+  void invoke(int64_t process, uint32_t line, std::string f, Value args);
+  // The answers. Each names the function, which must match the invocation's.
+  void complete(int64_t process, uint32_t line, std::string_view f, Value res);  // took effect, result res
+  void leave_pending(int64_t process, uint32_t line, std::string_view f);       // outcome unknown
+  void drop(int64_t process, uint32_t line, std::string_view f);                // did not take effect: omitted
+
+  // The history, model `model`, with header extra "source": the file's name.
+  History finish(std::string model) &&;
+
+  [[noreturn]] void fail(uint32_t line, const std::string& msg) const;
+
+ private:
+  struct Op {
+    int64_t actor;
+    std::string f;
+    Value args;
+    uint32_t inv_line;
+    std::optional<Value> res;
+    uint32_t ret_line = 0;
+    bool dropped = false;
+  };
+  struct Process {
+    int64_t actor;
+    int64_t outstanding = -1;  // index in ops_ of the invocation awaiting an answer
+    bool left_pending = false; // an earlier op stays pending: the next invoke needs a fresh actor
+  };
+  // The awaited op of `process`; fails when there is none or the function differs.
+  Op& answer(int64_t process, uint32_t line, std::string_view f);
+
+  std::string path_;
+  int64_t next_fresh_;
+  std::unordered_map<int64_t, Process> processes_;
+  std::vector<Op> ops_;
+};
+
+// Reads a file into lines (without line ends); an unreadable file is FormatError(path, 0).
+std::vector<std::string> read_lines(const std::string& path);
+
+}  // namespace gpulin
