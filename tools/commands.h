@@ -16,5 +16,6 @@ void add_explore(CLI::App& app, std::function<int()>& run);
 void add_check(CLI::App& app, std::function<int()>& run);
 void add_replay(CLI::App& app, std::function<int()>& run);
 void add_import(CLI::App& app, std::function<int()>& run);
+void add_survey(CLI::App& app, std::function<int()>& run);
 
 }  // namespace gpulin::cli

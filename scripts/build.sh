@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Configures and builds gpulin into build/ (sm_90 by default). Extra arguments are
+# build targets.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PATH:/usr/local/cuda/bin"
+bash scripts/setup.sh
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="${GPULIN_CUDA_ARCH:-90}" >/dev/null
+cmake --build build -j"$(nproc)" ${@:+--target "$@"}

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs what gpulin builds with, from Debian's packages, where it is missing.
+# nvcc (the CUDA toolkit) must already be on the machine.
+set -euo pipefail
+need=()
+have_header() { [ -e "/usr/include/$1" ]; }
+have_header boost/context/fiber.hpp || need+=(libboost-context-dev)
+have_header rapidcheck.h            || need+=(librapidcheck-dev)
+have_header gtest/gtest.h           || need+=(libgtest-dev)
+have_header fmt/core.h              || need+=(libfmt-dev)
+have_header simdjson.h              || need+=(libsimdjson-dev)
+have_header CLI/CLI.hpp             || need+=(libcli11-dev)
+have_header benchmark/benchmark.h   || need+=(libbenchmark-dev)
+command -v cmake >/dev/null         || need+=(cmake)
+command -v ninja >/dev/null         || need+=(ninja-build)
+command -v g++ >/dev/null           || need+=(g++)
+if [ ${#need[@]} -gt 0 ]; then
+  echo "setup: installing ${need[*]}"
+  sudo_cmd=""
+  [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo_cmd apt-get update -q
+  $sudo_cmd apt-get install -y -q "${need[@]}"
+fi
+if ! command -v nvcc >/dev/null; then
+  if [ -x /usr/local/cuda/bin/nvcc ]; then
+    echo "setup: add /usr/local/cuda/bin to PATH"
+  else
+    echo "setup: nvcc not found; install the CUDA toolkit" >&2
+    exit 1
+  fi
+fi
