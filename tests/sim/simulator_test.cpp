@@ -1,0 +1,420 @@
+// The fiber simulator and its strategies: determinism, strict replay, deadlock and
+// livelock detection, and the exact schedule counts of bounded DFS.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <functional>
+#include <set>
+#include <stdexcept>
+#include <vector>
+
+#include "sim/schedule_string.h"
+#include "sim/sim_context.h"
+#include "sim/simulator.h"
+#include "sim/strategies/dfs_strategy.h"
+#include "sim/strategies/pct_strategy.h"
+#include "sim/strategies/random_strategy.h"
+#include "sim/strategies/replay_strategy.h"
+#include "tools/explore/heap_run.h"
+#include "tools/explore/program.h"
+
+namespace gpulin::sim {
+namespace {
+
+// A small racy workload: every actor does `ops` fetch_adds on one counter and logs
+// (actor, value seen); the log is the "history" of the run.
+struct CounterWorkload {
+  uint32_t counter = 0;
+  std::vector<std::pair<uint32_t, uint32_t>> log;
+  uint32_t ops = 5;
+
+  Simulator::Body body(Simulator& sim) {
+    return [this, &sim](uint32_t a) {
+      SimContext x(sim, a, nullptr, 1);
+      for (uint32_t i = 0; i < ops; ++i) log.emplace_back(a, x.fetch_add(&counter, 1));
+    };
+  }
+};
+
+struct RunRecord {
+  RunResult result;
+  std::vector<std::pair<uint32_t, uint32_t>> log;
+};
+
+RunRecord run_counter(Strategy& strategy, uint32_t actors) {
+  Simulator sim;
+  CounterWorkload w;
+  strategy.begin_run(actors);
+  RunRecord r;
+  r.result = sim.run(actors, w.body(sim), strategy, 100000);
+  r.log = w.log;
+  EXPECT_EQ(w.counter, actors * w.ops);
+  return r;
+}
+
+TEST(SimDeterminism, RandomSameSeedSamePicksAndHistory) {
+  std::set<std::vector<uint32_t>> distinct;
+  for (uint64_t seed = 1; seed <= 10; ++seed) {
+    RandomStrategy s1(seed), s2(seed);
+    RunRecord a = run_counter(s1, 3), b = run_counter(s2, 3);
+    ASSERT_EQ(a.result.outcome, Outcome::Completed);
+    EXPECT_EQ(a.result.picks, b.result.picks) << "seed " << seed;
+    EXPECT_EQ(a.result.points, b.result.points);
+    EXPECT_EQ(a.log, b.log);
+    EXPECT_FALSE(a.result.picks.empty());
+    distinct.insert(a.result.picks);
+  }
+  EXPECT_GT(distinct.size(), 1u) << "different seeds should give different schedules";
+}
+
+TEST(SimDeterminism, PctSameSeedSamePicksAndHistoryOverSeveralRuns) {
+  // PCT carries state across runs (the measured length), so compare whole sequences.
+  for (uint64_t seed : {1u, 7u, 42u}) {
+    PctStrategy s1(seed, 3), s2(seed, 3);
+    for (int run = 0; run < 5; ++run) {
+      RunRecord a = run_counter(s1, 3), b = run_counter(s2, 3);
+      ASSERT_EQ(a.result.outcome, Outcome::Completed);
+      EXPECT_EQ(a.result.picks, b.result.picks) << "seed " << seed << " run " << run;
+      EXPECT_EQ(a.log, b.log);
+    }
+  }
+}
+
+TEST(SimDeterminism, HeapRunnerHistoriesIdenticalForSameSeed) {
+  using namespace gpulin::explore;
+  HeapConfig c;
+  c.k = 2;
+  WorkloadShape shape;
+  shape.actors = 3;
+  shape.ops = 3;
+  shape.k = 2;
+  const Program p = generate_program(shape, 5);
+  for (int which = 0; which < 2; ++which) {
+    HeapRunner r1(c), r2(c);
+    std::unique_ptr<Strategy> s1, s2;
+    if (which == 0) {
+      s1 = std::make_unique<RandomStrategy>(99);
+      s2 = std::make_unique<RandomStrategy>(99);
+    } else {
+      s1 = std::make_unique<PctStrategy>(99, 3);
+      s2 = std::make_unique<PctStrategy>(99, 3);
+    }
+    s1->begin_run(3);
+    s2->begin_run(3);
+    Execution e1 = r1.execute(p, *s1, 200000), e2 = r2.execute(p, *s2, 200000);
+    ASSERT_EQ(e1.run.outcome, Outcome::Completed) << e1.run.message;
+    EXPECT_EQ(e1.run.picks, e2.run.picks);
+    ASSERT_EQ(e1.history.events.size(), e2.history.events.size());
+    for (size_t i = 0; i < e1.history.events.size(); ++i) {
+      const Event &x = e1.history.events[i], &y = e2.history.events[i];
+      EXPECT_EQ(x.t, y.t);
+      EXPECT_EQ(x.kind, y.kind);
+      EXPECT_EQ(x.op, y.op);
+      EXPECT_EQ(x.actor, y.actor);
+      EXPECT_EQ(x.node, y.node);
+    }
+    ASSERT_EQ(e1.history.ops.size(), e2.history.ops.size());
+    for (size_t i = 0; i < e1.history.ops.size(); ++i) {
+      EXPECT_EQ(e1.history.ops[i].args, e2.history.ops[i].args);
+      EXPECT_EQ(e1.history.ops[i].res, e2.history.ops[i].res);
+    }
+  }
+}
+
+TEST(SimReplay, StrictReplayReproducesPicksPointsAndHistory) {
+  for (uint64_t seed = 1; seed <= 10; ++seed) {
+    RandomStrategy rs(seed);
+    RunRecord orig = run_counter(rs, 3);
+    ReplayStrategy replay(orig.result.picks, true);
+    RunRecord again = run_counter(replay, 3);
+    EXPECT_EQ(again.result.outcome, Outcome::Completed);
+    EXPECT_EQ(again.result.picks, orig.result.picks);
+    EXPECT_EQ(again.result.points, orig.result.points);
+    EXPECT_EQ(again.log, orig.log);
+    // Through the text form too.
+    ReplayStrategy replay2(decode_picks(encode_picks(orig.result.picks)), true);
+    EXPECT_EQ(run_counter(replay2, 3).log, orig.log);
+  }
+}
+
+TEST(SimReplay, ReplayStrategyRunsOnce) {
+  ReplayStrategy r({0}, true);
+  EXPECT_TRUE(r.begin_run(2));
+  EXPECT_FALSE(r.begin_run(2));
+}
+
+TEST(SimReplay, StrictReplayOfAnUnfitScheduleThrowsAtTheFirstDecision) {
+  Simulator sim;
+  CounterWorkload w;
+  ReplayStrategy r({5}, true);  // actor 5 does not exist
+  r.begin_run(2);
+  EXPECT_THROW(sim.run(2, w.body(sim), r, 1000), std::runtime_error);
+}
+
+TEST(SimReplay, StrictReplayOfATooShortScheduleThrowsMidRun) {
+  // The divergence is found inside an actor's fiber (decision 1); it must still
+  // surface as an exception from run(), not terminate the process.
+  // Run in a child process: today the exception escapes the fiber and calls
+  // std::terminate, which would take the whole test binary down.
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        Simulator sim;
+        CounterWorkload w;
+        ReplayStrategy r({0}, true);
+        r.begin_run(2);
+        try {
+          sim.run(2, w.body(sim), r, 1000);
+        } catch (const std::runtime_error&) {
+          std::exit(0);
+        }
+        std::exit(1);
+      },
+      testing::ExitedWithCode(0), "");
+}
+
+TEST(SimReplay, LenientReplayOfATooShortScheduleCompletes) {
+  Simulator sim;
+  CounterWorkload w;
+  ReplayStrategy r({1}, false);
+  r.begin_run(2);
+  RunResult res = sim.run(2, w.body(sim), r, 1000);
+  EXPECT_EQ(res.outcome, Outcome::Completed);
+  ASSERT_FALSE(res.picks.empty());
+  EXPECT_EQ(res.picks[0], 1u);
+  EXPECT_EQ(w.counter, 10u);
+}
+
+// A spin lock over SimContext: CAS 0 -> owner, park while held.
+void lock(SimContext& x, uint32_t* w, uint32_t me) {
+  uint32_t old;
+  while ((old = x.cas(w, 0, me + 1)) != 0) x.wait_while_equals(w, old);
+}
+void unlock(SimContext& x, uint32_t* w) { x.store(w, 0); }
+
+TEST(SimDeadlock, LockOrderInversionIsFoundByDfsBoundOne) {
+  uint64_t schedules = 0, deadlocks = 0, completed = 0;
+  std::string message;
+  DfsStrategy dfs(1);
+  Simulator sim;
+  while (dfs.begin_run(2)) {
+    uint32_t A = 0, B = 0;
+    RunResult r = sim.run(
+        2,
+        [&](uint32_t a) {
+          SimContext x(sim, a, nullptr, 1);
+          uint32_t* first = a == 0 ? &A : &B;
+          uint32_t* second = a == 0 ? &B : &A;
+          lock(x, first, a);
+          lock(x, second, a);
+          unlock(x, second);
+          unlock(x, first);
+        },
+        dfs, 10000);
+    ++schedules;
+    ASSERT_NE(r.outcome, Outcome::Livelock);
+    ASSERT_NE(r.outcome, Outcome::Fault);
+    if (r.outcome == Outcome::Deadlock) {
+      ++deadlocks;
+      message = r.message;
+    } else {
+      ++completed;
+    }
+    ASSERT_LT(schedules, 10000u);
+  }
+  EXPECT_TRUE(dfs.exhausted());
+  EXPECT_GT(deadlocks, 0u);
+  EXPECT_GT(completed, 0u);
+  EXPECT_NE(message.find("actors 0, 1"), std::string::npos) << message;
+}
+
+TEST(SimDeadlock, LockOrderInversionNeedsAPreemption) {
+  // With no preemption each actor runs to completion: never a deadlock.
+  DfsStrategy dfs(0);
+  Simulator sim;
+  uint64_t schedules = 0;
+  while (dfs.begin_run(2)) {
+    uint32_t A = 0, B = 0;
+    RunResult r = sim.run(
+        2,
+        [&](uint32_t a) {
+          SimContext x(sim, a, nullptr, 1);
+          lock(x, a == 0 ? &A : &B, a);
+          lock(x, a == 0 ? &B : &A, a);
+          unlock(x, a == 0 ? &B : &A);
+          unlock(x, a == 0 ? &A : &B);
+        },
+        dfs, 10000);
+    EXPECT_EQ(r.outcome, Outcome::Completed) << r.message;
+    ++schedules;
+  }
+  EXPECT_EQ(schedules, 2u);
+}
+
+TEST(SimDeadlock, WaitingOnAWordNobodyWritesIsADeadlock) {
+  Simulator sim;
+  RandomStrategy rs(1);
+  rs.begin_run(1);
+  uint32_t w = 0;
+  RunResult r = sim.run(
+      1,
+      [&](uint32_t a) {
+        SimContext x(sim, a, nullptr, 1);
+        x.wait_while_equals(&w, 0);
+        ADD_FAILURE() << "woke up without a write";
+      },
+      rs, 1000);
+  EXPECT_EQ(r.outcome, Outcome::Deadlock);
+  EXPECT_NE(r.message.find("actors 0"), std::string::npos) << r.message;
+}
+
+TEST(SimDeadlock, OneWaiterAmongFinishedActorsIsNamed) {
+  // Actor 1 finishes; actor 0 waits on a word actor 1 writes with the same value.
+  Simulator sim;
+  DfsStrategy dfs(0);
+  while (dfs.begin_run(2)) {
+    uint32_t w = 0;
+    RunResult r = sim.run(
+        2,
+        [&](uint32_t a) {
+          SimContext x(sim, a, nullptr, 1);
+          if (a == 1) {
+            x.store(&w, 0);  // no change: must not wake anyone
+          } else {
+            x.wait_while_equals(&w, 0);
+          }
+        },
+        dfs, 1000);
+    EXPECT_EQ(r.outcome, Outcome::Deadlock);
+    EXPECT_NE(r.message.find("(actors 0)"), std::string::npos) << r.message;
+  }
+}
+
+TEST(SimLivelock, SpinningWithoutParkingHitsThePointBudget) {
+  Simulator sim;
+  RandomStrategy rs(1);
+  rs.begin_run(1);
+  uint32_t w = 0;
+  RunResult r = sim.run(
+      1,
+      [&](uint32_t a) {
+        SimContext x(sim, a, nullptr, 1);
+        while (x.load(&w) == 0) {
+        }
+      },
+      rs, 500);
+  EXPECT_EQ(r.outcome, Outcome::Livelock);
+  EXPECT_GE(r.points, 500u);
+  EXPECT_LE(r.points, 501u);
+  EXPECT_NE(r.message.find("500"), std::string::npos) << r.message;
+}
+
+TEST(SimLivelock, ParkedWaiterIsWokenByAWrite) {
+  // Contrast: the same wait with a writer completes.
+  Simulator sim;
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    RandomStrategy rs(seed);
+    rs.begin_run(2);
+    uint32_t w = 0;
+    RunResult r = sim.run(
+        2,
+        [&](uint32_t a) {
+          SimContext x(sim, a, nullptr, 1);
+          if (a == 1)
+            x.store(&w, 1);
+          else
+            while (x.load(&w) == 0) x.wait_while_equals(&w, 0);
+        },
+        rs, 1000);
+    EXPECT_EQ(r.outcome, Outcome::Completed) << r.message;
+  }
+}
+
+// ---- DFS exhaustiveness --------------------------------------------------------
+
+uint64_t dfs_count(uint32_t n_stores, uint32_t bound, std::set<std::vector<uint32_t>>* orders = nullptr) {
+  DfsStrategy dfs(bound);
+  Simulator sim;
+  uint64_t schedules = 0;
+  std::set<std::vector<uint32_t>> seen_picks;
+  while (dfs.begin_run(2)) {
+    uint32_t words[2] = {0, 0};
+    std::vector<uint32_t> order;
+    RunResult r = sim.run(
+        2,
+        [&](uint32_t a) {
+          SimContext x(sim, a, nullptr, 1);
+          for (uint32_t i = 0; i < n_stores; ++i) {
+            x.store(&words[a], i + 1);
+            order.push_back(a);
+          }
+        },
+        dfs, 100000);
+    EXPECT_EQ(r.outcome, Outcome::Completed);
+    EXPECT_TRUE(seen_picks.insert(r.picks).second) << "dfs repeated a schedule";
+    if (orders) orders->insert(order);
+    ++schedules;
+    if (schedules > 1'000'000) break;
+  }
+  EXPECT_TRUE(dfs.exhausted());
+  return schedules;
+}
+
+uint64_t binom(uint64_t n, uint64_t k) {
+  uint64_t r = 1;
+  for (uint64_t i = 1; i <= k; ++i) r = r * (n - k + i) / i;
+  return r;
+}
+
+// Independent oracle. Each actor is a sequence of N+1 segments separated by its N
+// scheduling points (the code before the first point is a segment too, and the
+// first pick, which chooses who starts, is a decision). A schedule is an order-
+// preserving interleaving of the two segment sequences; its preemptions are the
+// switches away from an actor that has not finished, i.e. (blocks - 2).
+uint64_t oracle_count(uint32_t n, uint32_t bound) {
+  const uint32_t m = n + 1;
+  uint64_t total = 0;
+  std::function<void(uint32_t, uint32_t, int, uint32_t)> go = [&](uint32_t i, uint32_t j, int last,
+                                                                 uint32_t blocks) {
+    if (i == m && j == m) {
+      if (blocks - 2 <= bound) ++total;
+      return;
+    }
+    if (i < m) go(i + 1, j, 0, blocks + (last != 0));
+    if (j < m) go(i, j + 1, 1, blocks + (last != 1));
+  };
+  go(0, 0, -1, 0);
+  return total;
+}
+
+TEST(SimDfs, BoundZeroExploresOnlyTheTwoRunToCompletionOrders) {
+  // No preemptions: the only free decision is who starts; the other actor runs
+  // when the first finishes. So 2 (= 2!) schedules for any N.
+  for (uint32_t n : {1u, 2u, 3u, 5u}) {
+    std::set<std::vector<uint32_t>> orders;
+    EXPECT_EQ(dfs_count(n, 0, &orders), 2u) << "N = " << n;
+    EXPECT_EQ(orders.size(), 2u);
+    EXPECT_EQ(oracle_count(n, 0), 2u);
+  }
+}
+
+TEST(SimDfs, LargeBoundExploresEveryInterleaving) {
+  for (uint32_t n : {1u, 2u, 3u, 4u, 5u}) {
+    std::set<std::vector<uint32_t>> orders;
+    const uint64_t count = dfs_count(n, 2 * n + 2, &orders);
+    // Schedules: interleavings of the two (N+1)-segment sequences, C(2N+2, N+1).
+    EXPECT_EQ(count, binom(2 * n + 2, n + 1)) << "N = " << n;
+    EXPECT_EQ(count, oracle_count(n, 2 * n + 2));
+    // Distinct orders of the 2N observable stores: C(2N, N), every one reached.
+    EXPECT_EQ(orders.size(), binom(2 * n, n)) << "N = " << n;
+  }
+}
+
+TEST(SimDfs, IntermediateBoundsMatchTheOracle) {
+  for (uint32_t n : {2u, 3u, 4u})
+    for (uint32_t bound : {1u, 2u, 3u}) EXPECT_EQ(dfs_count(n, bound), oracle_count(n, bound)) << n << "/" << bound;
+}
+
+}  // namespace
+}  // namespace gpulin::sim

@@ -1,0 +1,166 @@
+// `gpulin` as users run it: exit codes 0 pass, 1 violation, 2 bad input, and the
+// explore -> replay and import -> check round trips.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kSource = GPULIN_SOURCE_DIR;
+const fs::path kShared = GPULIN_SHARED_DIR;
+
+struct Result {
+  int code = -1;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+fs::path scratch_dir(const std::string& name) {
+  fs::path d = fs::path(testing::TempDir()) / ("gpulin_cli_" + name + "_" + std::to_string(::getpid()));
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+Result gpulin(const std::string& args) {
+  static int n = 0;
+  const fs::path d = scratch_dir("io" + std::to_string(n++));
+  const std::string cmd = quote(GPULIN_BIN) + " " + args + " >" + quote((d / "out").string()) + " 2>" +
+                          quote((d / "err").string()) + " </dev/null";
+  const int status = std::system(cmd.c_str());
+  Result r;
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = slurp(d / "out");
+  r.err = slurp(d / "err");
+  fs::remove_all(d);
+  return r;
+}
+
+TEST(CliCheck, ExamplesGiveTheirVerdicts) {
+  const fs::path ex = kSource / "histories/examples";
+  const std::pair<const char*, int> expected[] = {
+      {"pq_batch_linearizable.jsonl", 0},
+      {"pq_batch_not_linearizable.jsonl", 1},
+      {"register.jsonl", 0},
+      {"pending.jsonl", 0},
+  };
+  for (const auto& [file, code] : expected) {
+    const Result r = gpulin("check " + quote((ex / file).string()));
+    EXPECT_EQ(r.code, code) << file << "\n" << r.out << r.err;
+  }
+  // Every valid example is in the table.
+  int files = 0;
+  for (const auto& e : fs::directory_iterator(ex)) files += e.path().extension() == ".jsonl";
+  EXPECT_EQ(files, 4);
+}
+
+TEST(CliCheck, MalformedExamplesExitTwoNamingFileAndLine) {
+  const fs::path dir = kSource / "histories/examples/malformed";
+  int seen = 0;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().extension() != ".jsonl") continue;
+    ++seen;
+    const std::string name = entry.path().filename().string();
+    const Result r = gpulin("check " + quote(entry.path().string()));
+    EXPECT_EQ(r.code, 2) << name << "\n" << r.out << r.err;
+    // Some stderr line names the file, then ':' and a line number.
+    bool located = false;
+    std::istringstream lines(r.err);
+    for (std::string line; std::getline(lines, line);) {
+      const size_t at = line.find(name + ":");
+      if (at != std::string::npos && at + name.size() + 1 < line.size() &&
+          std::isdigit(static_cast<unsigned char>(line[at + name.size() + 1])))
+        located = true;
+    }
+    EXPECT_TRUE(located) << name << ": no 'FILE:LINE' on stderr:\n" << r.err;
+  }
+  EXPECT_GE(seen, 40);
+}
+
+TEST(CliCheck, MissingFileAndBadUsageExitTwo) {
+  EXPECT_EQ(gpulin("check " + quote((kSource / "histories/examples/no_such_file.jsonl").string())).code, 2);
+  EXPECT_EQ(gpulin("check").code, 2);                                // file is required
+  EXPECT_EQ(gpulin("").code, 2);                                     // a subcommand is required
+  EXPECT_EQ(gpulin("frobnicate").code, 2);                           // unknown subcommand
+  EXPECT_EQ(gpulin("check --method psychic x.jsonl").code, 2);       // bad option value
+  EXPECT_EQ(gpulin("explore --structure gheap-xx").code, 2);         // bad structure
+  EXPECT_EQ(gpulin("explore --actors 0").code, 2);                   // out of range
+  EXPECT_EQ(gpulin("replay --schedule 'not a schedule'").code, 2);   // unparsable schedule
+  EXPECT_EQ(gpulin("replay").code, 2);                               // --schedule required
+  EXPECT_EQ(gpulin("import no-such-format x -o y").code, 2);
+}
+
+TEST(CliExplore, DfsOnTheFixedTopDownHeapIsExhaustiveAndPasses) {
+  const Result r = gpulin(
+      "explore --structure gheap-td --variant fixed --actors 3 --ops 3 --k 4 --strategy dfs --preemptions 2 "
+      "--schedules 1000000");
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE((r.out + r.err).find("exhaustive"), std::string::npos) << r.out << r.err;
+}
+
+TEST(CliExplore, PaperTopDownFailsAndItsScheduleReplays) {
+  const fs::path out = scratch_dir("explore");
+  const Result r = gpulin("explore --structure gheap-td --variant paper --actors 4 --ops 8 --k 4 --strategy pct "
+                          "--schedules 2000 --out " + quote(out.string()));
+  ASSERT_EQ(r.code, 1) << r.out << r.err;
+  fs::path jsonl, schedule;
+  for (const auto& e : fs::directory_iterator(out)) {
+    if (e.path().extension() == ".jsonl") jsonl = e.path();
+    if (e.path().extension() == ".schedule") schedule = e.path();
+  }
+  ASSERT_FALSE(jsonl.empty()) << "no .jsonl written";
+  ASSERT_FALSE(schedule.empty()) << "no .schedule written";
+  std::ifstream in(schedule);
+  std::string first;
+  std::getline(in, first);
+  ASSERT_FALSE(first.empty());
+  const Result replay = gpulin("replay --schedule " + quote(first));
+  EXPECT_EQ(replay.code, 1) << first << "\n" << replay.out << replay.err;
+  // The written history is itself a failing history for `check`, or at least valid input.
+  const Result check = gpulin("check " + quote(jsonl.string()));
+  EXPECT_NE(check.code, 2) << check.err;
+  fs::remove_all(out);
+}
+
+TEST(CliImport, JepsenEtcdZeroIsNotLinearizable) {
+  const fs::path log = kShared / "external/porcupine/jepsen/etcd_000.log";
+  if (!fs::exists(log)) GTEST_SKIP() << "no " << log;
+  const fs::path dir = scratch_dir("import");
+  const fs::path hist = dir / "etcd_000.jsonl";
+  const Result imp = gpulin("import jepsen-etcd " + quote(log.string()) + " -o " + quote(hist.string()));
+  ASSERT_EQ(imp.code, 0) << imp.out << imp.err;
+  ASSERT_TRUE(fs::exists(hist));
+  const Result check = gpulin("check " + quote(hist.string()));
+  EXPECT_EQ(check.code, 1) << check.out << check.err;
+  fs::remove_all(dir);
+}
+
+TEST(CliImport, MissingInputExitsTwo) {
+  const fs::path dir = scratch_dir("import_missing");
+  EXPECT_EQ(gpulin("import jepsen-etcd " + quote((dir / "nope.log").string()) + " -o " +
+                   quote((dir / "x.jsonl").string()))
+                .code,
+            2);
+  fs::remove_all(dir);
+}
+
+}  // namespace
