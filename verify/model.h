@@ -1,0 +1,127 @@
+// A sequential specification (history-format.md, "Models") as the checkers use it.
+//
+// The search checker steps states millions of times and memoises them, so a state
+// has a hash and an equality; the witness checker replays millions of operations
+// on one state, so the checked step mutates in place and leaves the state
+// untouched when the recorded result does not fit. Pending operations have no
+// result: their step returns every state they can lead to (several only where the
+// specification is nondeterministic, as bucket-pq's ties).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "histories/history.h"
+#include "histories/value.h"
+
+namespace gpulin {
+
+// One model's state. Subclasses are private to their model; the model casts.
+class ModelState {
+ public:
+  virtual ~ModelState() = default;
+  virtual std::unique_ptr<ModelState> clone() const = 0;
+  virtual size_t hash() const = 0;
+  // `other` always comes from the same model.
+  virtual bool equals(const ModelState& other) const = 0;
+  // Readable form for reports.
+  virtual std::string describe() const = 0;
+  // Approximate bytes held, for the search's memory budget.
+  virtual size_t bytes() const = 0;
+};
+
+// Value-semantic handle: copying copies the state.
+class State {
+ public:
+  State() = default;
+  explicit State(std::unique_ptr<ModelState> p) : p_(std::move(p)) {}
+  State(const State& o) : p_(o.p_ ? o.p_->clone() : nullptr) {}
+  State(State&&) noexcept = default;
+  State& operator=(const State& o) {
+    if (this != &o) p_ = o.p_ ? o.p_->clone() : nullptr;
+    return *this;
+  }
+  State& operator=(State&&) noexcept = default;
+
+  explicit operator bool() const { return p_ != nullptr; }
+  size_t hash() const { return p_->hash(); }
+  bool operator==(const State& o) const { return p_->equals(*o.p_); }
+  std::string describe() const { return p_->describe(); }
+  size_t bytes() const { return p_->bytes(); }
+
+  template <class T> T& as() { return static_cast<T&>(*p_); }
+  template <class T> const T& as() const { return static_cast<const T&>(*p_); }
+
+ private:
+  std::unique_ptr<ModelState> p_;
+};
+
+class Model {
+ public:
+  explicit Model(std::string name) : name_(std::move(name)) {}
+  virtual ~Model() = default;
+  Model(const Model&) = delete;
+  Model& operator=(const Model&) = delete;
+
+  const std::string& name() const { return name_; }
+  virtual State initial_state() const = 0;
+
+  // A completed operation with its recorded result: when the specification allows
+  // op.res from s, applies op to s and returns true; otherwise returns false and
+  // leaves s as it was (so a report can still describe it).
+  virtual bool apply(State& s, const Operation& op) const = 0;
+  // A pending operation (its result unconstrained): appends to `out` every state
+  // it can lead to from s; at least one, as every operation is total.
+  virtual void apply_pending(const State& s, const Operation& op, std::vector<State>& out) const = 0;
+  // What the specification would answer to op from s, for reports.
+  virtual std::string expected_result(const State& s, const Operation& op) const = 0;
+
+  // Whether f and args fit the model: nullopt, or what is wrong.
+  virtual std::optional<std::string> check_call(const Operation& op) const = 0;
+  // Whether res fits (only asked for completed operations whose call fits).
+  virtual std::optional<std::string> check_result(const Operation& op) const = 0;
+
+  // Models whose operations each touch one key (map, set, kv, multimap) are
+  // checked key by key: a history is linearizable iff each key's sub-history is
+  // (Herlihy and Wing's locality).
+  virtual bool partitionable() const { return false; }
+  // The key of op; only asked when partitionable().
+  virtual const Value& partition_key(const Operation& op) const { return op.args.as_array().front(); }
+
+  // --- built on the above ---
+
+  // The state after a completed op, or nullopt when its result does not fit.
+  std::optional<State> step(const State& s, const Operation& op) const;
+  // Every state after a pending op.
+  std::vector<State> step_pending(const State& s, const Operation& op) const;
+  // Throws FormatError(h.source, line, ...) for the first op whose f, args or res
+  // do not fit, naming the inv line (call) or the ret line (result).
+  void validate_ops(const History& h) const;
+  // Indices into h.ops, grouped by key in order of each key's first operation; one
+  // group holding every operation when the model is not partitionable.
+  std::vector<std::vector<size_t>> partition(const History& h) const;
+
+ private:
+  std::string name_;
+};
+
+// --- helpers for the models' argument checks ---
+
+// "[1,2]" style text of a value, shortened for messages.
+std::string brief_json(const Value& v);
+// True when v is an array of n integers, min_n <= n <= max_n.
+bool is_int_list(const Value& v, size_t min_n, size_t max_n);
+// True when v is an integer array sorted ascending.
+bool is_ascending_ints(const Value& v);
+// Order-independent mixing of element hashes: a multiset's hash is the sum of its
+// elements' mixed hashes, so insertions and removals update it in O(1).
+uint64_t mix64(uint64_t x);
+// For unordered containers keyed by Value.
+struct ValueHash {
+  size_t operator()(const Value& v) const { return v.hash(); }
+};
+
+}  // namespace gpulin

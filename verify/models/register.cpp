@@ -1,0 +1,78 @@
+#include "verify/models/register.h"
+
+namespace gpulin {
+namespace {
+
+class Cell final : public ModelState {
+ public:
+  explicit Cell(Value v) : value(std::move(v)) {}
+  Value value;
+
+  std::unique_ptr<ModelState> clone() const override { return std::make_unique<Cell>(*this); }
+  size_t hash() const override { return value.hash(); }
+  bool equals(const ModelState& other) const override { return value == static_cast<const Cell&>(other).value; }
+  std::string describe() const override { return brief_json(value); }
+  size_t bytes() const override { return sizeof(*this); }
+};
+
+class RegisterModel final : public Model {
+ public:
+  explicit RegisterModel(Value init) : Model("register"), init_(std::move(init)) {}
+
+  State initial_state() const override { return State(std::make_unique<Cell>(init_)); }
+
+  bool apply(State& s, const Operation& op) const override {
+    if (*op.res != result(s, op)) return false;
+    effect(s, op);
+    return true;
+  }
+  void apply_pending(const State& s, const Operation& op, std::vector<State>& out) const override {
+    State next = s;
+    effect(next, op);
+    out.push_back(std::move(next));
+  }
+  std::string expected_result(const State& s, const Operation& op) const override {
+    return brief_json(result(s, op));
+  }
+
+  std::optional<std::string> check_call(const Operation& op) const override {
+    const size_t n = op.args.as_array().size();
+    if (op.f == "write") {
+      if (n != 1) return "write takes [value], got " + brief_json(op.args);
+    } else if (op.f == "read") {
+      if (n != 0) return "read takes no arguments, got " + brief_json(op.args);
+    } else if (op.f == "cas") {
+      if (n != 2) return "cas takes [old, new], got " + brief_json(op.args);
+    } else {
+      return "unknown operation '" + op.f + "' (write, read, cas)";
+    }
+    return std::nullopt;
+  }
+  std::optional<std::string> check_result(const Operation& op) const override {
+    if (op.f == "write" && !op.res->is_null()) return "write returns null, got " + brief_json(*op.res);
+    if (op.f == "cas" && !op.res->is_bool()) return "cas returns true or false, got " + brief_json(*op.res);
+    return std::nullopt;
+  }
+
+ private:
+  static Value result(const State& s, const Operation& op) {
+    const Value& cur = s.as<Cell>().value;
+    if (op.f == "read") return cur;
+    if (op.f == "cas") return Value::boolean(cur == op.args.as_array()[0]);
+    return Value();
+  }
+  static void effect(State& s, const Operation& op) {
+    Value& cur = s.as<Cell>().value;
+    const auto& a = op.args.as_array();
+    if (op.f == "write") cur = a[0];
+    else if (op.f == "cas" && cur == a[0]) cur = a[1];
+  }
+
+  Value init_;
+};
+
+}  // namespace
+
+std::unique_ptr<Model> make_register_model(Value init) { return std::make_unique<RegisterModel>(std::move(init)); }
+
+}  // namespace gpulin

@@ -1,0 +1,156 @@
+#include "verify/witness/points.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "histories/id_index.h"
+
+namespace gpulin {
+namespace {
+
+constexpr uint64_t kNone = UINT64_MAX;  // not seen (kPending, one less, is "never released")
+constexpr uint32_t kFree = UINT32_MAX;
+
+// What one pass remembers of an op's holds and lp events.
+struct OpMarks {
+  uint64_t root_acq = kNone, root_rel = kPending;  // its first hold of node 1
+  uint64_t last_acq = kNone, last_rel = kPending;  // its hold of the last node acquired
+  int64_t last_node = 0;
+  uint64_t lp = kNone, second_lp = kNone;
+};
+
+// Who holds each node, since when. Node ids are small in heaps (dense vector)
+// but may be anything elsewhere (a hash map for those).
+class Holders {
+ public:
+  struct Hold {
+    uint32_t op = kFree;
+    uint64_t since = 0;
+  };
+  Hold& at(int64_t node) {
+    constexpr int64_t kDense = int64_t{1} << 22;
+    if (node >= 0 && node < kDense) {
+      if (static_cast<size_t>(node) >= dense_.size()) dense_.resize(std::max<size_t>(node + 1, dense_.size() * 2));
+      return dense_[node];
+    }
+    return sparse_[node];
+  }
+
+ private:
+  std::vector<Hold> dense_;
+  std::unordered_map<int64_t, Hold> sparse_;
+};
+
+std::string span_text(uint64_t a, uint64_t b) {
+  return "[t " + std::to_string(a) + ", " + (b == kPending ? std::string("never") : "t " + std::to_string(b)) + "]";
+}
+
+}  // namespace
+
+PointScan scan_points(const History& h, LpRule rule) {
+  const size_t n = h.ops.size();
+  int64_t lo = INT64_MAX, hi = INT64_MIN;
+  for (const Operation& op : h.ops) lo = std::min(lo, op.id), hi = std::max(hi, op.id);
+  IdIndex index(lo, hi, n);
+  for (size_t i = 0; i < n; ++i) index.set(h.ops[i].id, static_cast<uint32_t>(i));
+
+  PointScan out;
+  std::vector<OpMarks> marks(n);
+  Holders holders;
+  for (const Event& e : h.events) {
+    if (e.kind == EventKind::Inv || e.kind == EventKind::Ret) continue;
+    const uint32_t o = index.find(e.op);
+    if (o == IdIndex::kAbsent) throw FormatError(h.source, e.line, "event of op " + std::to_string(e.op) + ", which has no inv");
+    OpMarks& m = marks[o];
+    if (e.kind == EventKind::Lp) {
+      if (m.lp == kNone) m.lp = e.t;
+      else if (m.second_lp == kNone) m.second_lp = e.t;
+      continue;
+    }
+    Holders::Hold& hold = holders.at(e.node);
+    if (e.kind == EventKind::Acq) {
+      if (hold.op == o)
+        throw FormatError(h.source, e.line, "op " + std::to_string(e.op) + " acquires node " + std::to_string(e.node) + ", which it holds");
+      if (hold.op != kFree && !out.violation) {
+        WitnessViolation v;
+        v.kind = WitnessViolation::Kind::OverlappingHolds;
+        v.op = e.op;
+        v.other_op = h.ops[hold.op].id;
+        v.node = e.node;
+        v.t = e.t;
+        v.message = "ops " + std::to_string(v.other_op) + " and " + std::to_string(v.op) + " hold node " +
+                    std::to_string(e.node) + " at the same time: op " + std::to_string(v.op) + " acquires it at t " +
+                    std::to_string(e.t) + " while op " + std::to_string(v.other_op) + " holds it since t " +
+                    std::to_string(hold.since);
+        out.violation = v;
+      }
+      hold = {o, e.t};  // the newer holder takes over; only the first overlap is reported
+      if (e.node == 1 && m.root_acq == kNone) m.root_acq = e.t;
+      m.last_acq = e.t;  // events come in t order: the latest acq so far
+      m.last_node = e.node;
+      m.last_rel = kPending;
+    } else {  // Rel
+      if (hold.op == o) {
+        hold.op = kFree;
+      } else if (!out.violation) {  // after an overlap the node's holder is unreliable
+        throw FormatError(h.source, e.line, "op " + std::to_string(e.op) + " releases node " + std::to_string(e.node) + ", which it does not hold");
+      }
+      if (e.node == 1 && m.root_acq != kNone && m.root_rel == kPending) m.root_rel = e.t;
+      if (e.node == m.last_node && m.last_acq != kNone && m.last_rel == kPending) m.last_rel = e.t;
+    }
+  }
+
+  // Points, and the structural violations of single ops; the earliest t wins.
+  out.points.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    const Operation& op = h.ops[i];
+    const OpMarks& m = marks[i];
+    OpPoint& p = out.points[i];
+    const bool by_last = rule == LpRule::LastLock && op.f == "ins";
+    if (rule == LpRule::Explicit) p = {m.lp != kNone, m.lp, m.lp, 0};
+    else if (by_last) p = {m.last_acq != kNone, m.last_acq, m.last_rel, m.last_node};
+    else p = {m.root_acq != kNone, m.root_acq, m.root_rel, 1};
+
+    std::optional<WitnessViolation> v;
+    auto who = [&] { return "op " + std::to_string(op.id) + " (" + op.f + ")"; };  // only for messages
+    if (!p.has && !op.pending()) {
+      v = WitnessViolation{WitnessViolation::Kind::MissingPoint, op.id, -1, 0, op.ret_t, "", "", ""};
+      v->message = who() + " completed without a linearization point: " +
+                   (rule == LpRule::Explicit ? std::string("no lp event")
+                    : by_last                ? std::string("it acquired no node")
+                                             : std::string("it never held node 1"));
+    } else if (p.has && rule == LpRule::Explicit && m.second_lp != kNone) {
+      v = WitnessViolation{WitnessViolation::Kind::ExtraPoint, op.id, -1, 0, m.second_lp, "", "", ""};
+      v->message = who() + " has more than one lp event (t " + std::to_string(m.lp) + " and t " +
+                   std::to_string(m.second_lp) + "); the explicit rule takes exactly one";
+    } else if (p.has && (p.begin <= op.inv_t || (!op.pending() && p.end >= op.ret_t))) {
+      v = WitnessViolation{WitnessViolation::Kind::PointOutside, op.id, -1, p.node,
+                           p.begin <= op.inv_t ? p.begin : p.end, "", "", ""};
+      const std::string what = rule == LpRule::Explicit ? "its lp event at t " + std::to_string(p.begin)
+                                                        : "its hold of node " + std::to_string(p.node) + " " + span_text(p.begin, p.end);
+      v->message = who() + ": the linearization point, " + what + ", is not strictly inside the op " +
+                   span_text(op.inv_t, op.ret_t);
+    }
+    if (v && (!out.violation || v->t < out.violation->t)) out.violation = v;
+  }
+
+  // The rule's order: by the point's end (rel or lp); never-released holds last,
+  // by their acq; ties (the format makes t unique, so only those) by invocation.
+  struct Key {
+    uint64_t end, begin;
+    size_t op;
+    bool operator<(const Key& o) const {
+      return end != o.end ? end < o.end : begin != o.begin ? begin < o.begin : op < o.op;
+    }
+  };
+  std::vector<Key> keys;  // sorted contiguously: a million ops sort in a blink
+  keys.reserve(n);
+  for (size_t i = 0; i < n; ++i)
+    if (out.points[i].has) keys.push_back({out.points[i].end, out.points[i].begin, i});
+  std::sort(keys.begin(), keys.end());
+  out.order.reserve(keys.size());
+  for (const Key& k : keys) out.order.push_back(k.op);
+  return out;
+}
+
+}  // namespace gpulin
