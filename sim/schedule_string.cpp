@@ -37,11 +37,11 @@ std::vector<uint32_t> decode_picks(const std::string& text) {
       ++p;
       times = parse_number(p, end);
     }
-    if (actor >= 64 || times > (1u << 30)) throw std::invalid_argument("schedule: value out of range");
+    if (actor >= 64 || times == 0 || times > (1u << 30)) throw std::invalid_argument("schedule: value out of range");
     picks.insert(picks.end(), times, static_cast<uint32_t>(actor));
     if (p < end) {
       if (*p != '.') throw std::invalid_argument("schedule: expected '.' between picks");
-      ++p;
+      if (++p == end) throw std::invalid_argument("schedule: '.' at the end");
     }
   }
   return picks;

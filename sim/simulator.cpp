@@ -2,6 +2,7 @@
 
 #include <boost/context/fiber.hpp>
 #include <boost/context/pooled_fixedsize_stack.hpp>
+#include <utility>
 
 namespace gpulin::sim {
 
@@ -52,7 +53,16 @@ RunResult Simulator::run(uint32_t actors, const Body& body, Strategy& strategy, 
   for (uint32_t a = 0; a < actors; ++a) {
     impl_->actors[a].fiber = ctx::fiber(std::allocator_arg, impl_->stacks, [this, a, &body](ctx::fiber&& main) {
       impl_->actors[a].to_main = std::move(main);
-      body(a);
+      try {
+        body(a);
+      } catch (const ctx::detail::forced_unwind&) {
+        throw;  // a stopped run unwinding this fiber's stack
+      } catch (...) {
+        // An exception (a strict replay that no longer fits, say) ends the run and
+        // leaves run() by the main context, not through the fiber's edge.
+        error_ = std::current_exception();
+        stop(Outcome::Fault, "exception in actor " + std::to_string(a));
+      }
       impl_->actors[a].finished = true;
       runnable_ &= ~(ActorSet(1) << a);
       schedule_from(a, false);
@@ -71,6 +81,7 @@ RunResult Simulator::run(uint32_t actors, const Body& body, Strategy& strategy, 
   impl_->actors.clear();
   strategy.end_run(result.picks.size());
   result_ = nullptr;
+  if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
   return result;
 }
 

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <string>
@@ -37,7 +38,8 @@ class Simulator {
 
   // Runs body(a) for actors a = 0..actors-1 under `strategy` (begin_run must already
   // have been called) until all return, all block, `max_points` pass, or an actor
-  // faults.
+  // faults. An exception thrown inside an actor (or by the strategy) ends the run
+  // and is rethrown here.
   RunResult run(uint32_t actors, const Body& body, Strategy& strategy, uint64_t max_points);
 
   // Called from inside an actor (through the execution context).
@@ -71,6 +73,7 @@ class Simulator {
   Strategy* strategy_ = nullptr;
   RunResult* result_ = nullptr;
   bool stopped_ = false;
+  std::exception_ptr error_;  // thrown inside an actor, rethrown by run()
   std::function<void()> quiescent_hook_;
 };
 

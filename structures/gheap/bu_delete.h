@@ -18,6 +18,19 @@ GPULIN_HD inline uint32_t release_state(uint32_t old) {
   return old;
 }
 
+// fixed: the state cur is released in after it absorbed keys of its children.
+// The root has no parent to be out of order with; elsewhere a claim cur already had
+// stays (its owner repairs the edge), else a claimed child's owner inherits it.
+GPULIN_HD inline uint32_t claim_after_merge(uint32_t cur, uint32_t cstate, uint32_t lold, uint32_t rold) {
+  if (cur == 1) return AVAIL;
+  if (cstate != AVAIL) return cstate;
+  for (uint32_t old : {lold, rold}) {
+    const uint32_t kind = state_kind(old);
+    if (kind == INSHOLD || kind == DELMOD) return owned(DELMOD, state_owner(old));
+  }
+  return AVAIL;
+}
+
 // paper lines 17-20: "while (s == INUSE) s = MS_TRYLOCK(x, state(x), INUSE)": the
 // read of state(x) and the CAS are two steps.
 template <class X, class Key>
@@ -60,21 +73,25 @@ GPULIN_HD uint32_t bu_delete(X& x, const HeapView<Key>& h, const Scratch<Key>& s
   uint32_t cur = 1, cstate = AVAIL;
   for (;;) {                                                 // line 14
     const uint32_t l = 2 * cur, r = 2 * cur + 1;             // line 15
-    if (l > h.capacity) {                                    // no bound in the figure
-      ms_unlock(x, h, cur, INUSE, cstate);
+    // lines 16-22: children are taken in any state; empty ones hold MAX_VALUE. No
+    // bound is printed: a child beyond the allocated nodes is absent. fixed: a child
+    // an insert is walking down to (TARGET, empty) is absent too.
+    const uint32_t lold = l > h.capacity ? TARGET : h.fixed() ? take_node(x, h, l, true) : take_child_paper(x, h, l);
+    const uint32_t rold = r > h.capacity || lold == TARGET && !h.fixed() ? TARGET
+                          : h.fixed() ? take_node(x, h, r, true) : take_child_paper(x, h, r);
+    const uint32_t lstate = release_state(lold), rstate = release_state(rold);
+    if (lold == TARGET || rold == TARGET) {
+      if (lold == TARGET && rold == TARGET) {
+        ms_unlock(x, h, cur, INUSE, cstate);
+        return n;
+      }
+      const uint32_t only = lold == TARGET ? r : l;
+      const uint32_t only_old = lold == TARGET ? rold : lold;
+      merge_nodes(x, h, s, cur, only);
+      ms_unlock(x, h, cur, INUSE, h.fixed() ? claim_after_merge(cur, cstate, only_old, AVAIL) : cstate);
+      ms_unlock(x, h, only, INUSE, release_state(only_old));
       return n;
     }
-    // lines 16-22: children are taken in any state; empty ones hold MAX_VALUE.
-    const uint32_t lold = h.fixed() ? take_node(x, h, l) : take_child_paper(x, h, l);
-    const uint32_t lstate = release_state(lold);
-    if (r > h.capacity) {
-      merge_nodes(x, h, s, cur, l);
-      ms_unlock(x, h, cur, INUSE, cstate);
-      ms_unlock(x, h, l, INUSE, lstate);
-      return n;
-    }
-    const uint32_t rold = h.fixed() ? take_node(x, h, r) : take_child_paper(x, h, r);
-    const uint32_t rstate = release_state(rold);
     uint32_t big = 0;
     const uint32_t small = merge_children(x, h, s, l, r, &big);  // lines 23-24
     ms_unlock(x, h, big, INUSE, big == r ? rstate : lstate);      // line 25
@@ -85,7 +102,10 @@ GPULIN_HD uint32_t bu_delete(X& x, const HeapView<Key>& h, const Scratch<Key>& s
       return n;
     }
     merge_nodes(x, h, s, cur, small);                        // line 30
-    ms_unlock(x, h, cur, INUSE, cstate);                     // line 31
+    // fixed: keys of an insert's batch still in flight (a claimed child) may now
+    // sit in cur, below its parent's keys: cur becomes that insert's claim, so that
+    // no other insert merges with it before the owner repairs the edge above it.
+    ms_unlock(x, h, cur, INUSE, h.fixed() ? claim_after_merge(cur, cstate, lold, rold) : cstate);  // line 31
     cur = small;                                             // line 32
     cstate = small_state;
   }

@@ -70,6 +70,9 @@ GPULIN_HD bool delete_at_root(X& x, const HeapView<Key>& h, const Scratch<Key>& 
 template <class X, class Key>
 GPULIN_HD uint32_t take_last(X& x, const HeapView<Key>& h) {
   const uint32_t count = x.load(h.lastelem);
+  // Callers hold the root and saw lastelem != 0; zero here means another operation
+  // changed it under the root lock (the early-root-release mutant does).
+  if (count == 0) x.fail("delete found no full node to take (lastelem is 0 under the root lock)");
   x.store(h.lastelem, count - 1);
   return node_of(count, h.mutant);
 }
