@@ -12,15 +12,20 @@
 
 #include <cstdint>
 
+#include "histories/device_events.h"
+
 namespace gpulin::cuda_exec {
 
 template <class T>
 using device_ref = cuda::atomic_ref<T, cuda::thread_scope_device>;
 
+// `Record` compiles recording in or out: with it off, the record_* calls are empty
+// and cost nothing.
+template <bool Record>
 class CudaContext {
  public:
   // `broadcast` is one word of shared memory owned by this context.
-  __device__ explicit CudaContext(uint32_t* broadcast) : bcast_(broadcast) {}
+  __device__ explicit CudaContext(uint32_t* broadcast, DeviceRecorderRef rec = {}) : bcast_(broadcast), rec_(rec) {}
 
   __device__ uint32_t load(uint32_t* p) {
     __syncthreads();
@@ -80,16 +85,18 @@ class CudaContext {
   }
   __device__ uint32_t threads() const { return blockDim.x; }
 
-  // Recording on the device is the next step (device append buffers); with it off
-  // these cost nothing.
-  __device__ void begin_op(int64_t) {}
+  // Recording: thread 0 takes a ticket from the global counter, fenced on both
+  // sides so that the order of tickets is the real-time order of the events it
+  // brackets (acq after the winning CAS, rel before the releasing one, inv before
+  // the first shared access, ret after the last).
+  __device__ void begin_op(int64_t op) { op_ = op; }
   __device__ void end_op() {}
-  __device__ void record_acq(int64_t) {}
-  __device__ void record_rel(int64_t) {}
+  __device__ void record_acq(int64_t node) { hold(2, node); }
+  __device__ void record_rel(int64_t node) { hold(3, node); }
   template <class Key>
-  __device__ void record_inv(uint32_t, const Key*, uint32_t) {}
+  __device__ void record_inv(uint32_t fn, const Key* args, uint32_t n) { with_keys(0, fn, args, n, false); }
   template <class Key>
-  __device__ void record_ret(const Key*, uint32_t, bool) {}
+  __device__ void record_ret(const Key* res, uint32_t n, bool is_null) { with_keys(1, 0, res, n, is_null); }
 
   __device__ void fail(const char* what) {
     if (threadIdx.x == 0) printf("gpulin: block %u: %s\n", blockIdx.x, what);
@@ -97,7 +104,46 @@ class CudaContext {
   }
 
  private:
+  __device__ unsigned long long ticket() {
+    __threadfence();
+    const unsigned long long t = atomicAdd(rec_.ticket, 1ull) + 1;  // tickets start at 1
+    __threadfence();
+    return t;
+  }
+  __device__ void append(uint32_t kind, int64_t node, uint32_t fn, uint32_t key_off, uint32_t key_len, bool is_null) {
+    const unsigned long long t = ticket();
+    const uint32_t i = rec_.event_count[blockIdx.x]++;  // counts past the capacity: overflow is seen
+    if (i < rec_.event_cap)
+      rec_.events[size_t(blockIdx.x) * rec_.event_cap + i] =
+          DeviceEvent{t, op_, node, kind, fn, key_off, key_len, is_null ? 1u : 0u, blockIdx.x};
+  }
+  __device__ void hold(uint32_t kind, int64_t node) {
+    if constexpr (Record) {
+      if (threadIdx.x == 0) append(kind, node, 0, 0, 0, false);
+    }
+  }
+  template <class Key>
+  __device__ void with_keys(uint32_t kind, uint32_t fn, const Key* keys, uint32_t n, bool is_null) {
+    if constexpr (Record) {
+      __syncthreads();
+      if (threadIdx.x == 0) {
+        const uint32_t off = rec_.key_count[blockIdx.x];
+        rec_.key_count[blockIdx.x] = off + n;
+        append(kind, 0, fn, off, n, is_null);
+        *bcast_ = off;
+      }
+      __syncthreads();
+      const uint32_t off = *bcast_;
+      if (off + n <= rec_.key_cap)
+        for (uint32_t i = threadIdx.x; i < n; i += blockDim.x)
+          rec_.keys[size_t(blockIdx.x) * rec_.key_cap + off + i] = static_cast<uint32_t>(keys[i]);
+      __syncthreads();
+    }
+  }
+
   uint32_t* bcast_;
+  DeviceRecorderRef rec_;
+  int64_t op_ = 0;
 };
 
 }  // namespace gpulin::cuda_exec

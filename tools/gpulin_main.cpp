@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
   gpulin::cli::add_replay(app, run);
   gpulin::cli::add_import(app, run);
   gpulin::cli::add_survey(app, run);
+  gpulin::cli::add_stress(app, run);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

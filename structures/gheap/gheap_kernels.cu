@@ -7,14 +7,16 @@ namespace gpulin::gheap {
 
 namespace {
 
-__global__ void heap_batch_kernel(Flavor flavor, HeapView<uint32_t> h, GpuOpBatch ops) {
+template <bool Record>
+__global__ void heap_batch_kernel(Flavor flavor, HeapView<uint32_t> h, GpuOpBatch ops, DeviceRecorderRef rec,
+                                  int64_t op_id_base) {
   extern __shared__ uint32_t smem[];
   __shared__ uint32_t broadcast;
   const uint32_t k = h.k;
   Scratch<uint32_t> s{smem, smem + k, smem + 2 * k, smem + 3 * k};
-  cuda_exec::CudaContext x(&broadcast);
+  cuda_exec::CudaContext<Record> x(&broadcast, rec);
   for (uint64_t i = blockIdx.x; i < ops.count; i += gridDim.x) {
-    x.begin_op(static_cast<int64_t>(i));
+    x.begin_op(op_id_base + static_cast<int64_t>(i));
     const uint32_t m = run_operation(x, flavor, h, s, ops.fn[i], ops.keys + i * k, ops.n[i], blockIdx.x);
     if (ops.fn[i] == kFnDel) {
       for (uint32_t j = threadIdx.x; j < m; j += blockDim.x) ops.out[i * k + j] = s.items[j];
@@ -24,18 +26,25 @@ __global__ void heap_batch_kernel(Flavor flavor, HeapView<uint32_t> h, GpuOpBatc
   }
 }
 
-}  // namespace
-
-int run_heap_batch_on_gpu(Flavor flavor, const HeapView<uint32_t>& h, const GpuOpBatch& ops, uint32_t blocks,
-                          uint32_t threads) {
+template <bool Record>
+cudaError_t launch(Flavor flavor, const HeapView<uint32_t>& h, const GpuOpBatch& ops, uint32_t blocks, uint32_t threads,
+                   DeviceRecorderRef rec, int64_t op_id_base) {
   const size_t shared = 5 * static_cast<size_t>(h.k) * sizeof(uint32_t);  // items, a, b, merged (2k)
   if (shared > 48 * 1024) {
-    cudaError_t e = cudaFuncSetAttribute(heap_batch_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+    cudaError_t e = cudaFuncSetAttribute(heap_batch_kernel<Record>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(shared));
     if (e != cudaSuccess) return e;
   }
-  heap_batch_kernel<<<blocks, threads, shared>>>(flavor, h, ops);
-  cudaError_t e = cudaGetLastError();
+  heap_batch_kernel<Record><<<blocks, threads, shared>>>(flavor, h, ops, rec, op_id_base);
+  return cudaGetLastError();
+}
+
+}  // namespace
+
+int run_heap_batch_on_gpu(Flavor flavor, const HeapView<uint32_t>& h, const GpuOpBatch& ops, uint32_t blocks,
+                          uint32_t threads, const DeviceRecorderRef* recorder, int64_t op_id_base) {
+  cudaError_t e = recorder ? launch<true>(flavor, h, ops, blocks, threads, *recorder, op_id_base)
+                           : launch<false>(flavor, h, ops, blocks, threads, {}, op_id_base);
   if (e != cudaSuccess) return e;
   return cudaDeviceSynchronize();
 }

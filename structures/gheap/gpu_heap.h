@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "histories/device_events.h"
 #include "structures/gheap/config.h"
 #include "structures/gheap/operation.h"
 
@@ -23,8 +24,9 @@ struct GpuOpBatch {
 };
 
 // Runs the batch on `h` (device memory) with `blocks` x `threads`; returns the
-// CUDA error code (0 on success) after synchronising.
+// CUDA error code (0 on success) after synchronising. With `recorder` every event
+// is recorded (op ids are `op_id_base + i`); without it, recording is compiled out.
 int run_heap_batch_on_gpu(Flavor flavor, const HeapView<uint32_t>& h, const GpuOpBatch& ops, uint32_t blocks,
-                          uint32_t threads);
+                          uint32_t threads, const DeviceRecorderRef* recorder = nullptr, int64_t op_id_base = 0);
 
 }  // namespace gpulin::gheap

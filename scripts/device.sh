@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# On the lent GPU machine (sm_90, no network): unpack the carried Debian packages
+# (.debs/, made by scripts/fetch-device-debs.sh), configure for sm_90, build, run the
+# `gpu` tests, the stress checks and the benchmarks, and print a short table last.
+# Results go to $OUT (or out/device). Usage: bash scripts/device.sh [quick]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+mode="${1:-full}"
+out="${OUT:-out/device}"
+mkdir -p "$out"
+prefix=/tmp/gpulin-deps
+mkdir -p "$prefix"
+for f in .debs/*.deb; do dpkg -x "$f" "$prefix"; done
+export GPULIN_DEPS_PREFIX="$prefix"
+export LD_LIBRARY_PATH="$prefix/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
+export PATH="$PATH:/usr/local/cuda/bin"
+gen=(); command -v ninja >/dev/null && gen=(-G Ninja)
+log() { echo "== $*"; }
+log "configure"
+cmake -S . -B build-gpu "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+  -DCMAKE_PREFIX_PATH="$prefix/usr;$prefix/usr/lib/x86_64-linux-gnu/cmake" >"$out/configure.log" 2>&1 \
+  || { tail -30 "$out/configure.log"; exit 2; }
+log "build"
+targets=(gpulin gheap_gpu_test)
+for t in gpulin_bench_gheap gpulin_bench_merge merge_path_gpu_test; do
+  grep -q "\b$t\b" build-gpu/CMakeFiles/TargetDirectories.txt 2>/dev/null && targets+=("$t")
+done
+cmake --build build-gpu -j"$(nproc)" --target "${targets[@]}" >"$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -30; tail -20 "$out/build.log"; exit 2; }
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/gpu.txt"
+summary=()
+log "gpu tests"
+ctest --test-dir build-gpu -L gpu --output-on-failure --timeout 300 >"$out/gpu-tests.log" 2>&1
+summary+=("gpu tests: $(grep -E 'tests passed|tests failed' "$out/gpu-tests.log" | tail -1)")
+grep -E "Failed|FAIL|\*\*\*" "$out/gpu-tests.log" | head -20
+log "stress"
+if [ "$mode" = quick ]; then keys=$((1<<20)); rkeys=$((1<<20)); else keys=$((1<<26)); rkeys=$((1<<24)); fi
+for s in gheap-td gheap-bu; do
+  for rec in "" "--record"; do
+    if [ -z "$rec" ]; then n=$keys; else n=$rkeys; fi
+    line=$(timeout 300 build-gpu/tools/gpulin stress --structure $s --variant fixed --blocks 128 --threads 512 --k 1024 \
+      --workload random --keys $n $rec 2>&1 | tee -a "$out/stress.log" | tr '\n' ' ' | sed 's/  */ /g')
+    summary+=("stress $s keys=$n ${rec:-(no record)}: $(echo "$line" | grep -o 'verdict: [A-Za-z]*') | $(echo "$line" | grep -o 'recorded [0-9]* operations, [0-9]* events; witness check [0-9.]* s' )")
+  done
+done
+for b in gpulin_bench_gheap gpulin_bench_merge; do
+  bin=$(find build-gpu -name $b -type f -perm -u+x | head -1)
+  [ -n "$bin" ] || continue
+  log "$b"
+  if [ "$mode" = quick ]; then timeout 300 "$bin" --quick --csv "$out/$b.csv" >"$out/$b.txt" 2>&1
+  else timeout 540 "$bin" --csv "$out/$b.csv" >"$out/$b.txt" 2>&1; fi
+  summary+=("$b: exit $? (table in $b.txt)")
+done
+echo
+echo "================ device summary ================"
+cat "$out/gpu.txt"
+printf '%s\n' "${summary[@]}"
+for b in gpulin_bench_gheap gpulin_bench_merge; do [ -f "$out/$b.txt" ] && tail -25 "$out/$b.txt"; done

@@ -1,0 +1,50 @@
+// The heap's memory on the GPU: allocates what a HeapView points into, resets it,
+// and reads it back for the invariant check. Plain C++ (the CUDA calls are in
+// device_heap.cu), so host code includes it without nvcc.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "structures/gheap/config.h"
+
+namespace gpulin::gheap {
+
+// A copy of the heap's memory on the host.
+struct HeapImage {
+  uint32_t k = 0;
+  uint32_t capacity = 0;
+  uint32_t lastelem = 0;
+  uint32_t psize = 0;
+  std::vector<uint32_t> state;    // [capacity + 1]
+  std::vector<uint32_t> keys;     // [(capacity + 1) * k]
+  std::vector<uint32_t> pbuffer;  // [k]
+};
+
+class DeviceHeap {
+ public:
+  // Room for `max_full_nodes` nodes in fill order (whole levels, see HostHeap).
+  // Throws std::runtime_error when the GPU has no room.
+  DeviceHeap(uint32_t k, uint64_t max_full_nodes);
+  ~DeviceHeap();
+  DeviceHeap(const DeviceHeap&) = delete;
+  DeviceHeap& operator=(const DeviceHeap&) = delete;
+
+  HeapView<uint32_t> view(Variant v, Mutant m = Mutant::None) const;
+  void reset();                 // empty heap: every node AVAIL and MAX_VALUE
+  HeapImage download() const;   // synchronous
+  uint32_t lastelem() const;    // synchronous
+  uint32_t k() const { return k_; }
+  uint32_t capacity() const { return capacity_; }
+  size_t bytes() const;
+
+ private:
+  uint32_t k_;
+  uint32_t capacity_;
+  uint32_t* state_ = nullptr;
+  uint32_t* keys_ = nullptr;
+  uint32_t* scalars_ = nullptr;  // [0] lastelem, [1] psize
+  uint32_t* pbuffer_ = nullptr;
+};
+
+}  // namespace gpulin::gheap

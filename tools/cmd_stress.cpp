@@ -1,0 +1,56 @@
+// gpulin stress: the heap on the GPU under a generated workload, checked.
+#include <fmt/core.h>
+
+#include "tools/commands.h"
+#include "tools/explore/heap_config.h"
+#include "tools/stress/stress.h"
+
+namespace gpulin::cli {
+
+void add_stress(CLI::App& app, std::function<int()>& run) {
+  struct Args {
+    std::string structure = "gheap-td", variant = "fixed";
+    stress::StressOptions o;
+  };
+  auto a = std::make_shared<Args>();
+  auto& o = a->o;
+  CLI::App* sub = app.add_subcommand("stress", "run a heap on the GPU under a workload and check it");
+  sub->add_option("--structure", a->structure, "gheap-td or gheap-bu")->check(CLI::IsMember({"gheap-td", "gheap-bu"}));
+  sub->add_option("--variant", a->variant, "fixed or paper")->check(CLI::IsMember({"paper", "fixed"}));
+  sub->add_option("--blocks", o.blocks, "thread blocks")->check(CLI::Range(1, 1 << 20));
+  sub->add_option("--threads", o.threads, "threads per block")->check(CLI::Range(1, 1024));
+  sub->add_option("--k", o.k, "node capacity")->check(CLI::Range(1, 1024));
+  sub->add_option("--workload", o.workload, "random, ascend, descend, partial:P, insdel:L");
+  sub->add_option("--keys", o.keys, "keys inserted");
+  sub->add_option("--seed", o.seed, "seed");
+  sub->add_flag("--record", o.record, "record the history and check it with the witness checker");
+  sub->add_option("--out", o.out_dir, "folder for the recorded history");
+  sub->callback([a, &run] {
+    run = [a] {
+      auto& o = a->o;
+      o.flavor = *explore::parse_structure(a->structure);
+      o.variant = *explore::parse_variant(a->variant);
+      stress::StressResult r;
+      try {
+        r = stress::run_stress(o);
+      } catch (const std::invalid_argument& e) {
+        fmt::print(stderr, "gpulin stress: {}\n", e.what());
+        return int(kBadInput);
+      }
+      fmt::print("{} {} on the GPU: {} blocks x {} threads, k={}, workload {}, {} keys\n", a->structure, a->variant,
+                 o.blocks, o.threads, o.k, o.workload, o.keys);
+      for (const auto& p : r.phases)
+        fmt::print("  {:<22} {:>10} ops  {:>9.4f} s  {:>8.2f} M keys/s\n", p.name, p.ops, p.seconds,
+                   p.ops * double(o.k) / std::max(p.seconds, 1e-12) / 1e6);
+      fmt::print("  inserted {} keys, deleted {}\n", r.inserted_keys, r.deleted_keys);
+      if (o.record)
+        fmt::print("  recorded {} operations, {} events; witness check {:.2f} s{}\n", r.ops, r.events, r.check_seconds,
+                   r.history_path.empty() ? "" : ", history " + r.history_path);
+      for (const auto& f : r.failures) fmt::print("  FAIL: {}\n", f);
+      fmt::print("  verdict: {}\n", r.failures.empty() ? "pass" : "FAIL");
+      return r.failures.empty() ? int(kPass) : int(kViolation);
+    };
+  });
+}
+
+}  // namespace gpulin::cli

@@ -1,0 +1,176 @@
+#include "tools/stress/stress.h"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <stdexcept>
+#include <unordered_map>
+
+#include "histories/device_recorder.h"
+#include "histories/jsonl_writer.h"
+#include "structures/gheap/bit_reversal.h"
+#include "structures/gheap/device_heap.h"
+#include "structures/gheap/gpu_heap.h"
+#include "tools/explore/heap_config.h"
+#include "tools/stress/workload.h"
+#include "verify/gheap_invariant.h"
+#include "verify/witness_checker.h"
+
+namespace gpulin::stress {
+
+namespace {
+
+void check(cudaError_t e, const std::string& what) {
+  if (e != cudaSuccess) throw std::runtime_error(what + ": " + cudaGetErrorString(e));
+}
+
+template <class T>
+T* upload(const std::vector<T>& v) {
+  T* d = nullptr;
+  check(cudaMalloc(&d, std::max<size_t>(1, v.size()) * sizeof(T)), "cudaMalloc");
+  check(cudaMemcpy(d, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice), "upload");
+  return d;
+}
+
+// The heap invariant on the image of the heap (absent nodes hold MAX_VALUE; see
+// tools/explore/heap_run.cpp), plus: no lock held.
+std::optional<std::string> invariant(const gheap::HeapImage& img) {
+  for (uint32_t x = 1; x <= img.capacity; ++x)
+    if (img.state[x] != gheap::AVAIL) return "after the run node " + std::to_string(x) + " is in state " + std::to_string(img.state[x]);
+  GHeapSnapshot snap;
+  snap.k = static_cast<int>(img.k);
+  uint32_t max_node = 0;
+  for (uint32_t i = 1; i <= img.lastelem; ++i) max_node = std::max(max_node, gheap::node_of(i));
+  snap.nodes.resize(max_node + 1);
+  for (uint32_t x = 1; x <= max_node; ++x)
+    snap.nodes[x].assign(img.keys.begin() + size_t(x) * img.k, img.keys.begin() + size_t(x + 1) * img.k);
+  snap.partial.assign(img.pbuffer.begin(), img.pbuffer.begin() + img.psize);
+  return check_gheap_invariant(snap);
+}
+
+}  // namespace
+
+StressResult run_stress(const StressOptions& o) {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) throw std::runtime_error("no CUDA device");
+  const Workload w = make_workload(o.workload, o.keys, o.k, o.seed);
+  StressResult r;
+  gheap::DeviceHeap heap(o.k, w.total_inserts + 1);
+  const auto view = heap.view(o.variant);
+
+  std::unique_ptr<DeviceRecorder> rec;
+  if (o.record) {
+    // Room per block: its share of operations, each with inv, ret and two events a
+    // held node on at most the path's length plus a delete's children.
+    uint64_t ops = 0;
+    for (const auto& p : w.phases) ops = std::max<uint64_t>(ops, p.fn.size());
+    uint64_t total_ops = 0;
+    for (const auto& p : w.phases) total_ops += p.fn.size();
+    const uint64_t per_block = (total_ops + o.blocks - 1) / o.blocks + 1;
+    const uint32_t levels = gheap::floor_log2(heap.capacity()) + 1;
+    const uint64_t events = per_block * (2 + 2 * (2 * levels + 4));
+    const uint64_t keys = per_block * o.k;
+    if (events > 0xffffffffull || keys > 0xffffffffull) throw std::runtime_error("recording buffers too large");
+    rec = std::make_unique<DeviceRecorder>(o.blocks, static_cast<uint32_t>(events), static_cast<uint32_t>(keys));
+  }
+
+  std::unordered_map<uint32_t, int64_t> balance;  // inserted minus deleted, per key
+  int64_t op_base = 0;
+  for (const Phase& p : w.phases) {
+    for (size_t i = 0; i < p.fn.size(); ++i)
+      for (uint32_t j = 0; j < p.n[i]; ++j) ++balance[p.keys[i * o.k + j]];
+    gheap::GpuOpBatch b;
+    b.count = p.fn.size();
+    auto* fn = upload(p.fn);
+    auto* n = upload(p.n);
+    auto* keys = upload(p.keys);
+    uint32_t *out = nullptr, *out_n = nullptr;
+    check(cudaMalloc(&out, std::max<size_t>(1, p.keys.size()) * 4), "cudaMalloc out");
+    check(cudaMalloc(&out_n, std::max<size_t>(1, p.fn.size()) * 4), "cudaMalloc out_n");
+    check(cudaMemset(out_n, 0, std::max<size_t>(1, p.fn.size()) * 4), "memset");
+    b.fn = fn;
+    b.n = n;
+    b.keys = keys;
+    b.out = out;
+    b.out_n = out_n;
+    const DeviceRecorderRef ref = rec ? rec->ref() : DeviceRecorderRef{};
+    cudaEvent_t t0, t1;
+    cudaEventCreate(&t0);
+    cudaEventCreate(&t1);
+    cudaEventRecord(t0);
+    const int e = gheap::run_heap_batch_on_gpu(o.flavor, view, b, o.blocks, o.threads, rec ? &ref : nullptr, op_base);
+    cudaEventRecord(t1);
+    check(static_cast<cudaError_t>(e), "heap kernel (" + p.name + ")");
+    cudaEventSynchronize(t1);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, t0, t1);
+    r.phases.push_back({p.name, p.fn.size(), ms / 1000.0});
+    r.ops += p.fn.size();
+    r.inserted_keys += p.inserted_keys;
+    // Every delete's batch sorted; every deleted key one that was inserted.
+    std::vector<uint32_t> h_out(p.keys.size()), h_n(p.fn.size());
+    check(cudaMemcpy(h_out.data(), out, h_out.size() * 4, cudaMemcpyDeviceToHost), "download");
+    check(cudaMemcpy(h_n.data(), out_n, h_n.size() * 4, cudaMemcpyDeviceToHost), "download");
+    for (size_t i = 0; i < p.fn.size(); ++i) {
+      if (p.fn[i] != gheap::kFnDel) continue;
+      const uint32_t* d = h_out.data() + i * o.k;
+      r.deleted_keys += h_n[i];
+      for (uint32_t j = 0; j < h_n[i]; ++j) {
+        if (j && d[j] < d[j - 1] && r.failures.size() < 10)
+          r.failures.push_back("delete " + std::to_string(op_base + i) + " returned an unsorted batch");
+        if (--balance[d[j]] < 0 && r.failures.size() < 10)
+          r.failures.push_back("delete " + std::to_string(op_base + i) + " returned key " + std::to_string(d[j]) +
+                               " more often than it was inserted");
+      }
+    }
+    for (void* ptr : {static_cast<void*>(fn), static_cast<void*>(n), static_cast<void*>(keys), static_cast<void*>(out),
+                      static_cast<void*>(out_n)})
+      cudaFree(ptr);
+    op_base += static_cast<int64_t>(p.fn.size());
+  }
+  // What the heap still holds must be exactly what was inserted and not deleted.
+  const gheap::HeapImage img = heap.download();
+  for (uint32_t i = 1; i <= img.lastelem; ++i) {
+    const uint32_t x = gheap::node_of(i);
+    for (uint32_t j = 0; j < o.k; ++j) --balance[img.keys[size_t(x) * o.k + j]];
+  }
+  for (uint32_t j = 0; j < img.psize; ++j) --balance[img.pbuffer[j]];
+  uint64_t lost = 0, invented = 0;
+  for (const auto& [key, b] : balance) (b > 0 ? lost : invented) += b > 0 ? b : -b;
+  if (lost) r.failures.push_back(std::to_string(lost) + " inserted keys are neither deleted nor in the heap");
+  if (invented) r.failures.push_back(std::to_string(invented) + " keys came out that were never inserted");
+  if (auto bad = invariant(img)) r.failures.push_back("invariant: " + *bad);
+
+  if (rec) {
+    Header header;
+    header.model = "pq-batch";
+    header.params = Value::object({{"k", Value::integer(o.k)}});
+    header.lp_rule = o.flavor == gheap::Flavor::TopDown ? "root-release" : "last-lock";
+    header.extra.emplace_back("source", "\"gpulin stress\"");
+    std::string gpu = "\"unknown\"";
+    cudaDeviceProp prop{};
+    if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess) {
+      gpu.clear();
+      append_json_string(gpu, prop.name);
+    }
+    header.extra.emplace_back("gpu", gpu);
+    const History h = rec->download(std::move(header), {"ins", "del"}, "<gpu run>");
+    r.events = h.events.size();
+    const auto c0 = std::chrono::steady_clock::now();
+    const WitnessResult wr = check_witness(h);
+    r.check_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - c0).count();
+    if (wr.verdict != Verdict::Linearizable)
+      r.failures.push_back("witness (" + h.header.lp_rule + "): " + (wr.violation ? wr.violation->message : "failed"));
+    if (!o.out_dir.empty()) {
+      std::filesystem::create_directories(o.out_dir);
+      r.history_path = o.out_dir + "/" + explore::structure_name(o.flavor) + "-" + explore::variant_name(o.variant) +
+                       "-gpu.jsonl";
+      write_history_file(r.history_path, h);
+    }
+  }
+  return r;
+}
+
+}  // namespace gpulin::stress
