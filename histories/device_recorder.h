@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "histories/compact_history.h"
 #include "histories/device_events.h"
 #include "histories/history.h"
 
@@ -34,6 +35,8 @@ class DeviceRecorder {
   // naming the actor and the sizes when any buffer overflowed: nothing is dropped
   // in silence.
   History download(Header header, const std::vector<std::string>& fn_names, std::string source) const;
+  // The same, with the keys in one pool (for histories of billions of keys).
+  CompactHistory download_compact(Header header, const std::vector<std::string>& fn_names, std::string source) const;
   size_t bytes() const;
 
  private:
@@ -43,6 +46,9 @@ class DeviceRecorder {
 
 // Assembles a History from raw device events (any order; sorted by t here) and the
 // per-actor key buffers. Shared by download() and by tests on the host.
+CompactHistory assemble_compact_device_history(std::vector<DeviceEvent> events, std::vector<uint32_t> keys,
+                                               uint32_t key_cap, Header header,
+                                               const std::vector<std::string>& fn_names, std::string source);
 History assemble_device_history(std::vector<DeviceEvent> events, const std::vector<uint32_t>& keys,
                                 uint32_t key_cap, Header header, const std::vector<std::string>& fn_names,
                                 std::string source);

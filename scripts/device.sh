@@ -33,7 +33,7 @@ ctest --test-dir build-gpu -L gpu --output-on-failure --timeout 300 >"$out/gpu-t
 summary+=("gpu tests: $(grep -E 'tests passed|tests failed' "$out/gpu-tests.log" | tail -1)")
 grep -E "Failed|FAIL|\*\*\*" "$out/gpu-tests.log" | head -20
 log "stress"
-if [ "$mode" = quick ]; then keys=$((1<<20)); rkeys=$((1<<20)); else keys=$((1<<26)); rkeys=$((1<<24)); fi
+if [ "$mode" = quick ]; then keys=$((1<<20)); rkeys=$((1<<20)); else keys=$((1<<29)); rkeys=$((1<<29)); fi
 for s in gheap-td gheap-bu; do
   for rec in "" "--record"; do
     if [ -z "$rec" ]; then n=$keys; else n=$rkeys; fi
