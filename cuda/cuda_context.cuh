@@ -33,18 +33,18 @@ class CudaContext {
     __syncthreads();
     return *bcast_;
   }
+  // The barrier before a release orders every thread's earlier writes before it:
+  // bar.sync is a morally strong synchronization within the block, and a release
+  // at device scope is cumulative over what its thread has observed (PTX memory
+  // model), so no separate fence is needed.
   __device__ void store(uint32_t* p, uint32_t v) {
-    __syncthreads();  // every thread's earlier writes happen before the release
-    if (threadIdx.x == 0) {
-      __threadfence();
-      device_ref<uint32_t>(*p).store(v, cuda::memory_order_release);
-    }
+    __syncthreads();
+    if (threadIdx.x == 0) device_ref<uint32_t>(*p).store(v, cuda::memory_order_release);
     __syncthreads();
   }
   __device__ uint32_t cas(uint32_t* p, uint32_t expected, uint32_t desired) {
     __syncthreads();
     if (threadIdx.x == 0) {
-      __threadfence();
       uint32_t e = expected;
       device_ref<uint32_t>(*p).compare_exchange_strong(e, desired, cuda::memory_order_acq_rel);
       *bcast_ = e;  // the old value, as the figures' CAS returns it

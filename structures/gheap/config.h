@@ -73,14 +73,21 @@ struct HeapView {
   GPULIN_HD bool fixed() const { return variant == Variant::Fixed; }
 };
 
-// Block-private scratch for one operation (shared memory on the GPU). Each array
-// holds k keys; `merged` holds 2k.
+// Block-private scratch for one operation (shared memory on the GPU): 6k keys,
+// laid out by make_scratch. `a` and `b` are adjacent, so that a[0, 2k) is a second
+// 2k merge output once both are free.
 template <class Key>
 struct Scratch {
   Key* items;   // the operation's own batch (insert items, delete result)
   Key* a;       // a node loaded for a merge
-  Key* b;       // a second node
+  Key* b;       // a second node (== a + k)
   Key* merged;  // 2k: merge output
+  Key* c;       // the batch of the node a delete is sifting at
 };
+constexpr uint32_t kScratchKeysPerK = 6;
+template <class Key>
+GPULIN_HD inline Scratch<Key> make_scratch(Key* base, uint32_t k) {
+  return Scratch<Key>{base, base + k, base + 2 * k, base + 3 * k, base + 5 * k};
+}
 
 }  // namespace gpulin::gheap

@@ -13,7 +13,7 @@ __global__ void heap_batch_kernel(Flavor flavor, HeapView<uint32_t> h, GpuOpBatc
   extern __shared__ uint32_t smem[];
   __shared__ uint32_t broadcast;
   const uint32_t k = h.k;
-  Scratch<uint32_t> s{smem, smem + k, smem + 2 * k, smem + 3 * k};
+  const Scratch<uint32_t> s = make_scratch(smem, k);
   cuda_exec::CudaContext<Record> x(&broadcast, rec);
   for (uint64_t i = blockIdx.x; i < ops.count; i += gridDim.x) {
     x.begin_op(op_id_base + static_cast<int64_t>(i));
@@ -29,7 +29,7 @@ __global__ void heap_batch_kernel(Flavor flavor, HeapView<uint32_t> h, GpuOpBatc
 template <bool Record>
 cudaError_t launch(Flavor flavor, const HeapView<uint32_t>& h, const GpuOpBatch& ops, uint32_t blocks, uint32_t threads,
                    DeviceRecorderRef rec, int64_t op_id_base) {
-  const size_t shared = 5 * static_cast<size_t>(h.k) * sizeof(uint32_t);  // items, a, b, merged (2k)
+  const size_t shared = kScratchKeysPerK * static_cast<size_t>(h.k) * sizeof(uint32_t);
   if (shared > 48 * 1024) {
     cudaError_t e = cudaFuncSetAttribute(heap_batch_kernel<Record>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          static_cast<int>(shared));

@@ -38,9 +38,81 @@ GPULIN_HD bool property_holds(X& x, const HeapView<Key>& h, const Scratch<Key>& 
   return !(s.b[0] < s.a[h.k - 1]);
 }
 
+// Writes the sifting batch s.c back to its node (it lives in block-private memory
+// while the delete holds the node, and is stored once, before the node's release).
+template <class X, class Key>
+GPULIN_HD void flush_cur(X& x, const HeapView<Key>& h, const Scratch<Key>& s, uint32_t cur, bool changed) {
+  if (changed) x.store_block(h.node(cur), s.c, h.k);
+}
+
+// The sift-down of a delete (lines 17-38), with B[cur] kept in s.c: per level it
+// loads the two children once and stores each changed node once.
+template <class X, class Key>
+GPULIN_HD void td_sift_down(X& x, const HeapView<Key>& h, const Scratch<Key>& s, bool changed) {
+  const uint32_t k = h.k;
+  uint32_t cur = 1;
+  for (;;) {                                                 // line 17
+    const uint32_t l = 2 * cur, r = 2 * cur + 1;             // line 18
+    // A child beyond the allocated nodes is absent (the figure has no bound).
+    const uint32_t lstate = l <= h.capacity ? ms_trylock_while_inuse(x, h, l, AVAIL) : TARGET;
+    if (!h.fixed() && lstate != AVAIL) {                     // lines 20-24
+      flush_cur(x, h, s, cur, changed);
+      ms_unlock(x, h, cur, INUSE, AVAIL);
+      return;
+    }
+    const uint32_t rstate = r <= h.capacity ? ms_trylock_while_inuse(x, h, r, AVAIL) : TARGET;  // lines 25-26
+    if (lstate != AVAIL && rstate != AVAIL) {
+      flush_cur(x, h, s, cur, changed);
+      ms_unlock(x, h, cur, INUSE, AVAIL);
+      return;
+    }
+    if (lstate != AVAIL || rstate != AVAIL) {
+      // One child present (lines 27-29 for a missing right child). fixed: a missing
+      // LEFT child (an insert's TARGET) does not hide a present right child, whose
+      // batch may now be smaller than B[cur] (finding F3).
+      const uint32_t only = lstate == AVAIL ? l : r;
+      x.load_block(s.a, h.node(only), k);
+      if (merge_and_sort(x, s.c, k, s.a, k, s.merged) != MergeShape::AlreadyOrdered) {  // line 28
+        x.store_block(h.node(cur), s.merged, k);
+        x.store_block(h.node(only), s.merged + k, k);
+      } else {
+        flush_cur(x, h, s, cur, changed);
+      }
+      ms_unlock(x, h, cur, INUSE, AVAIL);                    // line 37
+      ms_unlock(x, h, only, INUSE, AVAIL);                   // line 38
+      return;
+    }
+    // line 31: (B[small], B[big]) = MergeAndSort(B[l], B[r]), the larger half to the
+    // child whose maximum was larger (see merge_children).
+    x.load_block(s.a, h.node(l), k);
+    x.load_block(s.b, h.node(r), k);
+    const bool left_bigger = h.mutant != Mutant::FixedBigChild && s.b[k - 1] < s.a[k - 1];
+    const uint32_t big = left_bigger ? l : r, small = left_bigger ? r : l;
+    const bool moved = !(merge_and_sort(x, s.a, k, s.b, k, s.merged) == MergeShape::AlreadyOrdered && !left_bigger);
+    if (moved) x.store_block(h.node(big), s.merged + k, k);
+    ms_unlock(x, h, big, INUSE, AVAIL);                      // line 32
+    if (!(s.merged[0] < s.c[k - 1])) {                       // line 33: property holds
+      flush_cur(x, h, s, cur, changed);
+      if (moved) x.store_block(h.node(small), s.merged, k);
+      ms_unlock(x, h, cur, INUSE, AVAIL);                    // line 37
+      ms_unlock(x, h, small, INUSE, AVAIL);                  // line 38
+      return;
+    }
+    // line 34: (B[cur], B[small]) = MergeAndSort(B[cur], B[small]); a and b are free
+    // now and together hold the 2k outputs.
+    merge_and_sort(x, s.c, k, s.merged, k, s.a);
+    x.store_block(h.node(cur), s.a, k);
+    ms_unlock(x, h, cur, INUSE, AVAIL);                      // line 35
+    block_copy(x, s.c, s.a + k, k);
+    changed = true;                                          // B[small] is now s.c, not yet stored
+    cur = small;                                             // line 36
+  }
+}
+
 // Deletes into s.items; returns the number of keys.
 template <class X, class Key>
 GPULIN_HD uint32_t td_delete(X& x, const HeapView<Key>& h, const Scratch<Key>& s) {
+  const uint32_t k = h.k;
   uint32_t n = 0;
   if (!delete_at_root(x, h, s, &n)) return n;                // lines 1-7
   if (h.mutant == Mutant::EarlyRootRelease) {
@@ -60,48 +132,24 @@ GPULIN_HD uint32_t td_delete(X& x, const HeapView<Key>& h, const Scratch<Key>& s
   // is the CAS's success (old == TARGET); line 10's "== MARKED" would never hold.
   if (ms_trylock(x, h, tar, TARGET, MARKED) == TARGET) {
     wait_for_state(x, h, tar, AVAIL);                        // line 11: the insert put its batch in B[1]
+    x.load_block(s.c, h.node(1), k);
   } else {
     ms_lock(x, h, tar, AVAIL, INUSE);                        // line 13
-    move_to_root(x, h, s, tar);                              // line 14
+    x.load_block(s.c, h.node(tar), k);                       // line 14: B[1] = B[tar] (stored by the sift)
+    clear_node(x, h, s, tar);
     ms_unlock(x, h, tar, INUSE, AVAIL);                      // line 15
   }
-  merge_root_with_buffer(x, h, s);                           // line 16
-  uint32_t cur = 1;
-  for (;;) {                                                 // line 17
-    const uint32_t l = 2 * cur, r = 2 * cur + 1;             // line 18
-    // A child beyond the allocated nodes is absent (the figure has no bound).
-    const uint32_t lstate = l <= h.capacity ? ms_trylock_while_inuse(x, h, l, AVAIL) : TARGET;
-    if (!h.fixed() && lstate != AVAIL) {                     // lines 20-24
-      ms_unlock(x, h, cur, INUSE, AVAIL);
-      return n;
+  // line 16: (B[1], pBuffer) = MergeAndSort(B[1], pBuffer)
+  const uint32_t p = h.mutant == Mutant::SkipPartialMerge ? 0 : x.load(h.psize);
+  if (p != 0) {
+    x.load_block(s.b, h.pbuffer, p);
+    if (merge_and_sort(x, s.c, k, s.b, p, s.merged) != MergeShape::AlreadyOrdered) {
+      block_copy(x, s.c, s.merged, k);
+      x.store_block(h.pbuffer, s.merged + k, p);
     }
-    const uint32_t rstate = r <= h.capacity ? ms_trylock_while_inuse(x, h, r, AVAIL) : TARGET;  // lines 25-26
-    if (lstate != AVAIL && rstate != AVAIL) {
-      ms_unlock(x, h, cur, INUSE, AVAIL);
-      return n;
-    }
-    if (lstate != AVAIL || rstate != AVAIL) {
-      // One child present (line 27-29 for a missing right child). fixed: a missing
-      // LEFT child (an insert's TARGET) does not hide a present right child, whose
-      // batch may now be smaller than B[cur] (finding F3).
-      const uint32_t only = lstate == AVAIL ? l : r;
-      merge_nodes(x, h, s, cur, only);                       // line 28
-      ms_unlock(x, h, cur, INUSE, AVAIL);                    // line 37
-      ms_unlock(x, h, only, INUSE, AVAIL);                   // line 38
-      return n;
-    }
-    uint32_t big = 0;
-    const uint32_t small = merge_children(x, h, s, l, r, &big);  // line 31
-    ms_unlock(x, h, big, INUSE, AVAIL);                      // line 32
-    if (property_holds(x, h, s, cur, small)) {               // line 33
-      ms_unlock(x, h, cur, INUSE, AVAIL);                    // line 37
-      ms_unlock(x, h, small, INUSE, AVAIL);                  // line 38
-      return n;
-    }
-    merge_nodes(x, h, s, cur, small);                        // line 34
-    ms_unlock(x, h, cur, INUSE, AVAIL);                      // line 35
-    cur = small;                                             // line 36
   }
+  td_sift_down(x, h, s, /*changed=*/true);
+  return n;
 }
 
 }  // namespace gpulin::gheap

@@ -85,8 +85,8 @@ Execution HeapRunner::execute(const Program& program, sim::Strategy& strategy, u
   e.run = sim_.run(
       actors,
       [&](uint32_t a) {
-        std::vector<uint32_t> items(k), buf_a(k), buf_b(k), merged(2 * k);
-        gheap::Scratch<uint32_t> s{items.data(), buf_a.data(), buf_b.data(), merged.data()};
+        std::vector<uint32_t> scratch(gheap::kScratchKeysPerK * k);
+        const auto s = gheap::make_scratch(scratch.data(), k);
         sim::SimContext x(sim_, a, &recorder_, config_.threads);
         int64_t op_id = static_cast<int64_t>(a) << 20;
         for (const HeapOp& op : program.actors[a]) {
