@@ -2,10 +2,16 @@
 # On the lent GPU machine (sm_90, no network): unpack the carried Debian packages
 # (.debs/, made by scripts/fetch-device-debs.sh), configure for sm_90, build, run the
 # `gpu` tests, the stress checks and the benchmarks, and print a short table last.
-# Results go to $OUT (or out/device). Usage: bash scripts/device.sh [quick]
+# Results go to $OUT (or out/device).
+# Usage: bash scripts/device.sh [quick|full] [tests] [stress] [bench]   (default: all three parts)
+# A lent command runs at most 10 minutes: the full run is two calls, "full tests stress"
+# then "full bench".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:-full}"
+shift || true
+parts="${*:-tests stress bench}"
+want() { [[ " $parts " == *" $1 "* ]]; }
 out="${OUT:-out/device}"
 mkdir -p "$out"
 prefix=/tmp/gpulin-deps
@@ -22,27 +28,31 @@ cmake -S . -B build-gpu "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCH
   || { tail -30 "$out/configure.log"; exit 2; }
 log "build"
 targets=(gpulin gheap_gpu_test)
-for t in gpulin_bench_gheap gpulin_bench_merge merge_path_gpu_test; do
+want bench && for t in gpulin_bench_gheap gpulin_bench_merge merge_path_gpu_test; do
   grep -q "\b$t\b" build-gpu/CMakeFiles/TargetDirectories.txt 2>/dev/null && targets+=("$t")
 done
 cmake --build build-gpu -j"$(nproc)" --target "${targets[@]}" >"$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -30; tail -20 "$out/build.log"; exit 2; }
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/gpu.txt"
 summary=()
+if want tests; then
 log "gpu tests"
 ctest --test-dir build-gpu -L gpu --output-on-failure --timeout 300 >"$out/gpu-tests.log" 2>&1
 summary+=("gpu tests: $(grep -E 'tests passed|tests failed' "$out/gpu-tests.log" | tail -1)")
 grep -E "Failed|FAIL|\*\*\*" "$out/gpu-tests.log" | head -20
+fi
+if want stress; then
 log "stress"
 if [ "$mode" = quick ]; then keys=$((1<<20)); rkeys=$((1<<20)); else keys=$((1<<29)); rkeys=$((1<<29)); fi
 for s in gheap-td gheap-bu; do
   for rec in "" "--record"; do
     if [ -z "$rec" ]; then n=$keys; else n=$rkeys; fi
-    line=$(timeout 300 build-gpu/tools/gpulin stress --structure $s --variant fixed --blocks 128 --threads 512 --k 1024 \
+    line=$(timeout 200 build-gpu/tools/gpulin stress --structure $s --variant fixed --blocks 128 --threads 512 --k 1024 \
       --workload random --keys $n $rec 2>&1 | tee -a "$out/stress.log" | tr '\n' ' ' | sed 's/  */ /g')
     summary+=("stress $s keys=$n ${rec:-(no record)}: $(echo "$line" | grep -o 'verdict: [A-Za-z]*') | $(echo "$line" | grep -o 'recorded [0-9]* operations, [0-9]* events; witness check [0-9.]* s' )")
   done
 done
-for b in gpulin_bench_gheap gpulin_bench_merge; do
+fi
+want bench && for b in gpulin_bench_gheap gpulin_bench_merge; do
   bin=$(find build-gpu -name $b -type f -perm -u+x | head -1)
   [ -n "$bin" ] || continue
   log "$b"
