@@ -44,8 +44,8 @@ void add_stress(CLI::App& app, std::function<int()>& run) {
                    p.ops * double(o.k) / std::max(p.seconds, 1e-12) / 1e6);
       fmt::print("  inserted {} keys, deleted {}\n", r.inserted_keys, r.deleted_keys);
       if (o.record)
-        fmt::print("  recorded {} operations, {} events; witness check {:.2f} s{}\n", r.ops, r.events, r.check_seconds,
-                   r.history_path.empty() ? "" : ", history " + r.history_path);
+        fmt::print("  recorded {} operations, {} events; download {:.2f} s; witness check {:.2f} s{}\n", r.ops, r.events,
+                   r.download_seconds, r.check_seconds, r.history_path.empty() ? "" : ", history " + r.history_path);
       for (const auto& f : r.failures) fmt::print("  FAIL: {}\n", f);
       fmt::print("  verdict: {}\n", r.failures.empty() ? "pass" : "FAIL");
       return r.failures.empty() ? int(kPass) : int(kViolation);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <stdexcept>
 
@@ -65,9 +66,16 @@ std::optional<std::string> invariant(const gheap::HeapImage& img) {
 }  // namespace
 
 StressResult run_stress(const StressOptions& o) {
+  // Stages on standard error as they finish, so that a long run shows where it is.
+  const auto started = std::chrono::steady_clock::now();
+  auto stage = [&](const std::string& what) {
+    std::fprintf(stderr, "[stress %7.1f s] %s\n",
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(), what.c_str());
+  };
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) throw std::runtime_error("no CUDA device");
   const Workload w = make_workload(o.workload, o.keys, o.k, o.seed);
+  stage("workload generated");
   StressResult r;
   gheap::DeviceHeap heap(o.k, w.total_inserts + 1);
   const auto view = heap.view(o.variant);
@@ -143,6 +151,7 @@ StressResult run_stress(const StressOptions& o) {
                       static_cast<void*>(out_n)})
       cudaFree(ptr);
     op_base += static_cast<int64_t>(p.fn.size());
+    stage("phase '" + p.name + "' done");
   }
   // What the heap still holds must be exactly what was inserted and not deleted.
   const gheap::HeapImage img = heap.download();
@@ -161,6 +170,7 @@ StressResult run_stress(const StressOptions& o) {
                          (b == removed.end() ? std::string("end") : "key out " + std::to_string(*b)));
   }
   if (auto bad = invariant(img)) r.failures.push_back("invariant: " + *bad);
+  stage("conservation and invariant checked");
 
   if (rec) {
     Header header;
@@ -175,11 +185,15 @@ StressResult run_stress(const StressOptions& o) {
       append_json_string(gpu, prop.name);
     }
     header.extra.emplace_back("gpu", gpu);
+    const auto d0 = std::chrono::steady_clock::now();
     const CompactHistory c = rec->download_compact(std::move(header), {"ins", "del"}, "<gpu run>");
     r.events = c.skeleton.events.size();
     const auto c0 = std::chrono::steady_clock::now();
+    r.download_seconds = std::chrono::duration<double>(c0 - d0).count();
+    stage("history downloaded and assembled");
     const WitnessResult wr = check_witness_pq_batch(c);
     r.check_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - c0).count();
+    stage("witness checked");
     if (wr.verdict != Verdict::Linearizable)
       r.failures.push_back("witness (" + c.skeleton.header.lp_rule + "): " +
                            (wr.violation ? wr.violation->message : "failed"));

@@ -37,6 +37,7 @@ struct StressResult {
   uint64_t ops = 0, inserted_keys = 0, deleted_keys = 0;
   uint64_t events = 0;          // recorded
   double check_seconds = 0;     // witness check
+  double download_seconds = 0;  // copying the recording back and assembling its history
   std::vector<std::string> failures;  // empty: pass
   std::string history_path;
 };
