@@ -85,10 +85,13 @@ class CudaContext {
   }
   __device__ uint32_t threads() const { return blockDim.x; }
 
-  // Recording: thread 0 takes a ticket from the global counter, fenced on both
-  // sides so that the order of tickets is the real-time order of the events it
-  // brackets (acq after the winning CAS, rel before the releasing one, inv before
-  // the first shared access, ret after the last).
+  // Recording: thread 0 takes a ticket from the global counter (acq after the
+  // winning CAS, rel before the releasing one, inv before the first shared access,
+  // ret after the last). No extra fence is needed for ticket order to follow the
+  // locks: a rel ticket is sequenced before the release that a later acquirer
+  // reads from, and that acquirer takes its acq ticket after its acquire, so the
+  // first increment happens-before the second and precedes it in the counter's
+  // modification order (coherence).
   __device__ void begin_op(int64_t op) { op_ = op; }
   __device__ void end_op() {}
   __device__ void record_acq(int64_t node) { hold(2, node); }
@@ -105,10 +108,7 @@ class CudaContext {
 
  private:
   __device__ unsigned long long ticket() {
-    __threadfence();
-    const unsigned long long t = atomicAdd(rec_.ticket, 1ull) + 1;  // tickets start at 1
-    __threadfence();
-    return t;
+    return device_ref<unsigned long long>(*rec_.ticket).fetch_add(1ull, cuda::memory_order_acq_rel) + 1;  // from 1
   }
   __device__ void append(uint32_t kind, int64_t node, uint32_t fn, uint32_t key_off, uint32_t key_len, bool is_null) {
     const unsigned long long t = ticket();
