@@ -1,0 +1,461 @@
+// GPU Merge Path, the global merge (Green, McColl, Bader, ICS'12, §2), written once
+// over a block context so that the same partitioning and windowed merging run as a
+// CUDA kernel (merge.cuh, DeviceBlock) and as plain host loops over blocks, warps and
+// lanes (host_merge.h, HostBlock) that the CPU tests check against std::merge.
+//
+// The output C = merge(A, B) is cut into windows of `tile` = consumer threads * items
+// outputs; block g of G owns the contiguous windows [W*g/G, W*(g+1)/G), its
+// partition of the path. The paper's two stages (§2 "Merge Path ... is divided into
+// 2 stages") run inside each block, by warps with separate roles:
+//
+//  1. Partitioning (§2.1-2.2), the search warp. Where the cross diagonal d = w * tile
+//     of each window boundary w meets the merge path: split(w) = diagonal_split(A, B,
+//     d), the number of A elements among the first d outputs, by the regular binary
+//     search of §2.2 (approach 2), one lane per diagonal, 32 diagonals a batch, two
+//     batches ahead. Equidistant diagonals give every window the same work (§2.1,
+//     Observation 2).
+//
+//  2. Merging (§2.3), a sliding window in shared memory. The copy warp brings each
+//     window's A and B sub-arrays (corners split(w), split(w+1)) into a shared-memory
+//     stage with sequential reads (§2.5 item 1: the bulk copy engine on the GPU, a
+//     plain copy on the host), `stages` windows ahead. Each consumer thread finds its
+//     own diagonal t * items inside the window by the same cross-diagonal search, now
+//     in shared memory, and merges `items` outputs serially (§2.3 "we let each of the
+//     SPs merge several elements"); each warp then writes its part of the window
+//     back with sequential, 16-byte writes. The window's top-left corner is the
+//     previous window's bottom-right corner. The search and the serial merge are
+//     merge_path_core.h's diagonal_split_t / serial_merge_emit, the core the heap's
+//     MergeAndSort uses too.
+//
+// The roles hand work over through transaction barriers (mbarriers on the GPU), so
+// no block-wide barrier stops the consumers:
+//   search warp --ready[b]--> copy warp --full[s]--> consumer warps
+//   search warp <--free[b]--- copy warp <--empty[s]-- consumer warps
+// (every search lane and every consumer thread arrives for itself, after its own
+// accesses: each barrier phase orders exactly the accesses it covers)
+//
+// Stability: on equal keys the element of A comes first (the core's convention).
+// Any strict weak order `comp` (Less, Greater, ...) may replace `<`.
+//
+// Block context concept (`Block`); warp-level calls are made by every lane of a warp:
+//   for_each_lane(f)                   f(lane) for every lane of the calling warp
+//                                      (GPU: the calling thread's lane)
+//   warp_sync()                        __syncwarp: orders the warp's shared-memory accesses
+//   init_barrier(bar, count)           a transaction barrier expecting `count` arrivals a phase
+//   expect_bytes(bar, n)               n more bytes will land on bar
+//   bulk_load(dst, src, n, bar)        asynchronous copy of n bytes (16-byte aligned both
+//                                      sides, n % 16 == 0), counted on bar
+//   arrive(bar)                        one arrival (release); a phase completes with all
+//                                      its arrivals and all its announced bytes
+//   wait(bar, parity)                  until the phase of that parity completed (acquire)
+//   copy16(dst, src)                   one 16-byte aligned vector copy
+//   Regs<T, N>                         N values of T per consumer thread that live across
+//                                      warp steps: .of(t) is thread t's array (GPU: the
+//                                      calling thread's registers)
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "structures/merge_path/merge_path_core.h"
+
+#if defined(__CUDA_ARCH__)
+#define GPULIN_MP_UNROLL _Pragma("unroll")
+#define GPULIN_MP_CHECK(cond) ((void)0)
+#else
+#include <cassert>
+#define GPULIN_MP_UNROLL
+// Host emulation only: the preconditions the bulk-copy engine and the shared-memory
+// layout rely on, checked on every window in the CPU tests.
+#define GPULIN_MP_CHECK(cond) assert(cond)
+#endif
+
+namespace gpulin::merge_path {
+
+// Descending order (stable: on equal keys A first, as with Less).
+struct Greater {
+  template <class T>
+  GPULIN_HD bool operator()(const T& a, const T& b) const { return b < a; }
+};
+
+// Marker for "no values" (merge_keys).
+struct NoValue {};
+
+// Consumer threads per block (whole warps), outputs per consumer thread (a window,
+// or tile, is their product), shared-memory stages (windows in flight), and the
+// resident blocks per multiprocessor the register budget is cut for
+// (__launch_bounds__; 1: no cut). Each block also has a search warp and a copy warp.
+template <int ConsumerThreads, int Items, int Stages = 2, int MinBlocks = 1>
+struct MergePolicy {
+  static_assert(ConsumerThreads % 32 == 0 && ConsumerThreads > 0, "whole warps");
+  static_assert(Items >= 1 && Stages >= 1, "at least one item and one stage");
+  static constexpr uint32_t consumer_threads = ConsumerThreads;
+  static constexpr uint32_t consumer_warps = ConsumerThreads / 32;
+  static constexpr uint32_t threads = ConsumerThreads + 64;  // + search warp + copy warp
+  static constexpr uint32_t items = Items;
+  static constexpr uint32_t tile = ConsumerThreads * Items;
+  static constexpr uint32_t stages = Stages;
+  static constexpr int min_blocks = MinBlocks;
+};
+
+// Hopper (sm_90) defaults, chosen with gpulin_bench_merge --policies on an H200
+// (bench/merge/README.md): 12 consumer warps, about 8K outputs a window, two stages,
+// two blocks a multiprocessor (about 97 KB of shared memory each, 72 registers).
+// Larger windows amortise each thread's diagonal search over more outputs; odd
+// `items` keeps the threads' shared-memory writes free of bank conflicts (stride
+// `items` words).
+template <class Key, class Value>
+struct DefaultMergePolicy {
+  static constexpr bool pairs = !std::is_same_v<Value, NoValue>;
+  static constexpr size_t bytes = sizeof(Key) + (pairs ? sizeof(Value) : 0);
+  using type = std::conditional_t<(bytes <= 4), MergePolicy<384, 21, 2, 2>,
+                                  std::conditional_t<(bytes <= 8), MergePolicy<384, 11, 2, 2>, MergePolicy<384, 7, 2, 2>>>;
+};
+
+template <class T, class U>
+GPULIN_HD constexpr T mp_min(T a, U b) { return a < static_cast<T>(b) ? a : static_cast<T>(b); }
+
+GPULIN_HD constexpr uint64_t round_up(uint64_t x, uint64_t m) { return (x + m - 1) / m * m; }
+
+// Number of windows of the merge of na + nb elements.
+template <class Policy>
+GPULIN_HD constexpr uint64_t window_count(uint64_t na, uint64_t nb) {
+  return (na + nb + Policy::tile - 1) / Policy::tile;
+}
+
+// Partitioning, one cross diagonal (§2.1-2.2): the number of A elements among the
+// first min(w * tile, na + nb) outputs. split(0) = 0, split(W) = na.
+template <class Policy, class Key, class Comp>
+GPULIN_HD uint64_t window_split(const Key* a, uint64_t na, const Key* b, uint64_t nb, uint64_t w, Comp comp) {
+  const uint64_t diag = mp_min(w * Policy::tile, na + nb);
+  return diagonal_split(a, na, b, nb, diag, comp);
+}
+
+// Block g's first window, of W windows over G blocks.
+GPULIN_HD inline uint64_t block_first_window(uint64_t windows, uint64_t blocks, uint64_t g) {
+  return windows * g / blocks;
+}
+
+// What one window merges, as the copy warp published it with the data (shared
+// memory; slots are element indices into the stage arrays).
+struct WindowDesc {
+  uint32_t la, lb;            // elements of A and of B in the window (la + lb <= tile)
+  uint32_t slot_a, slot_b;    // stage slot of the window's first A / first B key
+  uint32_t vslot_a, vslot_b;  // the same for values (pairs)
+  uint32_t pad[2];
+};
+
+inline constexpr uint32_t kBatch = 32;  // window boundaries searched at once (one per lane)
+
+// Shared-memory layout of one block (bytes from a 16-byte aligned base).
+template <class Policy, class Key, class Value>
+struct MergeLayout {
+  static constexpr bool pairs = !std::is_same_v<Value, NoValue>;
+  static_assert(16 % sizeof(Key) == 0, "key size must divide 16");
+  static_assert(!pairs || 16 % sizeof(Value) == 0, "value size must divide 16");
+  static constexpr uint32_t ek = 16 / sizeof(Key);                 // keys per 16 bytes
+  static constexpr uint32_t ev = pairs ? 16 / sizeof(Value) : 1;  // values per 16 bytes
+  static constexpr uint32_t e = ek > ev ? ek : ev;
+  static constexpr uint32_t tile = Policy::tile;
+  static constexpr uint32_t stages_n = Policy::stages;
+  static constexpr uint32_t warps = Policy::consumer_warps;
+  static constexpr uint32_t warp_outputs = 32 * Policy::items;
+  static_assert(tile % e == 0 && warp_outputs % e == 0, "windows and warp slices of whole 16-byte vectors");
+  // A stage holds A's window, then B's, each shifted by its 16-byte phase and
+  // rounded up to 16 bytes: at most tile + 2 * (2e - 2) slots (place_range). The
+  // slot after B's range is still inside the stage or the memory after it (another
+  // stage or the warp buffers): the serial merge's read past the end stays in bounds.
+  static constexpr uint32_t cap = tile + 4 * e;
+
+  static constexpr size_t align16(size_t x) { return (x + 15) / 16 * 16; }
+  // Transaction barriers: full[s], empty[s] per stage, ready[b], free[b] per batch slot.
+  static constexpr size_t full = 0;
+  static constexpr size_t empty = full + 8 * stages_n;
+  static constexpr size_t ready = empty + 8 * stages_n;
+  static constexpr size_t freed = ready + 16;
+  static constexpr size_t ring = align16(freed + 16);  // 2 x kBatch window splits
+  static constexpr size_t desc = ring + 2 * kBatch * sizeof(uint64_t);
+  static constexpr size_t stage_k_bytes = align16(cap * sizeof(Key));
+  static constexpr size_t stage_v_bytes = pairs ? align16(cap * sizeof(Value)) : 0;
+  static constexpr size_t stage_bytes = stage_k_bytes + stage_v_bytes;
+  static constexpr size_t stages = align16(desc + stages_n * sizeof(WindowDesc));
+  // Per consumer warp: its slice of a window's outputs, for the store.
+  static constexpr size_t wbuf_k_bytes = align16(warp_outputs * sizeof(Key));
+  static constexpr size_t wbuf_v_bytes = pairs ? align16(warp_outputs * sizeof(Value)) : 0;
+  static constexpr size_t wbuf_bytes = wbuf_k_bytes + wbuf_v_bytes;
+  static constexpr size_t wbufs = stages + stages_n * stage_bytes;
+  static constexpr size_t bytes = wbufs + warps * wbuf_bytes;
+};
+
+// Where a window's range [x0, x0 + len) of one input array goes in a stage, and how
+// it gets there. Slots are chosen so that a 16-byte aligned global address lands on
+// a 16-byte aligned slot: the aligned part of the range (widened to whole 16-byte
+// vectors, but never past the array's own aligned interior) is one bulk copy; the
+// elements outside that interior (fewer than `E` at each end of the array, so only
+// in windows touching the array's ends) are copied one by one.
+struct Placement {
+  uint32_t slot0;            // slot of element x0
+  uint32_t end;              // first slot after this range's region
+  uint64_t bulk_lo, bulk_hi;  // bulk-copied elements (empty if bulk_lo >= bulk_hi)
+  uint64_t e0_lo, e0_hi;      // element-wise head
+  uint64_t e1_lo, e1_hi;      // element-wise tail
+};
+
+template <class T>
+GPULIN_HD Placement place_range(const T* base, uint64_t total, uint64_t x0, uint64_t len, uint32_t region) {
+  constexpr uint64_t E = 16 / sizeof(T);
+  const uint64_t q = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(base)) / sizeof(T);
+  GPULIN_MP_CHECK(reinterpret_cast<uintptr_t>(base) % sizeof(T) == 0);
+  const uint64_t x1 = x0 + len;
+  const uint64_t phase = (q + x0) % E;  // elements between x0 and the 16-byte boundary below it
+  Placement p;
+  p.slot0 = static_cast<uint32_t>(region + phase);
+  p.end = static_cast<uint32_t>(region + round_up(phase + len, E));
+  // The array's aligned interior: whole vectors [al_lo, al_hi).
+  const uint64_t head = (E - q % E) % E;
+  const uint64_t al_lo = head < total ? head : total;
+  const uint64_t al_hi = al_lo + (total - al_lo) / E * E;
+  uint64_t lo = (x0 >= phase) ? x0 - phase : al_lo;
+  if (lo < al_lo) lo = al_lo;
+  uint64_t hi = x1 + (E - (q + x1) % E) % E;
+  if (hi > al_hi) hi = al_hi;
+  if (len == 0) lo = hi = x0;
+  p.bulk_lo = lo;
+  p.bulk_hi = hi;
+  p.e0_lo = x0;
+  p.e0_hi = mp_min(x1, lo);
+  if (p.e0_hi < p.e0_lo) p.e0_hi = p.e0_lo;
+  p.e1_lo = lo > hi ? lo : hi;
+  if (p.e1_lo < x0) p.e1_lo = x0;
+  if (p.e1_lo < p.e0_hi) p.e1_lo = p.e0_hi;
+  p.e1_hi = x1;
+  if (p.e1_hi < p.e1_lo) p.e1_hi = p.e1_lo;
+  GPULIN_MP_CHECK(p.e0_hi - p.e0_lo < E && p.e1_hi - p.e1_lo < E);
+  GPULIN_MP_CHECK(lo >= hi || (lo + region + phase >= x0 && region + phase + hi - x0 <= p.end));
+  return p;
+}
+
+// Loads one placed range into a stage: the bulk part asynchronously on `bar`, the
+// element-wise ends directly (the copy thread; fewer than 16 bytes at each end).
+template <class Block, class T>
+GPULIN_HD void load_placed(Block& blk, T* stage, const T* src, uint64_t x0, const Placement& p, uint64_t* bar) {
+  if (p.bulk_lo < p.bulk_hi)
+    blk.bulk_load(stage + (p.slot0 + p.bulk_lo - x0), src + p.bulk_lo,
+                  static_cast<uint32_t>((p.bulk_hi - p.bulk_lo) * sizeof(T)), bar);
+  constexpr uint32_t E = 16 / sizeof(T);
+  T head[E] = {}, tail[E] = {};  // loads first, then stores: the few reads overlap
+  GPULIN_MP_UNROLL
+  for (uint32_t i = 0; i + 1 < E; ++i) {
+    if (p.e0_lo + i < p.e0_hi) head[i] = src[p.e0_lo + i];
+    if (p.e1_lo + i < p.e1_hi) tail[i] = src[p.e1_lo + i];
+  }
+  GPULIN_MP_UNROLL
+  for (uint32_t i = 0; i + 1 < E; ++i) {
+    if (p.e0_lo + i < p.e0_hi) stage[p.slot0 + (p.e0_lo + i - x0)] = head[i];
+    if (p.e1_lo + i < p.e1_hi) stage[p.slot0 + (p.e1_lo + i - x0)] = tail[i];
+  }
+}
+
+template <class P>
+GPULIN_HD uint64_t bulk_bytes(const P& p, size_t elem) {
+  return p.bulk_lo < p.bulk_hi ? (p.bulk_hi - p.bulk_lo) * elem : 0;
+}
+
+// The inputs and outputs of one merge, as the kernels and the host driver see them.
+template <class Key, class Value, class Comp>
+struct MergeArgs {
+  const Key* a;
+  const Value* av;  // values of A (pairs; else unused)
+  uint64_t na;
+  const Key* b;
+  const Value* bv;
+  uint64_t nb;
+  Key* c;
+  Value* cv;
+  uint64_t windows;
+  Comp comp;
+};
+
+// Typed views of one block's shared memory.
+template <class Policy, class Key, class Value>
+struct MergeSmem {
+  using L = MergeLayout<Policy, Key, Value>;
+  unsigned char* base;
+  GPULIN_HD uint64_t* full(uint32_t s) const { return reinterpret_cast<uint64_t*>(base + L::full) + s; }
+  GPULIN_HD uint64_t* empty(uint32_t s) const { return reinterpret_cast<uint64_t*>(base + L::empty) + s; }
+  GPULIN_HD uint64_t* ready(uint32_t b) const { return reinterpret_cast<uint64_t*>(base + L::ready) + b; }
+  GPULIN_HD uint64_t* freed(uint32_t b) const { return reinterpret_cast<uint64_t*>(base + L::freed) + b; }
+  GPULIN_HD uint64_t* ring(uint32_t b) const { return reinterpret_cast<uint64_t*>(base + L::ring) + b * kBatch; }
+  GPULIN_HD WindowDesc* desc(uint32_t s) const { return reinterpret_cast<WindowDesc*>(base + L::desc) + s; }
+  GPULIN_HD Key* stage_k(uint32_t s) const { return reinterpret_cast<Key*>(base + L::stages + s * L::stage_bytes); }
+  GPULIN_HD Value* stage_v(uint32_t s) const {
+    return reinterpret_cast<Value*>(base + L::stages + s * L::stage_bytes + L::stage_k_bytes);
+  }
+  GPULIN_HD Key* wbuf_k(uint32_t warp) const { return reinterpret_cast<Key*>(base + L::wbufs + warp * L::wbuf_bytes); }
+  GPULIN_HD Value* wbuf_v(uint32_t warp) const {
+    return reinterpret_cast<Value*>(base + L::wbufs + warp * L::wbuf_bytes + L::wbuf_k_bytes);
+  }
+};
+
+// One thread, before any role starts: the transaction barriers.
+template <class Policy, class Block, class Key, class Value>
+GPULIN_HD void init_block(Block& blk, MergeSmem<Policy, Key, Value> sm) {
+  for (uint32_t s = 0; s < Policy::stages; ++s) {
+    blk.init_barrier(sm.full(s), 1);                           // copy thread's arrival + bytes
+    blk.init_barrier(sm.empty(s), Policy::consumer_threads);  // every consumer thread's
+  }
+  for (uint32_t b = 0; b < 2; ++b) {
+    blk.init_barrier(sm.ready(b), kBatch);  // every search lane's; the copy thread waits
+    blk.init_barrier(sm.freed(b), 1);       // the copy thread's; the search warp waits
+  }
+}
+
+// Batches of window boundaries a block searches: boundaries w_begin .. w_end.
+GPULIN_HD inline uint64_t batch_count(uint64_t w_begin, uint64_t w_end) { return (w_end - w_begin) / kBatch + 1; }
+
+// Search warp, batch b (§2.1-2.2): lane j finds split(w_begin + 32 b + j) with the
+// core's diagonal search over global memory, into ring slot b % 2.
+template <class Policy, class Block, class Key, class Value, class Comp>
+GPULIN_HD void search_batch(Block& blk, const MergeArgs<Key, Value, Comp>& p, MergeSmem<Policy, Key, Value> sm,
+                            uint64_t w_begin, uint64_t w_end, uint64_t b) {
+  const uint32_t slot = static_cast<uint32_t>(b & 1);
+  if (b >= 2) blk.wait(sm.freed(slot), static_cast<uint32_t>(((b >> 1) - 1) & 1));  // batch b-2 used up
+  uint64_t* ring = sm.ring(slot);
+  blk.for_each_lane([&](uint32_t lane) {
+    const uint64_t bound = w_begin + b * kBatch + lane;
+    if (bound <= w_end) ring[lane] = window_split<Policy>(p.a, p.na, p.b, p.nb, bound, p.comp);
+    blk.arrive(sm.ready(slot));  // each lane releases its own entry
+  });
+}
+
+// Copy warp (one thread), window k = w - w_begin of the block: waits for its corners
+// and a free stage, publishes the window in stage k % stages: the descriptor, the
+// bulk copies and the element-wise ends, then the arrival that completes the stage's
+// phase once the bytes have landed.
+template <class Policy, class Block, class Key, class Value, class Comp>
+GPULIN_HD void issue_window(Block& blk, const MergeArgs<Key, Value, Comp>& p, MergeSmem<Policy, Key, Value> sm,
+                            uint64_t w_begin, uint64_t k) {
+  using L = MergeLayout<Policy, Key, Value>;
+  constexpr bool pairs = L::pairs;
+  constexpr uint64_t tile = Policy::tile;
+  constexpr uint32_t S = Policy::stages;
+  // Corners: boundaries k (batch k / 32) and k + 1 (batch (k + 1) / 32).
+  const uint64_t b0 = k / kBatch, b1 = (k + 1) / kBatch;
+  if (k == 0) blk.wait(sm.ready(0), 0);
+  if (b1 != b0) blk.wait(sm.ready(static_cast<uint32_t>(b1 & 1)), static_cast<uint32_t>((b1 >> 1) & 1));
+  const uint32_t s = static_cast<uint32_t>(k % S);
+  if (k >= S) blk.wait(sm.empty(s), static_cast<uint32_t>((k / S - 1) & 1));  // window k - S consumed
+  const uint64_t a0 = sm.ring(static_cast<uint32_t>(b0 & 1))[k % kBatch];
+  const uint64_t a1 = sm.ring(static_cast<uint32_t>(b1 & 1))[(k + 1) % kBatch];
+  if (b1 != b0) blk.arrive(sm.freed(static_cast<uint32_t>(b0 & 1)));  // batch b0 used up
+
+  const uint64_t total = p.na + p.nb;
+  const uint64_t c0 = (w_begin + k) * tile;
+  const uint64_t c1 = mp_min(c0 + tile, total);
+  const uint64_t la = a1 - a0, bb0 = c0 - a0, lb = (c1 - c0) - la;
+  GPULIN_MP_CHECK(a0 <= a1 && a1 <= p.na && bb0 + lb <= p.nb && la + lb <= tile);
+  const Placement pa = place_range(p.a, p.na, a0, la, 0);
+  const Placement pb = place_range(p.b, p.nb, bb0, lb, pa.end);
+  GPULIN_MP_CHECK(pb.end <= L::cap);
+  WindowDesc d{static_cast<uint32_t>(la), static_cast<uint32_t>(lb), pa.slot0, pb.slot0, 0, 0, {0, 0}};
+  uint64_t bytes = bulk_bytes(pa, sizeof(Key)) + bulk_bytes(pb, sizeof(Key));
+  Placement va{}, vb{};
+  if constexpr (pairs) {
+    va = place_range(p.av, p.na, a0, la, 0);
+    vb = place_range(p.bv, p.nb, bb0, lb, va.end);
+    GPULIN_MP_CHECK(vb.end <= L::cap);
+    d.vslot_a = va.slot0;
+    d.vslot_b = vb.slot0;
+    bytes += bulk_bytes(va, sizeof(Value)) + bulk_bytes(vb, sizeof(Value));
+  }
+  *sm.desc(s) = d;
+  uint64_t* bar = sm.full(s);
+  blk.expect_bytes(bar, static_cast<uint32_t>(bytes));
+  load_placed(blk, sm.stage_k(s), p.a, a0, pa, bar);
+  load_placed(blk, sm.stage_k(s), p.b, bb0, pb, bar);
+  if constexpr (pairs) {
+    load_placed(blk, sm.stage_v(s), p.av, a0, va, bar);
+    load_placed(blk, sm.stage_v(s), p.bv, bb0, vb, bar);
+  }
+  blk.arrive(bar);  // releases the descriptor and the element-wise ends with the phase
+}
+
+// Stores n contiguous elements from a warp's buffer to global memory with the warp:
+// 16-byte vectors when the destination allows, the rest element by element.
+template <class Block, class T>
+GPULIN_HD void store_slice(Block& blk, T* dst, const T* src, uint32_t n) {
+  constexpr uint32_t E = 16 / sizeof(T);
+  const bool vec = reinterpret_cast<uintptr_t>(dst) % 16 == 0;
+  const uint32_t nv = vec ? n / E : 0;
+  blk.for_each_lane([&](uint32_t lane) {
+    for (uint32_t v = lane; v < nv; v += 32) blk.copy16(dst + v * E, src + v * E);
+    for (uint32_t j = nv * E + lane; j < n; j += 32) dst[j] = src[j];
+  });
+}
+
+// Consumer warp `warp`, window k = w - w_begin (§2.3): every lane finds its diagonal
+// in the window, merges `items` outputs into registers and hands the stage back; the
+// warp passes its outputs through its buffer and stores its slice of the window.
+template <class Policy, class Block, class Key, class Value, class Comp>
+GPULIN_HD void consume_window(Block& blk, const MergeArgs<Key, Value, Comp>& p, MergeSmem<Policy, Key, Value> sm,
+                              uint64_t w_begin, uint64_t k, uint32_t warp,
+                              typename Block::template Regs<Key, Policy::items>& out_k,
+                              typename Block::template Regs<Value, Policy::items>& out_v) {
+  using L = MergeLayout<Policy, Key, Value>;
+  constexpr bool pairs = L::pairs;
+  constexpr uint32_t items = Policy::items;
+  constexpr uint32_t S = Policy::stages;
+  const uint32_t s = static_cast<uint32_t>(k % S);
+  blk.wait(sm.full(s), static_cast<uint32_t>((k / S) & 1));
+
+  const WindowDesc d = *sm.desc(s);
+  const uint32_t n = d.la + d.lb;
+  const Key* sk = sm.stage_k(s);
+  const Value* sv = sm.stage_v(s);
+  const Key* sa = sk + d.slot_a;
+  const Key* sb = sk + d.slot_b;
+  blk.for_each_lane([&](uint32_t lane) {
+    const uint32_t t = warp * 32 + lane;
+    const uint32_t d0 = mp_min(t * items, n);
+    const uint32_t count = mp_min(items, n - d0);
+    const uint32_t i = diagonal_split_t<uint32_t>(sa, d.la, sb, d.lb, d0, p.comp);
+    Key* ok = out_k.of(t);
+    Value* ov = out_v.of(t);
+    // The stage (and the shared memory after it) is readable one slot past the end
+    // of A's and of B's range: the serial merge may skip its reload bounds check.
+    serial_merge_emit<items, true>(sa, d.la, i, sb, d.lb, d0 - i, count, p.comp,
+                             [&](uint32_t j, const Key& key, bool from_a, uint32_t pos) {
+                               ok[j] = key;
+                               if constexpr (pairs) ov[j] = sv[from_a ? d.vslot_a + pos : d.vslot_b + pos];
+                             });
+    blk.arrive(sm.empty(s));  // this thread is done with stage s (release: its reads come first)
+  });
+
+  // This warp's slice of the window: outputs [warp * 32 * items, + 32 * items).
+  const uint32_t first = mp_min(warp * L::warp_outputs, n);
+  const uint32_t len = mp_min(L::warp_outputs, n - first);
+  Key* wk = sm.wbuf_k(warp);
+  Value* wv = sm.wbuf_v(warp);
+  blk.for_each_lane([&](uint32_t lane) {
+    const uint32_t t = warp * 32 + lane;
+    const uint32_t d0 = mp_min(t * items, n);
+    const uint32_t count = mp_min(items, n - d0);
+    const Key* ok = out_k.of(t);
+    const Value* ov = out_v.of(t);
+    GPULIN_MP_UNROLL
+    for (uint32_t j = 0; j < items; ++j) {
+      if (j < count) {
+        wk[d0 - first + j] = ok[j];
+        if constexpr (pairs) wv[d0 - first + j] = ov[j];
+      }
+    }
+  });
+  blk.warp_sync();
+  const uint64_t c0 = (w_begin + k) * Policy::tile + first;
+  store_slice(blk, p.c + c0, wk, len);
+  if constexpr (pairs) store_slice(blk, p.cv + c0, wv, len);
+  blk.warp_sync();  // the buffer is rewritten for the next window
+}
+
+}  // namespace gpulin::merge_path

@@ -1,0 +1,287 @@
+// The global merge on the GPU (GPU Merge Path, §2): the block context over CUDA
+// (DeviceBlock), the kernel (per block: a search warp for the partitioning of §2.1-2.2,
+// a copy warp and consumer warps for the windowed merging of §2.3) and the host API
+// of merge.h. The algorithm itself is global_merge.h, shared with the host
+// instantiation (host_merge.h) that the CPU tests check.
+//
+// Hopper (sm_90): a window's A and B sub-arrays arrive in shared memory by the bulk
+// copy engine (cp.async.bulk, completing on an mbarrier) while the consumers merge
+// the previous window, so loads overlap merging without holding registers; the roles
+// meet only at mbarriers (no block-wide barrier after the start); outputs leave as
+// 16-byte vector stores. Older architectures (sm_80+) compile a plain fallback for
+// the copies (correct, not tuned).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <atomic>
+#include <cstdint>
+
+#include "structures/merge_path/global_merge.h"
+#include "structures/merge_path/merge.h"
+
+namespace gpulin::merge_path {
+
+struct DeviceBlock {
+  // Per-thread values across warp steps: the calling thread's registers (indexed
+  // with constants only, in fully unrolled loops).
+  template <class T, uint32_t N>
+  struct Regs {
+    T v[N];
+    __device__ __forceinline__ T* of(uint32_t) { return v; }
+  };
+  template <class F>
+  __device__ __forceinline__ void for_each_lane(F&& f) const {
+    f(static_cast<uint32_t>(threadIdx.x & 31));
+  }
+  __device__ __forceinline__ void warp_sync() const { __syncwarp(); }
+  __device__ __forceinline__ void copy16(void* dst, const void* src) const {
+    *static_cast<uint4*>(dst) = *static_cast<const uint4*>(src);
+  }
+  static __device__ __forceinline__ uint32_t smem_addr(const void* p) {
+    return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+  }
+  __device__ __forceinline__ void init_barrier(uint64_t* bar, uint32_t count) const {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(bar)), "r"(count) : "memory");
+  }
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+  __device__ __forceinline__ void arrive(uint64_t* bar) const {
+    uint64_t state;
+    asm volatile("mbarrier.arrive.shared.b64 %0, [%1];" : "=l"(state) : "r"(smem_addr(bar)) : "memory");
+  }
+  __device__ __forceinline__ void wait(uint64_t* bar, uint32_t parity) const {
+    uint32_t done = 0;
+    do {
+      asm volatile(
+          "{\n\t.reg .pred p;\n\t"
+          "mbarrier.test_wait.parity.shared.b64 p, [%1], %2;\n\t"
+          "selp.u32 %0, 1, 0, p;\n\t}"
+          : "=r"(done)
+          : "r"(smem_addr(bar)), "r"(parity)
+          : "memory");
+    } while (!done);
+  }
+#else
+  __device__ __forceinline__ void arrive(uint64_t* bar) const {
+    asm volatile("mbarrier.arrive.release.cta.shared::cta.b64 _, [%0];" ::"r"(smem_addr(bar)) : "memory");
+  }
+  __device__ __forceinline__ void wait(uint64_t* bar, uint32_t parity) const {
+    uint32_t done = 0;
+    do {
+      asm volatile(
+          "{\n\t.reg .pred p;\n\t"
+          "mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 p, [%1], %2;\n\t"
+          "selp.u32 %0, 1, 0, p;\n\t}"
+          : "=r"(done)
+          : "r"(smem_addr(bar)), "r"(parity)
+          : "memory");
+    } while (!done);
+  }
+#endif
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  __device__ __forceinline__ void expect_bytes(uint64_t* bar, uint32_t n) const {
+    // The stage about to be overwritten by the copy engine (async proxy) was last
+    // read by ordinary loads (generic proxy), ordered before by the empty barrier.
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    asm volatile("mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(bar)), "r"(n)
+                 : "memory");
+  }
+  __device__ __forceinline__ void bulk_load(void* dst, const void* src, uint32_t n, uint64_t* bar) const {
+    asm volatile(
+        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+            smem_addr(dst)),
+        "l"(src), "r"(n), "r"(smem_addr(bar))
+        : "memory");
+  }
+#else
+  // Before Hopper (no bulk copy engine): the copy thread copies synchronously; the
+  // full barrier's arrival still orders the data for the consumers.
+  __device__ __forceinline__ void expect_bytes(uint64_t*, uint32_t) const {}
+  __device__ __forceinline__ void bulk_load(void* dst, const void* src, uint32_t n, uint64_t*) const {
+    for (uint32_t i = 0; i < n; i += 16) copy16(static_cast<char*>(dst) + i, static_cast<const char*>(src) + i);
+  }
+#endif
+};
+
+// The merge kernel (§2): block g owns windows [W*g/G, W*(g+1)/G). Warps 0 .. C-1
+// merge (consumers), warp C searches the window boundaries (partitioning), warp C+1
+// copies windows into shared memory; global_merge.h has the protocol.
+template <class Policy, class Key, class Value, class Comp>
+__global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
+    merge_path_kernel(MergeArgs<Key, Value, Comp> args) {
+  extern __shared__ __align__(16) unsigned char merge_smem[];
+  DeviceBlock blk;
+  const MergeSmem<Policy, Key, Value> sm{merge_smem};
+  if (threadIdx.x == 0) {
+    init_block(blk, sm);
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+#endif
+  }
+  __syncthreads();
+  const uint64_t blocks = gridDim.x, g = blockIdx.x;
+  const uint64_t w_begin = block_first_window(args.windows, blocks, g);
+  const uint64_t w_end = block_first_window(args.windows, blocks, g + 1);
+  const uint32_t warp = threadIdx.x / 32;
+  if (warp == Policy::consumer_warps) {
+    const uint64_t batches = batch_count(w_begin, w_end);
+    for (uint64_t b = 0; b < batches; ++b) search_batch(blk, args, sm, w_begin, w_end, b);
+  } else if (warp == Policy::consumer_warps + 1) {
+    if ((threadIdx.x & 31) == 0)
+      for (uint64_t k = 0; w_begin + k < w_end; ++k) issue_window(blk, args, sm, w_begin, k);
+  } else {
+    typename DeviceBlock::template Regs<Key, Policy::items> out_k;
+    typename DeviceBlock::template Regs<Value, Policy::items> out_v;
+    for (uint64_t k = 0; w_begin + k < w_end; ++k) consume_window(blk, args, sm, w_begin, k, warp, out_k, out_v);
+  }
+}
+
+namespace detail {
+
+template <class T>
+inline bool naturally_aligned(const T* p) {
+  return reinterpret_cast<uintptr_t>(p) % alignof(T) == 0;
+}
+
+// Resident merge blocks per multiprocessor, and multiprocessors, for this kernel on
+// the current device (looked up once per device and kernel: no host work between
+// the two launches of a merge beyond the launches themselves).
+template <class Policy, class Key, class Value, class Comp>
+cudaError_t grid_limit(uint64_t& blocks) {
+  auto kernel = merge_path_kernel<Policy, Key, Value, Comp>;
+  constexpr size_t smem = MergeLayout<Policy, Key, Value>::bytes;
+  constexpr int threads = static_cast<int>(Policy::threads);
+  constexpr int kMaxDevices = 64;
+  static std::atomic<int64_t> cache[kMaxDevices] = {};
+  int dev = 0;
+  cudaError_t err = cudaGetDevice(&dev);
+  if (err != cudaSuccess) return err;
+  if (dev < kMaxDevices) {
+    const int64_t c = cache[dev].load(std::memory_order_relaxed);
+    if (c > 0) {
+      blocks = static_cast<uint64_t>(c);
+      return cudaSuccess;
+    }
+  }
+  if (smem > 48 * 1024) {
+    err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem));
+    if (err != cudaSuccess) return err;
+  }
+  int sms = 0, per_sm = 0;
+  err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+  if (err != cudaSuccess) return err;
+  err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem);
+  if (err != cudaSuccess) return err;
+  if (per_sm < 1) return cudaErrorInvalidConfiguration;  // the layout does not fit this device
+  blocks = static_cast<uint64_t>(per_sm) * static_cast<uint64_t>(sms);
+  if (dev < kMaxDevices) cache[dev].store(static_cast<int64_t>(blocks), std::memory_order_relaxed);
+  return cudaSuccess;
+}
+
+// Temp storage the merge asks for: none is used (the partitioning runs inside the
+// merge kernel); a token amount keeps CUB-style callers' allocations meaningful.
+inline constexpr size_t kTempBytes = 16;
+
+template <class Policy, class Key, class Value, class Comp>
+cudaError_t merge_dispatch(void* d_temp, size_t& temp_bytes, MergeArgs<Key, Value, Comp> args, cudaStream_t stream) {
+  const uint64_t total = args.na + args.nb;
+  if (d_temp == nullptr) {
+    temp_bytes = kTempBytes;
+    return cudaSuccess;
+  }
+  if (temp_bytes < kTempBytes) return cudaErrorInvalidValue;
+  if (total == 0) return cudaSuccess;
+  if (!naturally_aligned(args.a) || !naturally_aligned(args.b) || !naturally_aligned(args.c))
+    return cudaErrorMisalignedAddress;
+  if constexpr (MergeLayout<Policy, Key, Value>::pairs) {
+    if (!naturally_aligned(args.av) || !naturally_aligned(args.bv) || !naturally_aligned(args.cv))
+      return cudaErrorMisalignedAddress;
+  }
+  uint64_t resident = 0;
+  cudaError_t err = grid_limit<Policy, Key, Value, Comp>(resident);
+  if (err != cudaSuccess) return err;
+  const uint64_t windows = window_count<Policy>(args.na, args.nb);
+  const uint64_t blocks = windows < resident ? windows : resident;
+  args.windows = windows;
+  constexpr size_t smem = MergeLayout<Policy, Key, Value>::bytes;
+  merge_path_kernel<Policy><<<static_cast<unsigned>(blocks), Policy::threads, smem, stream>>>(args);
+  return cudaGetLastError();
+}
+
+template <class Fn>
+cudaError_t with_temp(Fn&& run, size_t bytes, cudaStream_t stream) {
+  void* tmp = nullptr;
+  cudaError_t err = cudaMallocAsync(&tmp, bytes, stream);
+  if (err != cudaSuccess) return err;
+  err = run(tmp, bytes);
+  const cudaError_t err_free = cudaFreeAsync(tmp, stream);
+  return err != cudaSuccess ? err : err_free;
+}
+
+}  // namespace detail
+
+// With an explicit policy (tuning, bench/merge); merge_keys/merge_pairs use
+// DefaultMergePolicy.
+template <class Policy, class Key, class Comp = Less>
+cudaError_t merge_keys_policy(void* d_temp, size_t& temp_bytes, const Key* a, size_t na, const Key* b, size_t nb,
+                              Key* out, cudaStream_t stream = 0, Comp comp = Comp()) {
+  MergeArgs<Key, NoValue, Comp> args{a, nullptr, na, b, nullptr, nb, out, nullptr, 0, comp};
+  return detail::merge_dispatch<Policy>(d_temp, temp_bytes, args, stream);
+}
+
+template <class Policy, class Key, class Value, class Comp = Less>
+cudaError_t merge_pairs_policy(void* d_temp, size_t& temp_bytes, const Key* a_keys, const Value* a_vals, size_t na,
+                               const Key* b_keys, const Value* b_vals, size_t nb, Key* out_keys, Value* out_vals,
+                               cudaStream_t stream = 0, Comp comp = Comp()) {
+  MergeArgs<Key, Value, Comp> args{a_keys, a_vals, na, b_keys, b_vals, nb, out_keys, out_vals, 0, comp};
+  return detail::merge_dispatch<Policy>(d_temp, temp_bytes, args, stream);
+}
+
+template <class Key, class Comp>
+  requires MergeComparator<Comp, Key>
+cudaError_t merge_keys(void* d_temp, size_t& temp_bytes, const Key* a, size_t na, const Key* b, size_t nb, Key* out,
+                       cudaStream_t stream, Comp comp) {
+  using Policy = typename DefaultMergePolicy<Key, NoValue>::type;
+  return merge_keys_policy<Policy>(d_temp, temp_bytes, a, na, b, nb, out, stream, comp);
+}
+
+template <class Key, class Comp>
+  requires MergeComparator<Comp, Key>
+cudaError_t merge_keys(const Key* a, size_t na, const Key* b, size_t nb, Key* out, cudaStream_t stream, Comp comp) {
+  if (na + nb == 0) return cudaSuccess;
+  size_t bytes = 0;
+  cudaError_t err = merge_keys<Key, Comp>(static_cast<void*>(nullptr), bytes, a, na, b, nb, out, stream, comp);
+  if (err != cudaSuccess) return err;
+  return detail::with_temp(
+      [&](void* tmp, size_t n) { return merge_keys<Key, Comp>(tmp, n, a, na, b, nb, out, stream, comp); }, bytes,
+      stream);
+}
+
+template <class Key, class Value, class Comp>
+  requires MergeComparator<Comp, Key>
+cudaError_t merge_pairs(void* d_temp, size_t& temp_bytes, const Key* a_keys, const Value* a_vals, size_t na,
+                        const Key* b_keys, const Value* b_vals, size_t nb, Key* out_keys, Value* out_vals,
+                        cudaStream_t stream, Comp comp) {
+  using Policy = typename DefaultMergePolicy<Key, Value>::type;
+  return merge_pairs_policy<Policy>(d_temp, temp_bytes, a_keys, a_vals, na, b_keys, b_vals, nb, out_keys, out_vals,
+                                    stream, comp);
+}
+
+template <class Key, class Value, class Comp>
+  requires MergeComparator<Comp, Key>
+cudaError_t merge_pairs(const Key* a_keys, const Value* a_vals, size_t na, const Key* b_keys, const Value* b_vals,
+                        size_t nb, Key* out_keys, Value* out_vals, cudaStream_t stream, Comp comp) {
+  if (na + nb == 0) return cudaSuccess;
+  size_t bytes = 0;
+  cudaError_t err = merge_pairs<Key, Value, Comp>(static_cast<void*>(nullptr), bytes, a_keys, a_vals, na, b_keys,
+                                                  b_vals, nb, out_keys, out_vals, stream, comp);
+  if (err != cudaSuccess) return err;
+  return detail::with_temp(
+      [&](void* tmp, size_t n) {
+        return merge_pairs<Key, Value, Comp>(tmp, n, a_keys, a_vals, na, b_keys, b_vals, nb, out_keys, out_vals,
+                                             stream, comp);
+      },
+      bytes, stream);
+}
+
+}  // namespace gpulin::merge_path
