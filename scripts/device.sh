@@ -27,8 +27,8 @@ cmake -S . -B build-gpu "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCH
   -DCMAKE_PREFIX_PATH="$prefix/usr;$prefix/usr/lib/x86_64-linux-gnu/cmake" >"$out/configure.log" 2>&1 \
   || { tail -30 "$out/configure.log"; exit 2; }
 log "build"
-targets=(gpulin gheap_gpu_test)
-want bench && for t in gpulin_bench_gheap gpulin_bench_merge merge_path_gpu_test; do
+targets=(gpulin gheap_gpu_test merge_path_gpu_test gpulin_bench_gheap)
+want bench && for t in gpulin_bench_merge; do
   grep -q "\b$t\b" build-gpu/CMakeFiles/TargetDirectories.txt 2>/dev/null && targets+=("$t")
 done
 cmake --build build-gpu -j"$(nproc)" --target "${targets[@]}" >"$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -30; tail -20 "$out/build.log"; exit 2; }
