@@ -124,4 +124,27 @@ struct ValueHash {
   size_t operator()(const Value& v) const { return v.hash(); }
 };
 
+// A model whose every operation has exactly one outcome (map, set, register, kv,
+// multimap): subclasses say whether a recorded result fits and what the operation
+// does; applying a completed or pending operation is written once, here.
+class DeterministicModel : public Model {
+ public:
+  using Model::Model;
+  bool apply(State& s, const Operation& op) const final {
+    if (!result_fits(s, op)) return false;
+    effect(s, op);
+    return true;
+  }
+  void apply_pending(const State& s, const Operation& op, std::vector<State>& out) const final {
+    State next = s;
+    effect(next, op);
+    out.push_back(std::move(next));
+  }
+
+ protected:
+  // Whether op.res (present) is what the specification answers from s.
+  virtual bool result_fits(const State& s, const Operation& op) const = 0;
+  virtual void effect(State& s, const Operation& op) const = 0;
+};
+
 }  // namespace gpulin

@@ -72,22 +72,15 @@ class KvState final : public ModelState {
   size_t own_bytes_ = 0;
 };
 
-class KvModel final : public Model {
+class KvModel final : public DeterministicModel {
  public:
-  KvModel() : Model("kv") {}
+  KvModel() : DeterministicModel("kv") {}
 
   State initial_state() const override { return State(std::make_unique<KvState>()); }
 
-  bool apply(State& s, const Operation& op) const override {
+  bool result_fits(const State& s, const Operation& op) const override {
     if (op.f == "get") return op.res->as_string() == s.as<KvState>().get(key(op));
-    if (!op.res->is_null()) return false;
-    effect(s, op);
-    return true;
-  }
-  void apply_pending(const State& s, const Operation& op, std::vector<State>& out) const override {
-    State next = s;
-    effect(next, op);
-    out.push_back(std::move(next));
+    return op.res->is_null();
   }
   std::string expected_result(const State& s, const Operation& op) const override {
     if (op.f != "get") return "null";
@@ -118,7 +111,7 @@ class KvModel final : public Model {
 
  private:
   static const std::string& key(const Operation& op) { return op.args.as_array()[0].as_string(); }
-  static void effect(State& s, const Operation& op) {
+  void effect(State& s, const Operation& op) const override {
     auto& kv = s.as<KvState>();
     if (op.f == "put") kv.put(key(op), op.args.as_array()[1].as_string());
     else if (op.f == "append") kv.append(key(op), op.args.as_array()[1].as_string());

@@ -45,21 +45,14 @@ class MapState final : public ModelState {
   uint64_t sum_ = 0;  // sum of entry hashes, independent of the map's order
 };
 
-class MapModel final : public Model {
+class MapModel final : public DeterministicModel {
  public:
-  MapModel() : Model("map") {}
+  MapModel() : DeterministicModel("map") {}
 
   State initial_state() const override { return State(std::make_unique<MapState>()); }
 
-  bool apply(State& s, const Operation& op) const override {
-    if (*op.res != result(s, op)) return false;
-    effect(s, op);
-    return true;
-  }
-  void apply_pending(const State& s, const Operation& op, std::vector<State>& out) const override {
-    State next = s;
-    effect(next, op);
-    out.push_back(std::move(next));
+  bool result_fits(const State& s, const Operation& op) const override {
+    return *op.res == result(s, op);
   }
   std::string expected_result(const State& s, const Operation& op) const override {
     return brief_json(result(s, op));
@@ -88,7 +81,7 @@ class MapModel final : public Model {
     const Value* v = s.as<MapState>().find(op.args.as_array()[0]);
     return v ? *v : Value();
   }
-  static void effect(State& s, const Operation& op) {
+  void effect(State& s, const Operation& op) const override {
     auto& m = s.as<MapState>();
     const auto& a = op.args.as_array();
     if (op.f == "replace") m.replace(a[0], a[1]);

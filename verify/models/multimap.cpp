@@ -73,13 +73,13 @@ class MultimapState final : public ModelState {
   uint64_t sum_ = 0;  // sum of per-key hashes, independent of the map's order
 };
 
-class MultimapModel final : public Model {
+class MultimapModel final : public DeterministicModel {
  public:
-  MultimapModel() : Model("multimap") {}
+  MultimapModel() : DeterministicModel("multimap") {}
 
   State initial_state() const override { return State(std::make_unique<MultimapState>()); }
 
-  bool apply(State& s, const Operation& op) const override {
+  bool result_fits(const State& s, const Operation& op) const override {
     const auto* vs = s.as<MultimapState>().find(key(op));
     if (op.f == "search") {
       if (*op.res != (vs ? vs->front() : Value())) return false;
@@ -91,13 +91,7 @@ class MultimapModel final : public Model {
     } else if (!op.res->is_null()) {
       return false;
     }
-    effect(s, op);
     return true;
-  }
-  void apply_pending(const State& s, const Operation& op, std::vector<State>& out) const override {
-    State next = s;
-    effect(next, op);
-    out.push_back(std::move(next));
   }
   std::string expected_result(const State& s, const Operation& op) const override {
     const auto* vs = s.as<MultimapState>().find(key(op));
@@ -133,7 +127,7 @@ class MultimapModel final : public Model {
 
  private:
   static const Value& key(const Operation& op) { return op.args.as_array()[0]; }
-  static void effect(State& s, const Operation& op) {
+  void effect(State& s, const Operation& op) const override {
     auto& mm = s.as<MultimapState>();
     if (op.f == "insert") mm.insert(key(op), op.args.as_array()[1]);
     else if (op.f == "delete") mm.erase_oldest(key(op));

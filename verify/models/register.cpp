@@ -15,21 +15,14 @@ class Cell final : public ModelState {
   size_t bytes() const override { return sizeof(*this); }
 };
 
-class RegisterModel final : public Model {
+class RegisterModel final : public DeterministicModel {
  public:
-  explicit RegisterModel(Value init) : Model("register"), init_(std::move(init)) {}
+  explicit RegisterModel(Value init) : DeterministicModel("register"), init_(std::move(init)) {}
 
   State initial_state() const override { return State(std::make_unique<Cell>(init_)); }
 
-  bool apply(State& s, const Operation& op) const override {
-    if (*op.res != result(s, op)) return false;
-    effect(s, op);
-    return true;
-  }
-  void apply_pending(const State& s, const Operation& op, std::vector<State>& out) const override {
-    State next = s;
-    effect(next, op);
-    out.push_back(std::move(next));
+  bool result_fits(const State& s, const Operation& op) const override {
+    return *op.res == result(s, op);
   }
   std::string expected_result(const State& s, const Operation& op) const override {
     return brief_json(result(s, op));
@@ -61,7 +54,7 @@ class RegisterModel final : public Model {
     if (op.f == "cas") return Value::boolean(cur == op.args.as_array()[0]);
     return Value();
   }
-  static void effect(State& s, const Operation& op) {
+  void effect(State& s, const Operation& op) const override {
     Value& cur = s.as<Cell>().value;
     const auto& a = op.args.as_array();
     if (op.f == "write") cur = a[0];

@@ -36,21 +36,14 @@ class SetState final : public ModelState {
   uint64_t sum_ = 0;  // order-independent hash of the keys
 };
 
-class SetModel final : public Model {
+class SetModel final : public DeterministicModel {
  public:
-  SetModel() : Model("set") {}
+  SetModel() : DeterministicModel("set") {}
 
   State initial_state() const override { return State(std::make_unique<SetState>()); }
 
-  bool apply(State& s, const Operation& op) const override {
-    if (*op.res != result(s, op)) return false;
-    effect(s, op);
-    return true;
-  }
-  void apply_pending(const State& s, const Operation& op, std::vector<State>& out) const override {
-    State next = s;
-    effect(next, op);
-    out.push_back(std::move(next));
+  bool result_fits(const State& s, const Operation& op) const override {
+    return *op.res == result(s, op);
   }
   std::string expected_result(const State& s, const Operation& op) const override {
     return result(s, op).to_json();
@@ -77,7 +70,7 @@ class SetModel final : public Model {
     if (op.f != "contains") return Value();
     return Value::boolean(s.as<SetState>().contains(op.args.as_array()[0]));
   }
-  static void effect(State& s, const Operation& op) {
+  void effect(State& s, const Operation& op) const override {
     auto& set = s.as<SetState>();
     if (op.f == "insert") set.insert(op.args.as_array()[0]);
     else if (op.f == "delete") set.erase(op.args.as_array()[0]);
