@@ -24,14 +24,18 @@ using device_ref = cuda::atomic_ref<T, cuda::thread_scope_device>;
 template <bool Record>
 class CudaContext {
  public:
-  // `broadcast` is one word of shared memory owned by this context.
+  // `broadcast` is two words of shared memory owned by this context. Broadcasts
+  // alternate between them, so a thread still reading one value never races the
+  // next write: that write comes after at least one more barrier.
   __device__ explicit CudaContext(uint32_t* broadcast, DeviceRecorderRef rec = {}) : bcast_(broadcast), rec_(rec) {}
 
+  // An acquire needs no barrier before it (nothing of this block must be ordered
+  // before a load), only the one that publishes the value.
   __device__ uint32_t load(uint32_t* p) {
+    uint32_t* b = next_slot();
+    if (threadIdx.x == 0) *b = device_ref<uint32_t>(*p).load(cuda::memory_order_acquire);
     __syncthreads();
-    if (threadIdx.x == 0) *bcast_ = device_ref<uint32_t>(*p).load(cuda::memory_order_acquire);
-    __syncthreads();
-    return *bcast_;
+    return *b;
   }
   // The barrier before a release orders every thread's earlier writes before it:
   // bar.sync is a morally strong synchronization within the block, and a release
@@ -44,19 +48,21 @@ class CudaContext {
   }
   __device__ uint32_t cas(uint32_t* p, uint32_t expected, uint32_t desired) {
     __syncthreads();
+    uint32_t* b = next_slot();
     if (threadIdx.x == 0) {
       uint32_t e = expected;
       device_ref<uint32_t>(*p).compare_exchange_strong(e, desired, cuda::memory_order_acq_rel);
-      *bcast_ = e;  // the old value, as the figures' CAS returns it
+      *b = e;  // the old value, as the figures' CAS returns it
     }
     __syncthreads();
-    return *bcast_;
+    return *b;
   }
   __device__ uint32_t fetch_add(uint32_t* p, uint32_t v) {
     __syncthreads();
-    if (threadIdx.x == 0) *bcast_ = device_ref<uint32_t>(*p).fetch_add(v, cuda::memory_order_acq_rel);
+    uint32_t* b = next_slot();
+    if (threadIdx.x == 0) *b = device_ref<uint32_t>(*p).fetch_add(v, cuda::memory_order_acq_rel);
     __syncthreads();
-    return *bcast_;
+    return *b;
   }
   __device__ void wait_while_equals(uint32_t* p, uint32_t seen) {
     for (uint32_t backoff = 32;; backoff = backoff < 1024 ? backoff * 2 : backoff) {
@@ -125,15 +131,15 @@ class CudaContext {
   template <class Key>
   __device__ void with_keys(uint32_t kind, uint32_t fn, const Key* keys, uint32_t n, bool is_null) {
     if constexpr (Record) {
-      __syncthreads();
+      uint32_t* b = next_slot();
       if (threadIdx.x == 0) {
         const uint32_t off = rec_.key_count[blockIdx.x];
         rec_.key_count[blockIdx.x] = off + n;
         append(kind, 0, fn, off, n, is_null);
-        *bcast_ = off;
+        *b = off;
       }
-      __syncthreads();
-      const uint32_t off = *bcast_;
+      __syncthreads();  // also orders the keys' writes (block-private) before the copy
+      const uint32_t off = *b;
       if (off + n <= rec_.key_cap)
         for (uint32_t i = threadIdx.x; i < n; i += blockDim.x)
           rec_.keys[size_t(blockIdx.x) * rec_.key_cap + off + i] = static_cast<uint32_t>(keys[i]);
@@ -141,7 +147,13 @@ class CudaContext {
     }
   }
 
+  __device__ uint32_t* next_slot() {
+    slot_ ^= 1u;
+    return bcast_ + slot_;
+  }
+
   uint32_t* bcast_;
+  uint32_t slot_ = 0;
   DeviceRecorderRef rec_;
   int64_t op_ = 0;
 };

@@ -48,9 +48,9 @@ GPULIN_HD uint32_t take_child_paper(X& x, const HeapView<Key>& h, uint32_t node)
 
 template <class X, class Key>
 GPULIN_HD uint32_t bu_delete(X& x, const HeapView<Key>& h, const Scratch<Key>& s) {
-  uint32_t n = 0;
-  if (!delete_at_root(x, h, s, &n)) return n;                // lines 1-7
-  const uint32_t tar = take_last(x, h);                      // line 8
+  uint32_t n = 0, count = 0;
+  if (!delete_at_root(x, h, s, &n, &count)) return n;        // lines 1-7
+  const uint32_t tar = take_last(x, h, count);               // line 8
   if (tar == 1) {                                            // reading R6, as in td_delete.h
     clear_node(x, h, s, 1);
     ms_unlock(x, h, 1, INUSE, AVAIL);

@@ -7,14 +7,16 @@ namespace gpulin::gheap {
 
 namespace {
 
+// Launchable with up to 1024 threads a block (the paper sweeps threads per block,
+// Fig. 14): the bound keeps registers within 64 a thread.
 template <bool Record>
-__global__ void heap_batch_kernel(Flavor flavor, HeapView<uint32_t> h, GpuOpBatch ops, DeviceRecorderRef rec,
-                                  int64_t op_id_base) {
+__global__ void __launch_bounds__(1024)
+    heap_batch_kernel(Flavor flavor, HeapView<uint32_t> h, GpuOpBatch ops, DeviceRecorderRef rec, int64_t op_id_base) {
   extern __shared__ uint32_t smem[];
-  __shared__ uint32_t broadcast;
+  __shared__ uint32_t broadcast[2];
   const uint32_t k = h.k;
   const Scratch<uint32_t> s = make_scratch(smem, k);
-  cuda_exec::CudaContext<Record> x(&broadcast, rec);
+  cuda_exec::CudaContext<Record> x(broadcast, rec);
   for (uint64_t i = blockIdx.x; i < ops.count; i += gridDim.x) {
     x.begin_op(op_id_base + static_cast<int64_t>(i));
     const uint32_t m = run_operation(x, flavor, h, s, ops.fn[i], ops.keys + i * k, ops.n[i], blockIdx.x);

@@ -50,10 +50,13 @@ GPULIN_HD bool insert_at_root(X& x, const HeapView<Key>& h, const Scratch<Key>& 
 // was returned (root released). Both readings clear what they return: the figure's
 // `deleteItems = pBuffer[...]` does not say so, but a delete that leaves its keys
 // behind fails even sequentially (docs/findings.md, reading R5).
+// *count_out gets lastelem as read under the root lock (for take_last).
 template <class X, class Key>
-GPULIN_HD bool delete_at_root(X& x, const HeapView<Key>& h, const Scratch<Key>& s, uint32_t* n_out) {
+GPULIN_HD bool delete_at_root(X& x, const HeapView<Key>& h, const Scratch<Key>& s, uint32_t* n_out,
+                              uint32_t* count_out) {
   ms_lock(x, h, 1, AVAIL, INUSE);                            // line 1
-  if (x.load(h.lastelem) == 0) {                             // line 2
+  *count_out = x.load(h.lastelem);
+  if (*count_out == 0) {                                     // line 2
     const uint32_t p = x.load(h.psize);                      // lines 3-4
     x.load_block(s.items, h.pbuffer, p);
     if (p != 0) x.store(h.psize, 0);
@@ -66,10 +69,11 @@ GPULIN_HD bool delete_at_root(X& x, const HeapView<Key>& h, const Scratch<Key>& 
   return true;
 }
 
-// Takes the last node in fill order (Fig. 4(c) line 3: tar = lastelem--).
+// Takes the last node in fill order (Fig. 4(c) line 3: tar = lastelem--). `count`
+// is lastelem as read under the same hold of the root lock (0: read it now).
 template <class X, class Key>
-GPULIN_HD uint32_t take_last(X& x, const HeapView<Key>& h) {
-  const uint32_t count = x.load(h.lastelem);
+GPULIN_HD uint32_t take_last(X& x, const HeapView<Key>& h, uint32_t count = 0) {
+  if (count == 0) count = x.load(h.lastelem);
   // Callers hold the root and saw lastelem != 0; zero here means another operation
   // changed it under the root lock (the early-root-release mutant does).
   if (count == 0) x.fail("delete found no full node to take (lastelem is 0 under the root lock)");

@@ -113,14 +113,15 @@ GPULIN_HD void td_sift_down(X& x, const HeapView<Key>& h, const Scratch<Key>& s,
 template <class X, class Key>
 GPULIN_HD uint32_t td_delete(X& x, const HeapView<Key>& h, const Scratch<Key>& s) {
   const uint32_t k = h.k;
-  uint32_t n = 0;
-  if (!delete_at_root(x, h, s, &n)) return n;                // lines 1-7
+  uint32_t n = 0, count = 0;
+  if (!delete_at_root(x, h, s, &n, &count)) return n;        // lines 1-7
   if (h.mutant == Mutant::EarlyRootRelease) {
     // Mutant: the root is released with the old batch still in it, then retaken.
     ms_unlock(x, h, 1, INUSE, AVAIL);
     ms_lock(x, h, 1, AVAIL, INUSE);
+    count = 0;  // read again: it may have changed while the root was free
   }
-  const uint32_t tar = take_last(x, h);                      // line 8
+  const uint32_t tar = take_last(x, h, count);               // line 8
   if (tar == 1) {
     // Reading R6 (both): Fig. 4(c) line 5 returns when the root was the last node;
     // Fig. 10 would MS_LOCK the root it holds and wait forever.
