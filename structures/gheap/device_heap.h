@@ -7,19 +7,9 @@
 #include <vector>
 
 #include "structures/gheap/config.h"
+#include "structures/gheap/heap_image.h"
 
 namespace gpulin::gheap {
-
-// A copy of the heap's memory on the host.
-struct HeapImage {
-  uint32_t k = 0;
-  uint32_t capacity = 0;
-  uint32_t lastelem = 0;
-  uint32_t psize = 0;
-  std::vector<uint32_t> state;    // [capacity + 1]
-  std::vector<uint32_t> keys;     // [(capacity + 1) * k]
-  std::vector<uint32_t> pbuffer;  // [k]
-};
 
 class DeviceHeap {
  public:

@@ -5,7 +5,7 @@
 #include "sim/schedule_string.h"
 #include "sim/sim_context.h"
 #include "structures/gheap/operation.h"
-#include "verify/gheap_invariant.h"
+#include "tools/explore/heap_at_rest.h"
 #include "verify/search_checker.h"
 #include "verify/witness_checker.h"
 
@@ -30,38 +30,7 @@ bool is_bug(Failure f) { return f != Failure::None && f != Failure::WitnessOnly 
 HeapRunner::HeapRunner(const HeapConfig& config) : config_(config), recorder_({"ins", "del"}) {}
 
 std::optional<std::string> HeapRunner::quiescent_check() const {
-  const auto& heap = *heap_;
-  const uint32_t k = heap.k();
-  // No operation is in flight: every lock must be free (a leaked lock is a bug even
-  // before anyone waits on it).
-  for (uint32_t x = 1; x <= heap.capacity(); ++x)
-    if (heap.state(x) != gheap::AVAIL)
-      return "quiescent heap keeps node " + std::to_string(x) + " in state " + std::to_string(heap.state(x));
-  GHeapSnapshot snap;
-  snap.k = static_cast<int>(k);
-  uint32_t max_node = 0;
-  std::vector<bool> present(heap.capacity() + 1, false);
-  for (uint32_t i = 1; i <= heap.lastelem(); ++i) {
-    const uint32_t x = gheap::node_of(i, config_.mutant);
-    if (x > heap.capacity()) return "node " + std::to_string(x) + " beyond capacity";
-    present[x] = true;
-    max_node = std::max(max_node, x);
-  }
-  // Absent nodes hold MAX_VALUE (they must: a delete merges with them), which
-  // satisfies properties 1 and 2 wherever they sit, so the snapshot keeps the tree
-  // shape of the bit-reversed fill.
-  snap.nodes.resize(max_node + 1);
-  for (uint32_t x = 1; x <= heap.capacity(); ++x) {
-    const uint32_t* b = heap.node(x);
-    if (!present[x]) {
-      for (uint32_t j = 0; j < k; ++j)
-        if (b[j] != gheap::KeyLimits<uint32_t>::max_value)
-          return "node " + std::to_string(x) + " is outside the heap but holds key " + std::to_string(b[j]);
-    }
-    if (x <= max_node) snap.nodes[x].assign(b, b + k);
-  }
-  snap.partial.assign(heap.pbuffer(), heap.pbuffer() + heap.psize());
-  return check_gheap_invariant(snap);
+  return check_heap_at_rest(heap_->image(), config_.mutant);
 }
 
 Execution HeapRunner::execute(const Program& program, sim::Strategy& strategy, uint64_t max_points) {

@@ -15,7 +15,7 @@
 #include "structures/gheap/gpu_heap.h"
 #include "tools/explore/heap_config.h"
 #include "tools/stress/workload.h"
-#include "verify/gheap_invariant.h"
+#include "tools/explore/heap_at_rest.h"
 #include "verify/pq_batch_witness.h"
 
 namespace gpulin::stress {
@@ -45,22 +45,6 @@ T* upload(const std::vector<T>& v) {
   check(cudaMalloc(&d, std::max<size_t>(1, v.size()) * sizeof(T)), "cudaMalloc");
   check(cudaMemcpy(d, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice), "upload");
   return d;
-}
-
-// The heap invariant on the image of the heap (absent nodes hold MAX_VALUE; see
-// tools/explore/heap_run.cpp), plus: no lock held.
-std::optional<std::string> invariant(const gheap::HeapImage& img) {
-  for (uint32_t x = 1; x <= img.capacity; ++x)
-    if (img.state[x] != gheap::AVAIL) return "after the run node " + std::to_string(x) + " is in state " + std::to_string(img.state[x]);
-  GHeapSnapshot snap;
-  snap.k = static_cast<int>(img.k);
-  uint32_t max_node = 0;
-  for (uint32_t i = 1; i <= img.lastelem; ++i) max_node = std::max(max_node, gheap::node_of(i));
-  snap.nodes.resize(max_node + 1);
-  for (uint32_t x = 1; x <= max_node; ++x)
-    snap.nodes[x].assign(img.keys.begin() + size_t(x) * img.k, img.keys.begin() + size_t(x + 1) * img.k);
-  snap.partial.assign(img.pbuffer.begin(), img.pbuffer.begin() + img.psize);
-  return check_gheap_invariant(snap);
 }
 
 }  // namespace
@@ -169,7 +153,7 @@ StressResult run_stress(const StressOptions& o) {
                          (a == inserted.end() ? std::string("end") : "inserted key " + std::to_string(*a)) + " / " +
                          (b == removed.end() ? std::string("end") : "key out " + std::to_string(*b)));
   }
-  if (auto bad = invariant(img)) r.failures.push_back("invariant: " + *bad);
+  if (auto bad = explore::check_heap_at_rest(img, gheap::Mutant::None)) r.failures.push_back("invariant: " + *bad);
   stage("conservation and invariant checked");
 
   if (rec) {
