@@ -71,4 +71,8 @@ uint64_t mix64(uint64_t x) {  // splitmix64's finaliser
   return x ^ (x >> 31);
 }
 
+std::string ValueResultModel::expected_result(const State& s, const Operation& op) const {
+  return brief_json(result(s, op));
+}
+
 }  // namespace gpulin

@@ -147,4 +147,16 @@ class DeterministicModel : public Model {
   virtual void effect(State& s, const Operation& op) const = 0;
 };
 
+// A deterministic model whose result is one value computed from the state (map,
+// set, register): a recorded result fits when it equals that value.
+class ValueResultModel : public DeterministicModel {
+ public:
+  using DeterministicModel::DeterministicModel;
+  std::string expected_result(const State& s, const Operation& op) const final;
+
+ protected:
+  virtual Value result(const State& s, const Operation& op) const = 0;
+  bool result_fits(const State& s, const Operation& op) const final { return *op.res == result(s, op); }
+};
+
 }  // namespace gpulin

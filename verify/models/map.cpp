@@ -45,18 +45,12 @@ class MapState final : public ModelState {
   uint64_t sum_ = 0;  // sum of entry hashes, independent of the map's order
 };
 
-class MapModel final : public DeterministicModel {
+class MapModel final : public ValueResultModel {
  public:
-  MapModel() : DeterministicModel("map") {}
+  MapModel() : ValueResultModel("map") {}
 
   State initial_state() const override { return State(std::make_unique<MapState>()); }
 
-  bool result_fits(const State& s, const Operation& op) const override {
-    return *op.res == result(s, op);
-  }
-  std::string expected_result(const State& s, const Operation& op) const override {
-    return brief_json(result(s, op));
-  }
 
   std::optional<std::string> check_call(const Operation& op) const override {
     const size_t n = op.args.as_array().size();
@@ -76,7 +70,7 @@ class MapModel final : public DeterministicModel {
   bool partitionable() const override { return true; }
 
  private:
-  static Value result(const State& s, const Operation& op) {
+  Value result(const State& s, const Operation& op) const override {
     if (op.f != "search") return Value();
     const Value* v = s.as<MapState>().find(op.args.as_array()[0]);
     return v ? *v : Value();

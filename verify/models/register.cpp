@@ -15,18 +15,12 @@ class Cell final : public ModelState {
   size_t bytes() const override { return sizeof(*this); }
 };
 
-class RegisterModel final : public DeterministicModel {
+class RegisterModel final : public ValueResultModel {
  public:
-  explicit RegisterModel(Value init) : DeterministicModel("register"), init_(std::move(init)) {}
+  explicit RegisterModel(Value init) : ValueResultModel("register"), init_(std::move(init)) {}
 
   State initial_state() const override { return State(std::make_unique<Cell>(init_)); }
 
-  bool result_fits(const State& s, const Operation& op) const override {
-    return *op.res == result(s, op);
-  }
-  std::string expected_result(const State& s, const Operation& op) const override {
-    return brief_json(result(s, op));
-  }
 
   std::optional<std::string> check_call(const Operation& op) const override {
     const size_t n = op.args.as_array().size();
@@ -48,7 +42,7 @@ class RegisterModel final : public DeterministicModel {
   }
 
  private:
-  static Value result(const State& s, const Operation& op) {
+  Value result(const State& s, const Operation& op) const override {
     const Value& cur = s.as<Cell>().value;
     if (op.f == "read") return cur;
     if (op.f == "cas") return Value::boolean(cur == op.args.as_array()[0]);
