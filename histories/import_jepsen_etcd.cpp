@@ -110,21 +110,12 @@ void answer(ImportLog& log, const Line& l) {
 }  // namespace
 
 History import_jepsen_etcd(const std::string& path) {
-  const std::vector<std::string> text = read_lines(path);
-  ImportLog probe(path, 0);  // only for error messages while parsing
-  std::vector<Line> lines;
-  int64_t max_process = -1;
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i].find_first_not_of(" \t") == std::string::npos) continue;
-    lines.push_back(parse_line(probe, text[i], static_cast<uint32_t>(i + 1)));
-    max_process = std::max(max_process, lines.back().process);
-  }
-  ImportLog log(path, max_process);
-  for (const Line& l : lines) {
-    if (l.type == "invoke") invoke(log, l);
-    else answer(log, l);
-  }
-  return std::move(log).finish("register");
+  return import_lines(path, "register", parse_line, [](ImportLog& log, const Line& l) {
+    if (l.type == "invoke")
+      invoke(log, l);
+    else
+      answer(log, l);
+  });
 }
 
 }  // namespace gpulin

@@ -13,6 +13,7 @@
 // in the log; otherwise the actor is the process number.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -66,5 +67,25 @@ class ImportLog {
 
 // Reads a file into lines (without line ends); an unreadable file is FormatError(path, 0).
 std::vector<std::string> read_lines(const std::string& path);
+
+// The driver both importers share: parse every non-blank line of `path` (with an
+// ImportLog that only reports errors), size the real log by the largest process id
+// (fresh actor ids go above it), then feed the lines to it in order.
+// parse(probe, text, line) -> Line (with a `process` field); apply(log, Line).
+template <class Parse, class Apply>
+History import_lines(const std::string& path, const std::string& model, Parse parse, Apply apply) {
+  const std::vector<std::string> text = read_lines(path);
+  ImportLog probe(path, 0);
+  std::vector<decltype(parse(probe, text[0], 1u))> lines;
+  int64_t max_process = -1;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i].find_first_not_of(" \t") == std::string::npos) continue;
+    lines.push_back(parse(probe, text[i], static_cast<uint32_t>(i + 1)));
+    max_process = std::max<int64_t>(max_process, lines.back().process);
+  }
+  ImportLog log(path, max_process);
+  for (const auto& l : lines) apply(log, l);
+  return std::move(log).finish(model);
+}
 
 }  // namespace gpulin

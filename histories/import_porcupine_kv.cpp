@@ -161,19 +161,12 @@ void apply(ImportLog& log, const Line& l) {
 }  // namespace
 
 History import_porcupine_kv(const std::string& path) {
-  const std::vector<std::string> text = read_lines(path);
-  ImportLog probe(path, 0);  // only for error messages while parsing
-  std::vector<Line> lines;
-  int64_t max_process = -1;
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i].find_first_not_of(" \t") == std::string::npos) continue;
-    const auto line = static_cast<uint32_t>(i + 1);
-    lines.push_back(to_line(probe, EdnMapParser(probe, text[i], line).parse(), line));
-    max_process = std::max(max_process, lines.back().process);
-  }
-  ImportLog log(path, max_process);
-  for (const Line& l : lines) apply(log, l);
-  return std::move(log).finish("kv");
+  return import_lines(
+      path, "kv",
+      [](ImportLog& probe, const std::string& text, uint32_t line) {
+        return to_line(probe, EdnMapParser(probe, text, line).parse(), line);
+      },
+      apply);
 }
 
 }  // namespace gpulin

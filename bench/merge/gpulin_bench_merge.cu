@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "structures/merge_path/merge.cuh"
+#include "structures/merge_path/testing/sorted_keys.cuh"
 
 namespace mp = gpulin::merge_path;
 
@@ -47,33 +48,11 @@ namespace {
     }                                                                                                  \
   } while (0)
 
-struct Increment {
-  uint64_t seed;
-  uint32_t spread;
-  __host__ __device__ uint32_t operator()(uint64_t i) const {
-    uint64_t z = (i + 1) * 0x9e3779b97f4a7c15ull ^ seed;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    z ^= z >> 31;
-    return static_cast<uint32_t>(z % spread);
-  }
-};
-
-template <class T>
-struct ToKey {
-  __host__ __device__ T operator()(uint32_t s) const { return static_cast<T>(s); }
-};
-
-// n sorted keys: a running sum of random increments in [0, 4) (about one key in
-// four repeats its predecessor), the same law for both arrays so they interleave.
+// n sorted keys: increments in [0, 4) (about one key in four repeats its
+// predecessor), the same law for both arrays so they interleave.
 template <class T>
 void sorted_keys(thrust::device_vector<T>& out, uint64_t n, uint64_t seed) {
-  thrust::device_vector<uint32_t> sums(n);
-  thrust::transform(thrust::counting_iterator<uint64_t>(0), thrust::counting_iterator<uint64_t>(n), sums.begin(),
-                    Increment{seed, 4});
-  thrust::inclusive_scan(sums.begin(), sums.end(), sums.begin());
-  out.resize(n);
-  thrust::transform(sums.begin(), sums.end(), out.begin(), ToKey<T>());
+  out = mp::test_inputs::sorted_keys<T>(n, seed, 4);
 }
 
 struct Timer {
