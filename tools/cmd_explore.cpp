@@ -56,7 +56,7 @@ void add_explore(CLI::App& app, std::function<int()>& run) {
   sub->add_option("--preemptions", o.preemptions, "dfs preemption bound")->check(CLI::Range(0, 64));
   sub->add_option("--schedules", o.schedules, "schedules to run");
   sub->add_option("--seed", o.seed, "seed of workloads and strategy");
-  sub->add_option("--mutant", args->mutant, "bug injection (none, early-root-release, ignore-delmod, skip-partial-merge, "
+  sub->add_option("--mutant", args->mutant, "bug injection (none, early-root-release, start-at-parent, skip-partial-merge, "
                                             "unlock-before-lock, bitrev-off-by-one, fixed-big-child)");
   sub->add_option("--out", o.out_dir, "folder for minimal failing histories and schedules");
   sub->add_option("--partial", o.shape.partial_percent, "percent of inserts that are partial batches")->check(CLI::Range(0, 100));

@@ -11,25 +11,7 @@ namespace gpulin::gheap {
 
 // The state a delete leaves on a node it took from `old` (lines 21-22, 25, 27-28):
 // an insert's INSHOLD becomes DELMOD so that the insert knows its batch changed.
-// fixed: the owner stays in the word.
-GPULIN_HD inline uint32_t release_state(uint32_t old) {
-  const uint32_t kind = state_kind(old);
-  if (kind == INSHOLD || kind == DELMOD) return owned(DELMOD, state_owner(old));
-  return old;
-}
-
-// fixed: the state cur is released in after it absorbed keys of its children.
-// The root has no parent to be out of order with; elsewhere a claim cur already had
-// stays (its owner repairs the edge), else a claimed child's owner inherits it.
-GPULIN_HD inline uint32_t claim_after_merge(uint32_t cur, uint32_t cstate, uint32_t lold, uint32_t rold) {
-  if (cur == 1) return AVAIL;
-  if (cstate != AVAIL) return cstate;
-  for (uint32_t old : {lold, rold}) {
-    const uint32_t kind = state_kind(old);
-    if (kind == INSHOLD || kind == DELMOD) return owned(DELMOD, state_owner(old));
-  }
-  return AVAIL;
-}
+GPULIN_HD inline uint32_t release_state(uint32_t old) { return old == INSHOLD ? DELMOD : old; }
 
 // paper lines 17-20: "while (s == INUSE) s = MS_TRYLOCK(x, state(x), INUSE)": the
 // read of state(x) and the CAS are two steps.
@@ -46,8 +28,12 @@ GPULIN_HD uint32_t take_child_paper(X& x, const HeapView<Key>& h, uint32_t node)
   }
 }
 
+// Deletes into s.items; returns the number of keys. The `fixed` heap's inserts never
+// leave a batch in the heap for others to find (bu_insert.h), so its delete is the
+// TD heap's, hand-off to a walking insert included.
 template <class X, class Key>
 GPULIN_HD uint32_t bu_delete(X& x, const HeapView<Key>& h, const Scratch<Key>& s) {
+  if (h.fixed()) return td_delete(x, h, s);
   uint32_t n = 0, count = 0;
   if (!delete_at_root(x, h, s, &n, &count)) return n;        // lines 1-7
   const uint32_t tar = take_last(x, h, count);               // line 8
@@ -56,17 +42,9 @@ GPULIN_HD uint32_t bu_delete(X& x, const HeapView<Key>& h, const Scratch<Key>& s
     ms_unlock(x, h, 1, INUSE, AVAIL);
     return n;
   }
-  if (h.fixed()) {
-    // The last node may be an insert's INSHOLD batch: take it without waiting for
-    // the insert, which may be waiting for the root we hold (finding F4).
-    const uint32_t old = take_node(x, h, tar);
-    move_to_root(x, h, s, tar);
-    ms_unlock(x, h, tar, INUSE, release_state(old));
-  } else {
-    ms_lock(x, h, tar, AVAIL, INUSE);                        // line 9
-    move_to_root(x, h, s, tar);                              // line 10
-    ms_unlock(x, h, tar, INUSE, AVAIL);                      // line 11
-  }
+  ms_lock(x, h, tar, AVAIL, INUSE);                          // line 9
+  move_to_root(x, h, s, tar);                                // line 10
+  ms_unlock(x, h, tar, INUSE, AVAIL);                        // line 11
   merge_root_with_buffer(x, h, s);                           // line 12
   // line 13 prints cstate = INUSE, which would release the root as INUSE and lock
   // it for good after the first delete (reading R7: the root was taken from AVAIL).
@@ -74,22 +52,18 @@ GPULIN_HD uint32_t bu_delete(X& x, const HeapView<Key>& h, const Scratch<Key>& s
   for (;;) {                                                 // line 14
     const uint32_t l = 2 * cur, r = 2 * cur + 1;             // line 15
     // lines 16-22: children are taken in any state; empty ones hold MAX_VALUE. No
-    // bound is printed: a child beyond the allocated nodes is absent. fixed: a child
-    // an insert is walking down to (TARGET, empty) is absent too.
-    const uint32_t lold = l > h.capacity ? TARGET : h.fixed() ? take_node(x, h, l, true) : take_child_paper(x, h, l);
-    const uint32_t rold = r > h.capacity || lold == TARGET && !h.fixed() ? TARGET
-                          : h.fixed() ? take_node(x, h, r, true) : take_child_paper(x, h, r);
+    // bound is printed: a child beyond the allocated nodes is absent.
+    const uint32_t lold = l > h.capacity ? TARGET : take_child_paper(x, h, l);
+    const uint32_t rold = r > h.capacity || lold == TARGET ? TARGET : take_child_paper(x, h, r);
     const uint32_t lstate = release_state(lold), rstate = release_state(rold);
     if (lold == TARGET || rold == TARGET) {
-      if (lold == TARGET && rold == TARGET) {
+      if (lold == TARGET) {
         ms_unlock(x, h, cur, INUSE, cstate);
         return n;
       }
-      const uint32_t only = lold == TARGET ? r : l;
-      const uint32_t only_old = lold == TARGET ? rold : lold;
-      merge_nodes(x, h, s, cur, only);
-      ms_unlock(x, h, cur, INUSE, h.fixed() ? claim_after_merge(cur, cstate, only_old, AVAIL) : cstate);
-      ms_unlock(x, h, only, INUSE, release_state(only_old));
+      merge_nodes(x, h, s, cur, l);
+      ms_unlock(x, h, cur, INUSE, cstate);
+      ms_unlock(x, h, l, INUSE, lstate);
       return n;
     }
     uint32_t big = 0;
@@ -102,10 +76,7 @@ GPULIN_HD uint32_t bu_delete(X& x, const HeapView<Key>& h, const Scratch<Key>& s
       return n;
     }
     merge_nodes(x, h, s, cur, small);                        // line 30
-    // fixed: keys of an insert's batch still in flight (a claimed child) may now
-    // sit in cur, below its parent's keys: cur becomes that insert's claim, so that
-    // no other insert merges with it before the owner repairs the edge above it.
-    ms_unlock(x, h, cur, INUSE, h.fixed() ? claim_after_merge(cur, cstate, lold, rold) : cstate);  // line 31
+    ms_unlock(x, h, cur, INUSE, cstate);                     // line 31
     cur = small;                                             // line 32
     cstate = small_state;
   }

@@ -1,23 +1,16 @@
 // Bottom-up insert of the BU-INS/TD-DEL heap (§3.3.4, Fig. 12 left; after Hunt,
-// Michael, Parthasarathy and Scott 1996). Both variants.
-//
-// Why the fixed variant names the owner in INSHOLD and DELMOD (finding F5): an
-// insert leaves its batch as INSHOLD while it waits for the parent. A delete may
-// take that batch (as the last node, or while sifting) and mark the node DELMOD. If
-// the state carried no owner, the node could be emptied, reserved again by another
-// insert and left INSHOLD by it, and the first insert would take the stranger's
-// batch for its own (ABA). Hunt et al. store the owner's pid for this reason; the
-// paper says it does not need to. Here the owner is the actor id in the state's
-// upper bits, every INSHOLD/DELMOD is resolved by its owner before the owner's
-// operation returns, and a node whose claim is another's counts as "moved".
+// Michael, Parthasarathy and Scott 1996). The `paper` variant follows the figure:
+// the batch waits in the heap as INSHOLD for its parent, and a delete that touches
+// it marks it DELMOD. The `fixed` variant keeps the batch out of the heap until it
+// is merged under held locks (docs/findings.md, F5-F9 say why).
 #pragma once
 
 #include <cstdint>
 
 #include "structures/gheap/bit_reversal.h"
 #include "structures/gheap/root_prologue.h"
-#include "structures/gheap/bu_delete.h"
 #include "structures/gheap/td_delete.h"
+#include "structures/gheap/td_insert.h"
 
 namespace gpulin::gheap {
 
@@ -67,146 +60,59 @@ GPULIN_HD void bu_insert_paper(X& x, const HeapView<Key>& h, const Scratch<Key>&
   ms_unlock(x, h, cur, INUSE, AVAIL);                        // line 36
 }
 
-// Locks `par` for the insert `me`: waits while another operation holds it or
-// another insert has claimed it (Hunt et al.: never merge with a parent that holds
-// someone's batch in flight, it may still be above its own parent's keys). Returns
-// true when the parent was claimed by `me` itself: a delete moved keys of ours up
-// into it, so the walk must go on from there.
+// fixed: where the insert path starts. Fig. 4(b) moves the batch up from the target
+// until its parent's batch is no larger than the batch's smallest key (line 5),
+// which never changes on the way up (the smaller half stays with the batch). Heap
+// order makes the ancestors' maxima grow downwards, so that stopping node is the
+// deepest ancestor p of tar with max(B[p]) <= items[0]. Reading each ancestor's last
+// key (one key, no lock, a hint only) finds it; it is then taken with a try-lock, so
+// that the root's holder never waits, and checked again under its lock. A node that
+// is held, or changed under the hint, makes the walk try its parent; the root,
+// already held, always qualifies. Returns the start, held INUSE.
 template <class X, class Key>
-GPULIN_HD bool lock_parent_for(X& x, const HeapView<Key>& h, uint32_t par, uint32_t me) {
-  for (;;) {
-    const uint32_t st = x.load(h.lock(par));
-    const bool ours = st == owned(INSHOLD, me) || st == owned(DELMOD, me);
-    if (st == AVAIL || ours) {
-      if (x.cas(h.lock(par), st, INUSE) == st) {
-        x.record_acq(par);
-        return ours;
-      }
-      continue;
-    }
-    x.wait_while_equals(h.lock(par), st);
-  }
-}
-
-template <class X, class Key>
-GPULIN_HD void bu_insert_fixed(X& x, const HeapView<Key>& h, const Scratch<Key>& s, uint32_t me) {
-  uint32_t cur = reserve_target(x, h);
-  if (cur != 1) {
-    // An emptied node may still carry an old claim (DELMOD of an insert whose batch
-    // a refill moved to the root): take it anyway, so that the root holder never
-    // waits for an insert that waits for the root.
-    take_node(x, h, cur);
-    ms_unlock(x, h, 1, INUSE, AVAIL);
-  }
-  x.store_block(h.node(cur), s.items, h.k);
-  const uint32_t mine = owned(INSHOLD, me), modified = owned(DELMOD, me);
-  // Invariant of the walk: property 1 holds on every edge except possibly the one
-  // above a node this insert has claimed (its own batch, or a node into which a
-  // delete moved keys of its batch), and below such a node it holds.
-  while (cur != 1) {
-    const uint32_t par = cur >> 1;
-    ms_unlock(x, h, cur, INUSE, mine);
-    const bool par_claimed = lock_parent_for(x, h, par, me);
-    enum { Own, Modified, Moved } found = Moved;
-    for (;;) {
-      const uint32_t st = x.load(h.lock(cur));
-      if (st == INUSE) {
-        x.wait_while_equals(h.lock(cur), INUSE);
-        continue;
-      }
-      if (st != mine && st != modified) break;  // claimed by another, or emptied and reused
-      if (x.cas(h.lock(cur), st, INUSE) == st) {
-        x.record_acq(cur);
-        found = st == mine || h.mutant == Mutant::IgnoreDelmod ? Own : Modified;
-        break;
-      }
-    }
-    bool go_on = par_claimed;
-    if (found != Moved) {
-      const bool merged = bubble_step(x, h, s, par, cur);
-      ms_unlock(x, h, cur, INUSE, AVAIL);
-      // A delete that touched our batch (Modified) may have moved some of it into
-      // par already, so the walk continues even when this edge holds.
-      go_on = go_on || merged || found == Modified;
-    }
-    // Moved: the batch is someone else's now (the node was emptied by a refill that
-    // put our keys in the root, and reused) - nothing of ours is left below par.
-    if (!go_on) {
-      ms_unlock(x, h, par, INUSE, AVAIL);
-      return;
-    }
-    cur = par;
-  }
-  ms_unlock(x, h, 1, INUSE, AVAIL);
-}
-
-// fixed, a batch formed from the partial buffer (F8): it carries keys of inserts
-// that have completed, which must stay visible to deletes, so it goes down from the
-// root as in the TD heap (hand over hand, each node on the path keeping the smaller
-// keys, the target's parent held until the target is written). Nodes on the path may
-// be claimed by bottom-up inserts; they are taken like a delete takes them, and an
-// owner whose batch was merged finds DELMOD.
-template <class X, class Key>
-GPULIN_HD void bu_walk_down(X& x, const HeapView<Key>& h, const Scratch<Key>& s) {
+GPULIN_HD uint32_t bu_start_node(X& x, const HeapView<Key>& h, const Scratch<Key>& s, uint32_t tar) {
   const uint32_t k = h.k;
-  const uint32_t tar = reserve_target(x, h);
-  if (tar == 1) {
-    x.store_block(h.node(1), s.items, k);
-    ms_unlock(x, h, 1, INUSE, AVAIL);
-    return;
+  const Key least = s.items[0];
+  for (uint32_t p = tar >> 1; p > 1; p >>= 1) {
+    const bool compare = h.mutant != Mutant::StartAtParent;
+    x.load_block(s.a, h.node(p) + (k - 1), 1);
+    if (compare && least < s.a[0]) continue;                 // the batch must go higher
+    if (ms_trylock(x, h, p, AVAIL, INUSE) != AVAIL) continue;
+    if (!compare) return p;
+    x.load_block(s.a, h.node(p) + (k - 1), 1);
+    if (!(least < s.a[0])) return p;
+    ms_unlock(x, h, p, INUSE, AVAIL);
   }
-  // The target is empty; it stays TARGET while this insert walks down, so that a
-  // delete sifting past it treats it as absent instead of waiting for us while we
-  // wait for the node it holds (an old claim on it is taken over, see bu_insert_fixed).
-  for (;;) {
-    const uint32_t st = x.load(h.lock(tar));
-    if (st == INUSE) {
-      x.wait_while_equals(h.lock(tar), INUSE);
-    } else if (x.cas(h.lock(tar), st, TARGET) == st) {
-      break;
-    }
-  }
-  uint32_t cur = 1, cur_release = AVAIL;
-  uint32_t steps_left = floor_log2(tar);
-  for (;;) {
-    // (B[cur], items) = MergeAndSort(B[cur], items)
-    x.load_block(s.a, h.node(cur), k);
-    if (merge_and_sort(x, s.a, k, s.items, k, s.merged) != MergeShape::AlreadyOrdered) {
-      x.store_block(h.node(cur), s.merged, k);
-      block_copy(x, s.items, s.merged + k, k);
-    }
-    const uint32_t next = tar >> --steps_left;
-    if (next == tar) break;
-    const uint32_t old = take_node(x, h, next);
-    ms_unlock(x, h, cur, INUSE, cur_release);
-    cur = next;
-    cur_release = release_state(old);
-  }
-  x.store_block(h.node(tar), s.items, k);
-  x.cas(h.lock(tar), TARGET, AVAIL);
-  ms_unlock(x, h, cur, INUSE, cur_release);
+  return 1;
 }
 
-// Inserts s.items[0, n), 1 <= n <= k; `me` is the actor's id (owner of its claims).
+// fixed (finding F9): a full batch finds bottom-up where it belongs and is placed
+// top-down from there. The batch stays in the operation's own memory until it is
+// merged under locks held hand over hand, as in the TD heap; no batch is ever left
+// in the heap out of order waiting for its parent (the INSHOLD state), because a
+// delete that merges two such batches spreads their keys where neither owner looks.
+// The root is held only to reserve the target and take the start node, so
+// inserts do not queue behind each other at the top (the point of §3.3.4).
 template <class X, class Key>
-GPULIN_HD void bu_insert(X& x, const HeapView<Key>& h, const Scratch<Key>& s, uint32_t n, uint32_t me) {
+GPULIN_HD void bu_insert_fixed(X& x, const HeapView<Key>& h, const Scratch<Key>& s, uint32_t n) {
+  if (!insert_at_root(x, h, s, n)) return;                   // lines 1-10 (partial buffer)
+  const uint32_t tar = reserve_and_claim_target(x, h);
+  uint32_t start = 1;
+  if (tar != 1) {
+    start = bu_start_node(x, h, s, tar);
+    if (start != 1) ms_unlock(x, h, 1, INUSE, AVAIL);
+  }
+  insert_descend(x, h, s, tar, start);
+}
+
+// Inserts s.items[0, n), 1 <= n <= k.
+template <class X, class Key>
+GPULIN_HD void bu_insert(X& x, const HeapView<Key>& h, const Scratch<Key>& s, uint32_t n) {
   if (!h.fixed()) {
     if (insert_at_root(x, h, s, n)) bu_insert_paper(x, h, s);  // lines 1-10, then 11-36
     return;
   }
-  if (n == h.k) {
-    // fixed: a full batch goes up from the bottom with only its own keys; the
-    // partial buffer stays as it is (property 3 survives: the root only shrinks).
-    // Into an empty heap it becomes the root, which must trade with the buffer.
-    block_sort(x, s.items, n, s.merged);
-    ms_lock(x, h, 1, AVAIL, INUSE);
-    if (x.load(h.lastelem) != 0) {
-      bu_insert_fixed(x, h, s, me);
-      return;
-    }
-    ms_unlock(x, h, 1, INUSE, AVAIL);
-  }
-  if (insert_at_root(x, h, s, n)) bu_walk_down(x, h, s);
+  bu_insert_fixed(x, h, s, n);
 }
 
 }  // namespace gpulin::gheap

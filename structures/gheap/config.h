@@ -9,8 +9,8 @@
 namespace gpulin::gheap {
 
 // Multi-state lock values (Fig. 9). TD heap: AVAIL, INUSE, TARGET, MARKED.
-// BU heap: AVAIL, INUSE, INSHOLD, DELMOD. In the `fixed` BU heap the upper bits of
-// an INSHOLD or DELMOD word name the owning actor (see bu_insert.h for why).
+// BU heap: AVAIL, INUSE, INSHOLD, DELMOD (`paper` variant; the `fixed` BU heap uses
+// the TD heap's states, see bu_insert.h).
 enum : uint32_t {
   AVAIL = 0,
   INUSE = 1,
@@ -19,10 +19,6 @@ enum : uint32_t {
   INSHOLD = 4,
   DELMOD = 5,
 };
-constexpr uint32_t kStateBits = 3;
-GPULIN_HD inline uint32_t state_kind(uint32_t s) { return s & ((1u << kStateBits) - 1); }
-GPULIN_HD inline uint32_t state_owner(uint32_t s) { return s >> kStateBits; }
-GPULIN_HD inline uint32_t owned(uint32_t kind, uint32_t owner) { return kind | (owner << kStateBits); }
 
 enum class Variant : uint32_t {
   Paper = 0,  // the figures read as literally as they are well-defined
@@ -34,7 +30,7 @@ enum class Variant : uint32_t {
 enum class Mutant : uint32_t {
   None = 0,
   EarlyRootRelease,    // TD delete releases the root before refilling it
-  IgnoreDelmod,        // BU insert treats DELMOD as still its own batch
+  StartAtParent,       // fixed BU insert starts at its target's parent without comparing keys
   SkipPartialMerge,    // delete skips the merge of the refilled root with the partial buffer
   UnlockBeforeLock,    // TD insert releases the parent before locking the child
   BitReversalOffByOne, // target selection reverses one bit too few

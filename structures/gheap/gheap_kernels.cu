@@ -19,7 +19,7 @@ __global__ void __launch_bounds__(1024)
   cuda_exec::CudaContext<Record> x(broadcast, rec);
   for (uint64_t i = blockIdx.x; i < ops.count; i += gridDim.x) {
     x.begin_op(op_id_base + static_cast<int64_t>(i));
-    const uint32_t m = run_operation(x, flavor, h, s, ops.fn[i], ops.keys + i * k, ops.n[i], blockIdx.x);
+    const uint32_t m = run_operation(x, flavor, h, s, ops.fn[i], ops.keys + i * k, ops.n[i]);
     if (ops.fn[i] == kFnDel) {
       for (uint32_t j = threadIdx.x; j < m; j += blockDim.x) ops.out[i * k + j] = s.items[j];
       if (threadIdx.x == 0) ops.out_n[i] = m;

@@ -60,25 +60,4 @@ GPULIN_HD void wait_for_state(X& x, const HeapView<Key>& h, uint32_t node, uint3
   }
 }
 
-// Takes a node in whatever state it is, waiting only while someone holds it
-// INUSE; returns the state it was taken from (fixed BU heap: deletes and target
-// selection take INSHOLD/DELMOD nodes without waiting for their owner). A node that
-// an insert is walking down to (TARGET, still empty) is waited for, or, with
-// `skip_target`, left alone and TARGET returned.
-template <class X, class Key>
-GPULIN_HD uint32_t take_node(X& x, const HeapView<Key>& h, uint32_t node, bool skip_target = false) {
-  for (;;) {
-    uint32_t s = x.load(h.lock(node));
-    if (s == TARGET && skip_target) return TARGET;
-    if (s == INUSE || s == TARGET) {
-      x.wait_while_equals(h.lock(node), s);
-      continue;
-    }
-    if (x.cas(h.lock(node), s, INUSE) == s) {
-      x.record_acq(node);
-      return s;
-    }
-  }
-}
-
 }  // namespace gpulin::gheap

@@ -18,14 +18,14 @@ enum class Flavor : uint32_t { TopDown = 0, BottomUp = 1 };
 // number of keys a delete returned (in s.items).
 template <class X, class Key>
 GPULIN_HD uint32_t run_operation(X& x, Flavor flavor, const HeapView<Key>& h, const Scratch<Key>& s,
-                                 uint32_t fn, const Key* keys, uint32_t n, uint32_t actor) {
+                                 uint32_t fn, const Key* keys, uint32_t n) {
   if (fn == kFnIns) {
     block_copy(x, s.items, keys, n);
     x.record_inv(kFnIns, s.items, n);
     if (flavor == Flavor::TopDown)
       td_insert(x, h, s, n);
     else
-      bu_insert(x, h, s, n, actor);
+      bu_insert(x, h, s, n);
     x.record_ret(s.items, 0, true);
     return 0;
   }

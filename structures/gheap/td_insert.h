@@ -10,18 +10,27 @@
 
 namespace gpulin::gheap {
 
-// Inserts s.items[0, n), 1 <= n <= k.
+// Line 11 and lines 12-13: reserves the next node in fill order (root held) and
+// claims it as TARGET, empty until the insert arrives.
 template <class X, class Key>
-GPULIN_HD void td_insert(X& x, const HeapView<Key>& h, const Scratch<Key>& s, uint32_t n) {
-  const uint32_t k = h.k;
-  if (!insert_at_root(x, h, s, n)) return;                   // lines 1-10
+GPULIN_HD uint32_t reserve_and_claim_target(X& x, const HeapView<Key>& h) {
   const uint32_t tar = reserve_target(x, h);                 // line 11
   // Reading R2: line 13 prints MS_LOCK(tar, AVAIL, INUSE) but line 21 expects the
   // target in TARGET; with INUSE even a one-actor run writes the root (both variants
   // read TARGET).
   if (tar != 1) ms_lock(x, h, tar, AVAIL, TARGET);           // lines 12-13
-  uint32_t cur = 1;
-  uint32_t steps_left = floor_log2(tar);                     // cur = tar >> steps_left
+  return tar;
+}
+
+// Lines 14-26: the batch s.items goes down the insert path from `start` (held
+// INUSE, an ancestor of tar or tar == start == 1) to the claimed target, hand over
+// hand, each node keeping the smaller half. The TD insert starts at the root; the
+// fixed BU insert (bu_insert.h) starts lower, where the bottom-up insert would stop.
+template <class X, class Key>
+GPULIN_HD void insert_descend(X& x, const HeapView<Key>& h, const Scratch<Key>& s, uint32_t tar, uint32_t start) {
+  const uint32_t k = h.k;
+  uint32_t cur = start;
+  uint32_t steps_left = floor_log2(tar) - floor_log2(start);  // cur = tar >> steps_left
   while (cur != tar) {                                       // line 14
     if (x.load(h.lock(tar)) == MARKED) break;                // line 15
     // line 16: (B[cur], items) = MergeAndSort(B[cur], items)
@@ -76,6 +85,13 @@ GPULIN_HD void td_insert(X& x, const HeapView<Key>& h, const Scratch<Key>& s, ui
   // cur is the target's parent when the walk completed, or the node where the walk
   // saw MARKED.
   ms_unlock(x, h, cur == tar ? tar >> 1 : cur, INUSE, AVAIL);
+}
+
+// Inserts s.items[0, n), 1 <= n <= k.
+template <class X, class Key>
+GPULIN_HD void td_insert(X& x, const HeapView<Key>& h, const Scratch<Key>& s, uint32_t n) {
+  if (!insert_at_root(x, h, s, n)) return;                   // lines 1-10
+  insert_descend(x, h, s, reserve_and_claim_target(x, h), 1);
 }
 
 }  // namespace gpulin::gheap

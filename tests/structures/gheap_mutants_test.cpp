@@ -91,12 +91,7 @@ TEST(MutantControl, FixedTopDownWithoutMutantHasNoBug) {
   EXPECT_FALSE(explore_until_bug({gheap::Mutant::None, gheap::Flavor::TopDown}, 2'000));
 }
 
-// DISABLED: the fixed BU heap currently has a real linearizability bug (known, being
-// fixed), so every BU mutant case above is caught by that bug, not (only) by the
-// mutant. Shrunk violation found by `gpulin explore --structure gheap-bu --variant
-// fixed --actors 4 --ops 8 --k 4 --strategy pct --schedules 250 --seed 1`:
-//   gheap-bu:fixed:k=4:t=2|i6-40-33-3;i31-46-33-34,d,d|1*8.0*11.1*34
-TEST(MutantControl, DISABLED_FixedBottomUpWithoutMutantHasNoBug) {
+TEST(MutantControl, FixedBottomUpWithoutMutantHasNoBug) {
   EXPECT_FALSE(explore_until_bug({gheap::Mutant::None, gheap::Flavor::BottomUp}, 2'000));
 }
 

@@ -18,7 +18,7 @@ struct MutantInfo {
 constexpr MutantInfo kMutants[] = {
     {Mutant::None, "none", "no bug injected"},
     {Mutant::EarlyRootRelease, "early-root-release", "TD delete releases the root before refilling it"},
-    {Mutant::IgnoreDelmod, "ignore-delmod", "BU insert treats a DELMOD batch as still its own"},
+    {Mutant::StartAtParent, "start-at-parent", "fixed BU insert starts at its target's parent without comparing keys"},
     {Mutant::SkipPartialMerge, "skip-partial-merge", "delete skips the merge of the refilled root with the partial buffer"},
     {Mutant::UnlockBeforeLock, "unlock-before-lock", "TD insert releases the parent before locking the child"},
     {Mutant::BitReversalOffByOne, "bitrev-off-by-one", "target selection reverses one bit too few"},
@@ -53,12 +53,13 @@ const char* mutant_description(Mutant m) {
     if (i.m == m) return i.description;
   return "?";
 }
+const char* lp_rule_for(Flavor f, Variant v) {
+  return f == Flavor::BottomUp && v == Variant::Paper ? "last-lock" : "root-release";
+}
 bool mutant_applies(Mutant m, Flavor f) {
   switch (m) {
-    case Mutant::EarlyRootRelease:
-    case Mutant::UnlockBeforeLock: return f == Flavor::TopDown;
-    case Mutant::IgnoreDelmod: return f == Flavor::BottomUp;
-    default: return true;
+    case Mutant::StartAtParent: return f == Flavor::BottomUp;
+    default: return true;  // the fixed BU heap shares the TD heap's delete and descent
   }
 }
 

@@ -27,9 +27,14 @@ std::optional<gheap::Mutant> parse_mutant(const std::string& s);
 // Every mutant with a one-line description, for --help and docs.
 const char* mutant_description(gheap::Mutant m);
 constexpr gheap::Mutant kAllMutants[] = {
-    gheap::Mutant::EarlyRootRelease, gheap::Mutant::IgnoreDelmod,        gheap::Mutant::SkipPartialMerge,
+    gheap::Mutant::EarlyRootRelease, gheap::Mutant::StartAtParent,       gheap::Mutant::SkipPartialMerge,
     gheap::Mutant::UnlockBeforeLock, gheap::Mutant::BitReversalOffByOne, gheap::Mutant::FixedBigChild,
 };
+// The linearization-point rule (history format, lp_rule) a heap's histories are
+// witness-checked with: the TD heap's root-release (Theorem 3.2); the paper's BU
+// heap claims last-lock (Theorem 3.4); the fixed BU heap's inserts take effect in
+// their hold of the root, as the TD heap's do (structures/gheap/bu_insert.h).
+const char* lp_rule_for(gheap::Flavor f, gheap::Variant v);
 // The mutants that change the given flavor's code path.
 bool mutant_applies(gheap::Mutant m, gheap::Flavor f);
 

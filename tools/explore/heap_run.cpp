@@ -61,7 +61,7 @@ Execution HeapRunner::execute(const Program& program, sim::Strategy& strategy, u
         for (const HeapOp& op : program.actors[a]) {
           x.begin_op(op_id++);
           gheap::run_operation(x, config_.flavor, view, s, op.insert ? gheap::kFnIns : gheap::kFnDel,
-                               op.keys.data(), static_cast<uint32_t>(op.keys.size()), a);
+                               op.keys.data(), static_cast<uint32_t>(op.keys.size()));
           x.end_op();
         }
       },
@@ -74,7 +74,7 @@ Execution HeapRunner::execute(const Program& program, sim::Strategy& strategy, u
   Header header;
   header.model = "pq-batch";
   header.params = Value::object({{"k", Value::integer(k)}});
-  header.lp_rule = config_.flavor == gheap::Flavor::TopDown ? "root-release" : "last-lock";
+  header.lp_rule = lp_rule_for(config_.flavor, config_.variant);
   header.extra.emplace_back("source", "\"gpulin explore\"");
   std::string schedule = replay_string(config_, program, e.run.picks);
   std::string quoted;

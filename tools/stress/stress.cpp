@@ -160,7 +160,7 @@ StressResult run_stress(const StressOptions& o) {
     Header header;
     header.model = "pq-batch";
     header.params = Value::object({{"k", Value::integer(o.k)}});
-    header.lp_rule = o.flavor == gheap::Flavor::TopDown ? "root-release" : "last-lock";
+    header.lp_rule = explore::lp_rule_for(o.flavor, o.variant);
     header.extra.emplace_back("source", "\"gpulin stress\"");
     std::string gpu = "\"unknown\"";
     cudaDeviceProp prop{};

@@ -1,7 +1,7 @@
 // gpulin stress: a heap on the GPU under a generated workload, checked. Without
 // recording: every deleted batch sorted, nothing lost or invented, the invariant at
 // the end. With recording: also the whole history by the witness checker of the
-// heap's rule (root-release for TD, last-lock for BU).
+// heap's rule (explore::lp_rule_for).
 #pragma once
 
 #include <cstdint>
