@@ -77,6 +77,12 @@ class CudaContext {
       dst[i] = device_ref<Key>(*const_cast<Key*>(src + i)).load(cuda::memory_order_relaxed);
     __syncthreads();
   }
+  template <class Key, class F>
+  __device__ void load_gather(Key* dst, uint32_t n, F&& src_of) {
+    for (uint32_t i = threadIdx.x; i < n; i += blockDim.x)
+      dst[i] = device_ref<Key>(*const_cast<Key*>(src_of(i))).load(cuda::memory_order_relaxed);
+    __syncthreads();
+  }
   template <class Key>
   __device__ void store_block(Key* dst, const Key* src, uint32_t n) {
     for (uint32_t i = threadIdx.x; i < n; i += blockDim.x)
@@ -93,11 +99,14 @@ class CudaContext {
 
   // Recording: thread 0 takes a ticket from the global counter (acq after the
   // winning CAS, rel before the releasing one, inv before the first shared access,
-  // ret after the last). No extra fence is needed for ticket order to follow the
-  // locks: a rel ticket is sequenced before the release that a later acquirer
-  // reads from, and that acquirer takes its acq ticket after its acquire, so the
-  // first increment happens-before the second and precedes it in the counter's
-  // modification order (coherence).
+  // ret after the last). The lock's own acquire and release order the hold tickets:
+  // a rel ticket is sequenced before the release that a later acquirer reads from,
+  // and that acquirer takes its acq ticket after its acquire, so the first
+  // increment happens-before the second and precedes it in the counter's
+  // modification order (coherence). So acq and rel tickets are relaxed: they sit
+  // inside critical sections (the root's above all), where a fence would lengthen
+  // every hold. inv is an acquire (nothing of the operation moves before it), ret
+  // a release (nothing moves after it).
   __device__ void begin_op(int64_t op) { op_ = op; }
   __device__ void end_op() {}
   __device__ void record_acq(int64_t node) { hold(2, node); }
@@ -113,11 +122,16 @@ class CudaContext {
   }
 
  private:
-  __device__ unsigned long long ticket() {
-    return device_ref<unsigned long long>(*rec_.ticket).fetch_add(1ull, cuda::memory_order_acq_rel) + 1;  // from 1
+  // Event kinds: 0 inv, 1 ret, 2 acq, 3 rel (DeviceEvent::kind).
+  __device__ unsigned long long ticket(uint32_t kind) {
+    auto counter = device_ref<unsigned long long>(*rec_.ticket);
+    const cuda::memory_order order = kind == 0   ? cuda::memory_order_acquire
+                                     : kind == 1 ? cuda::memory_order_release
+                                                 : cuda::memory_order_relaxed;
+    return counter.fetch_add(1ull, order) + 1;  // from 1
   }
   __device__ void append(uint32_t kind, int64_t node, uint32_t fn, uint32_t key_off, uint32_t key_len, bool is_null) {
-    const unsigned long long t = ticket();
+    const unsigned long long t = ticket(kind);
     const uint32_t i = rec_.event_count[blockIdx.x]++;  // counts past the capacity: overflow is seen
     if (i < rec_.event_cap)
       rec_.events[size_t(blockIdx.x) * rec_.event_cap + i] =

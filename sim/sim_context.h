@@ -43,6 +43,11 @@ class SimContext {
     sim_.point();
     std::copy_n(src, n, dst);
   }
+  template <class Key, class F>
+  void load_gather(Key* dst, uint32_t n, F&& src_of) {
+    sim_.point();
+    for (uint32_t i = 0; i < n; ++i) dst[i] = *src_of(i);
+  }
   template <class Key>
   void store_block(Key* dst, const Key* src, uint32_t n) {
     sim_.point();

@@ -16,6 +16,9 @@
 //   shared bulk data (a heap node's batch), one scheduling point per transfer:
 //     void x.load_block(Key* dst_private, const Key* src_global, uint32_t n)
 //     void x.store_block(Key* dst_global, const Key* src_private, uint32_t n)
+//     void x.load_gather(Key* dst_private, uint32_t n, F src_of)
+//              dst[i] = *src_of(i) for i in [0, n): scattered words read in one
+//              step (the ancestors' largest keys, for the BU insert's start)
 //   block-cooperative work on block-private memory (no scheduling point):
 //     void x.parallel_for(uint32_t n, F f)   f(i) for i in [0, n) over the block's
 //                                            threads, then a barrier

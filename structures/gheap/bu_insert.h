@@ -64,22 +64,39 @@ GPULIN_HD void bu_insert_paper(X& x, const HeapView<Key>& h, const Scratch<Key>&
 // until its parent's batch is no larger than the batch's smallest key (line 5),
 // which never changes on the way up (the smaller half stays with the batch). Heap
 // order makes the ancestors' maxima grow downwards, so that stopping node is the
-// deepest ancestor p of tar with max(B[p]) <= items[0]. Reading each ancestor's last
-// key (one key, no lock, a hint only) finds it; it is then taken with a try-lock, so
-// that the root's holder never waits, and checked again under its lock. A node that
-// is held, or changed under the hint, makes the walk try its parent; the root,
-// already held, always qualifies. Returns the start, held INUSE.
+// deepest ancestor p of tar with max(B[p]) <= items[0]. The ancestors' last keys
+// are read in one gather (no locks: a hint only, and one step, because the root is
+// held meanwhile); the candidate is then taken with a try-lock, so that the root's
+// holder never waits, and checked again under its lock. A node that is held, or
+// changed under the hint, makes the walk try its parent; the root, already held,
+// always qualifies. Returns the start, held INUSE.
+// An ancestor still empty (MAX_VALUE: the TARGET of an insert walking down to it)
+// sends the batch to the root: starting below that insert, on its path, would let
+// each wait for the other (it for our start, we for its target). From the root we
+// follow it hand over hand, as the TD heap does. While the root is held no node on
+// the path can become such a target (targets are reserved under the root lock).
 template <class X, class Key>
 GPULIN_HD uint32_t bu_start_node(X& x, const HeapView<Key>& h, const Scratch<Key>& s, uint32_t tar) {
-  const uint32_t k = h.k;
+  const uint32_t last = h.k - 1;
   const Key least = s.items[0];
-  for (uint32_t p = tar >> 1; p > 1; p >>= 1) {
-    const bool compare = h.mutant != Mutant::StartAtParent;
-    x.load_block(s.a, h.node(p) + (k - 1), 1);
-    if (compare && least < s.a[0]) continue;                 // the batch must go higher
+  const bool compare = h.mutant != Mutant::StartAtParent;
+  // Ancestor i (from 0) is tar >> (i + 1); those below the root are read into
+  // s.merged, 2k at a time (one gather when the heap is less than 2k levels deep).
+  const uint32_t below_root = floor_log2(tar) - 1, room = 2 * h.k;
+  uint32_t i = 0;
+  while (compare && i < below_root) {
+    const uint32_t n = below_root - i < room ? below_root - i : room;
+    x.load_gather(s.merged, n, [&](uint32_t j) { return h.node(tar >> (i + j + 1)) + last; });
+    uint32_t j = 0;
+    for (; j < n && least < s.merged[j]; ++j) {}             // the batch must go higher
+    i += j;
+    if (j < n) break;
+  }
+  for (; i < below_root; ++i) {
+    const uint32_t p = tar >> (i + 1);
     if (ms_trylock(x, h, p, AVAIL, INUSE) != AVAIL) continue;
     if (!compare) return p;
-    x.load_block(s.a, h.node(p) + (k - 1), 1);
+    x.load_block(s.a, h.node(p) + last, 1);
     if (!(least < s.a[0])) return p;
     ms_unlock(x, h, p, INUSE, AVAIL);
   }
