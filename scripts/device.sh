@@ -5,7 +5,8 @@
 # Results go to $OUT (or out/device).
 # Usage: bash scripts/device.sh [quick|full] [tests] [stress] [bench]   (default: all three parts)
 # A lent command runs at most 10 minutes: the full run is two calls, "full tests stress"
-# then "full bench".
+# then "full bench". To split further: STRESS="gheap-bu" (structures), STRESS_RECORD="--record"
+# (only the recorded runs, or "" for only the unrecorded), BENCHES="gpulin_bench_gheap".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:-full}"
@@ -43,8 +44,9 @@ fi
 if want stress; then
 log "stress"
 if [ "$mode" = quick ]; then keys=$((1<<20)); rkeys=$((1<<20)); else keys=$((1<<29)); rkeys=$((1<<29)); fi
-for s in gheap-td gheap-bu; do
-  for rec in "" "--record"; do
+if [ -n "${STRESS_RECORD+x}" ]; then recs=("$STRESS_RECORD"); else recs=("" "--record"); fi
+for s in ${STRESS:-gheap-td gheap-bu}; do
+  for rec in "${recs[@]}"; do
     if [ -z "$rec" ]; then n=$keys; else n=$rkeys; fi
     line=$(timeout 200 build-gpu/tools/gpulin stress --structure $s --variant fixed --blocks 128 --threads 512 --k 1024 \
       --workload random --keys $n $rec 2>&1 | tee -a "$out/stress.log" | tr '\n' ' ' | sed 's/  */ /g')
@@ -52,7 +54,7 @@ for s in gheap-td gheap-bu; do
   done
 done
 fi
-want bench && for b in gpulin_bench_gheap gpulin_bench_merge; do
+want bench && for b in ${BENCHES:-gpulin_bench_gheap gpulin_bench_merge}; do
   bin=$(find build-gpu -name $b -type f -perm -u+x | head -1)
   [ -n "$bin" ] || continue
   log "$b"

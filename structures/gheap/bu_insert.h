@@ -88,7 +88,8 @@ GPULIN_HD uint32_t bu_start_node(X& x, const HeapView<Key>& h, const Scratch<Key
     const uint32_t n = below_root - i < room ? below_root - i : room;
     x.load_gather(s.merged, n, [&](uint32_t j) { return h.node(tar >> (i + j + 1)) + last; });
     uint32_t j = 0;
-    for (; j < n && least < s.merged[j]; ++j) {}             // the batch must go higher
+    for (; j < n && least < s.merged[j]; ++j)                // the batch must go higher
+      if (s.merged[j] == KeyLimits<Key>::max_value) return 1;
     i += j;
     if (j < n) break;
   }

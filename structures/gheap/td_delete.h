@@ -72,15 +72,28 @@ GPULIN_HD void td_sift_down(X& x, const HeapView<Key>& h, const Scratch<Key>& s,
       // batch may now be smaller than B[cur] (finding F3).
       const uint32_t only = lstate == AVAIL ? l : r;
       x.load_block(s.a, h.node(only), k);
-      if (merge_and_sort(x, s.c, k, s.a, k, s.merged) != MergeShape::AlreadyOrdered) {  // line 28
-        x.store_block(h.node(cur), s.merged, k);
-        x.store_block(h.node(only), s.merged + k, k);
-      } else {
+      if (merge_and_sort(x, s.c, k, s.a, k, s.merged) == MergeShape::AlreadyOrdered) {  // line 28
         flush_cur(x, h, s, cur, changed);
+        ms_unlock(x, h, cur, INUSE, AVAIL);                  // line 37
+        ms_unlock(x, h, only, INUSE, AVAIL);                 // line 38
+        return;
       }
-      ms_unlock(x, h, cur, INUSE, AVAIL);                    // line 37
-      ms_unlock(x, h, only, INUSE, AVAIL);                   // line 38
-      return;
+      x.store_block(h.node(cur), s.merged, k);
+      if (!h.fixed()) {
+        x.store_block(h.node(only), s.merged + k, k);
+        ms_unlock(x, h, cur, INUSE, AVAIL);                  // line 37
+        ms_unlock(x, h, only, INUSE, AVAIL);                 // line 38
+        return;
+      }
+      // fixed: the figure stops here, as if `only` had no children: true while
+      // inserts reach their targets in reservation order, but the fixed BU insert
+      // starts below inserts still walking down (bu_insert.h), so `only` may have
+      // children filled beside its sibling's empty TARGET. Sift on (finding F10).
+      ms_unlock(x, h, cur, INUSE, AVAIL);
+      block_copy(x, s.c, s.merged + k, k);
+      changed = true;
+      cur = only;
+      continue;
     }
     // line 31: (B[small], B[big]) = MergeAndSort(B[l], B[r]), the larger half to the
     // child whose maximum was larger (see merge_children).
