@@ -73,14 +73,30 @@ class CudaContext {
 
   template <class Key>
   __device__ void load_block(Key* dst, const Key* src, uint32_t n) {
-    for (uint32_t i = threadIdx.x; i < n; i += blockDim.x)
-      dst[i] = device_ref<Key>(*const_cast<Key*>(src + i)).load(cuda::memory_order_relaxed);
-    __syncthreads();
+    load_gather(dst, n, [src](uint32_t i) { return src + i; });
   }
+  template <class Key>
+  __device__ void load_two_blocks(Key* dst, const Key* src_a, const Key* src_b, uint32_t n) {
+    load_gather(dst, 2 * n, [=](uint32_t i) { return i < n ? src_a + i : src_b + (i - n); });
+  }
+  // Each thread issues up to kLoadsInFlight loads before it stores any of them, so
+  // that a 2k-key pair of nodes costs one memory round trip, not four.
+  static constexpr uint32_t kLoadsInFlight = 4;
   template <class Key, class F>
   __device__ void load_gather(Key* dst, uint32_t n, F&& src_of) {
-    for (uint32_t i = threadIdx.x; i < n; i += blockDim.x)
-      dst[i] = device_ref<Key>(*const_cast<Key*>(src_of(i))).load(cuda::memory_order_relaxed);
+    for (uint32_t base = threadIdx.x; base < n; base += kLoadsInFlight * blockDim.x) {
+      Key v[kLoadsInFlight];
+#pragma unroll
+      for (uint32_t u = 0; u < kLoadsInFlight; ++u) {
+        const uint32_t i = base + u * blockDim.x;
+        if (i < n) v[u] = device_ref<Key>(*const_cast<Key*>(src_of(i))).load(cuda::memory_order_relaxed);
+      }
+#pragma unroll
+      for (uint32_t u = 0; u < kLoadsInFlight; ++u) {
+        const uint32_t i = base + u * blockDim.x;
+        if (i < n) dst[i] = v[u];
+      }
+    }
     __syncthreads();
   }
   template <class Key>

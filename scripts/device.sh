@@ -6,7 +6,8 @@
 # Usage: bash scripts/device.sh [quick|full] [tests] [stress] [bench]   (default: all three parts)
 # A lent command runs at most 10 minutes: the full run is two calls, "full tests stress"
 # then "full bench". To split further: STRESS="gheap-bu" (structures), STRESS_RECORD="--record"
-# (only the recorded runs, or "" for only the unrecorded), BENCHES="gpulin_bench_gheap".
+# (only the recorded runs, or "" for only the unrecorded), BENCHES="gpulin_bench_gheap",
+# BENCH_ARGS="--only table1,record" (passed to each benchmark in full mode).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:-full}"
@@ -59,7 +60,7 @@ want bench && for b in ${BENCHES:-gpulin_bench_gheap gpulin_bench_merge}; do
   [ -n "$bin" ] || continue
   log "$b"
   if [ "$mode" = quick ]; then timeout 300 "$bin" --quick --csv "$out/$b.csv" >"$out/$b.txt" 2>&1
-  else timeout 540 "$bin" --csv "$out/$b.csv" >"$out/$b.txt" 2>&1; fi
+  else timeout 540 "$bin" ${BENCH_ARGS:-} --csv "$out/$b.csv" >"$out/$b.txt" 2>&1; fi
   summary+=("$b: exit $? (table in $b.txt)")
 done
 echo

@@ -43,6 +43,11 @@ class SimContext {
     sim_.point();
     std::copy_n(src, n, dst);
   }
+  template <class Key>
+  void load_two_blocks(Key* dst, const Key* src_a, const Key* src_b, uint32_t n) {
+    load_block(dst, src_a, n);
+    load_block(dst + n, src_b, n);
+  }
   template <class Key, class F>
   void load_gather(Key* dst, uint32_t n, F&& src_of) {
     sim_.point();

@@ -16,6 +16,9 @@
 //   shared bulk data (a heap node's batch), one scheduling point per transfer:
 //     void x.load_block(Key* dst_private, const Key* src_global, uint32_t n)
 //     void x.store_block(Key* dst_global, const Key* src_private, uint32_t n)
+//     void x.load_two_blocks(Key* dst_private, const Key* src_a, const Key* src_b, uint32_t n)
+//              dst[0, n) = src_a[0, n), dst[n, 2n) = src_b[0, n): two transfers
+//              (two scheduling points) that the GPU issues together
 //     void x.load_gather(Key* dst_private, uint32_t n, F src_of)
 //              dst[i] = *src_of(i) for i in [0, n): scattered words read in one
 //              step (the ancestors' largest keys, for the BU insert's start)

@@ -88,14 +88,20 @@ GPULIN_HD MergeShape merge_and_sort(X& x, const Key* a, uint32_t na, const Key* 
   return MergeShape::Merged;
 }
 
+// s.a = B[first], s.b = B[second] (adjacent: s.b == s.a + k), both nodes held by
+// the caller; on the GPU both loads are in flight together.
+template <class X, class Key>
+GPULIN_HD void load_node_pair(X& x, const HeapView<Key>& h, const Scratch<Key>& s, uint32_t first, uint32_t second) {
+  x.load_two_blocks(s.a, h.node(first), h.node(second), h.k);
+}
+
 // (B[lo_node], B[hi_node]) = MergeAndSort(B[lo_node], B[hi_node]) on two full nodes,
 // both already held by the caller. Stores only what changed.
 template <class X, class Key>
 GPULIN_HD void merge_nodes(X& x, const HeapView<Key>& h, const Scratch<Key>& s, uint32_t lo_node,
                            uint32_t hi_node) {
   const uint32_t k = h.k;
-  x.load_block(s.a, h.node(lo_node), k);
-  x.load_block(s.b, h.node(hi_node), k);
+  load_node_pair(x, h, s, lo_node, hi_node);
   if (merge_and_sort(x, s.a, k, s.b, k, s.merged) == MergeShape::AlreadyOrdered) return;
   x.store_block(h.node(lo_node), s.merged, k);
   x.store_block(h.node(hi_node), s.merged + k, k);

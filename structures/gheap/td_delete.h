@@ -14,8 +14,7 @@ template <class X, class Key>
 GPULIN_HD uint32_t merge_children(X& x, const HeapView<Key>& h, const Scratch<Key>& s, uint32_t l,
                                   uint32_t r, uint32_t* big_out) {
   const uint32_t k = h.k;
-  x.load_block(s.a, h.node(l), k);
-  x.load_block(s.b, h.node(r), k);
+  load_node_pair(x, h, s, l, r);
   const bool left_bigger = h.mutant != Mutant::FixedBigChild && s.b[k - 1] < s.a[k - 1];
   const uint32_t big = left_bigger ? l : r, small = left_bigger ? r : l;
   const MergeShape shape = merge_and_sort(x, s.a, k, s.b, k, s.merged);
@@ -33,8 +32,7 @@ GPULIN_HD uint32_t merge_children(X& x, const HeapView<Key>& h, const Scratch<Ke
 template <class X, class Key>
 GPULIN_HD bool property_holds(X& x, const HeapView<Key>& h, const Scratch<Key>& s, uint32_t parent,
                               uint32_t child) {
-  x.load_block(s.a, h.node(parent), h.k);
-  x.load_block(s.b, h.node(child), h.k);
+  load_node_pair(x, h, s, parent, child);
   return !(s.b[0] < s.a[h.k - 1]);
 }
 
@@ -97,8 +95,7 @@ GPULIN_HD void td_sift_down(X& x, const HeapView<Key>& h, const Scratch<Key>& s,
     }
     // line 31: (B[small], B[big]) = MergeAndSort(B[l], B[r]), the larger half to the
     // child whose maximum was larger (see merge_children).
-    x.load_block(s.a, h.node(l), k);
-    x.load_block(s.b, h.node(r), k);
+    load_node_pair(x, h, s, l, r);
     const bool left_bigger = h.mutant != Mutant::FixedBigChild && s.b[k - 1] < s.a[k - 1];
     const uint32_t big = left_bigger ? l : r, small = left_bigger ? r : l;
     const bool moved = !(merge_and_sort(x, s.a, k, s.b, k, s.merged) == MergeShape::AlreadyOrdered && !left_bigger);
