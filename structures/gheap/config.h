@@ -71,7 +71,8 @@ struct HeapView {
 
 // Block-private scratch for one operation (shared memory on the GPU): 6k keys,
 // laid out by make_scratch. `a` and `b` are adjacent, so that a[0, 2k) is a second
-// 2k merge output once both are free.
+// 2k merge output once both are free; so are `c` and `items`, so that a delete reads
+// the last node and the root in one step.
 template <class Key>
 struct Scratch {
   Key* items;   // the operation's own batch (insert items, delete result)
@@ -83,7 +84,7 @@ struct Scratch {
 constexpr uint32_t kScratchKeysPerK = 6;
 template <class Key>
 GPULIN_HD inline Scratch<Key> make_scratch(Key* base, uint32_t k) {
-  return Scratch<Key>{base, base + k, base + 2 * k, base + 3 * k, base + 5 * k};
+  return Scratch<Key>{base + k, base + 2 * k, base + 3 * k, base + 4 * k, base};
 }
 
 }  // namespace gpulin::gheap

@@ -51,9 +51,11 @@ GPULIN_HD bool insert_at_root(X& x, const HeapView<Key>& h, const Scratch<Key>& 
 // `deleteItems = pBuffer[...]` does not say so, but a delete that leaves its keys
 // behind fails even sequentially (docs/findings.md, reading R5).
 // *count_out gets lastelem as read under the root lock (for take_last).
+// With load_root false the caller reads B[1] into s.items itself (later, still
+// under the root's lock).
 template <class X, class Key>
 GPULIN_HD bool delete_at_root(X& x, const HeapView<Key>& h, const Scratch<Key>& s, uint32_t* n_out,
-                              uint32_t* count_out) {
+                              uint32_t* count_out, bool load_root = true) {
   ms_lock(x, h, 1, AVAIL, INUSE);                            // line 1
   *count_out = x.load(h.lastelem);
   if (*count_out == 0) {                                     // line 2
@@ -64,7 +66,7 @@ GPULIN_HD bool delete_at_root(X& x, const HeapView<Key>& h, const Scratch<Key>& 
     ms_unlock(x, h, 1, INUSE, AVAIL);                        // line 5
     return false;
   }
-  x.load_block(s.items, h.node(1), h.k);                     // line 7
+  if (load_root) x.load_block(s.items, h.node(1), h.k);      // line 7
   *n_out = h.k;
   return true;
 }

@@ -124,7 +124,11 @@ template <class X, class Key>
 GPULIN_HD uint32_t td_delete(X& x, const HeapView<Key>& h, const Scratch<Key>& s) {
   const uint32_t k = h.k;
   uint32_t n = 0, count = 0;
-  if (!delete_at_root(x, h, s, &n, &count)) return n;        // lines 1-7
+  // fixed: line 7's read of B[1] waits until the last node is locked too, so that
+  // both come in one step (the root's hold is what bounds deletes, §5).
+  // (The early-root-release mutant reads it first: it releases a root it has read.)
+  const bool read_root_later = h.fixed() && h.mutant != Mutant::EarlyRootRelease;
+  if (!delete_at_root(x, h, s, &n, &count, !read_root_later)) return n;  // lines 1-7
   if (h.mutant == Mutant::EarlyRootRelease) {
     // Mutant: the root is released with the old batch still in it, then retaken.
     ms_unlock(x, h, 1, INUSE, AVAIL);
@@ -135,16 +139,28 @@ GPULIN_HD uint32_t td_delete(X& x, const HeapView<Key>& h, const Scratch<Key>& s
   if (tar == 1) {
     // Reading R6 (both): Fig. 4(c) line 5 returns when the root was the last node;
     // Fig. 10 would MS_LOCK the root it holds and wait forever.
+    if (read_root_later) x.load_block(s.items, h.node(1), k);
     clear_node(x, h, s, 1);
     ms_unlock(x, h, 1, INUSE, AVAIL);
     return n;
   }
   // lines 9-10. Reading R4: MS_TRYLOCK returns the old state, so the hand-off branch
   // is the CAS's success (old == TARGET); line 10's "== MARKED" would never hold.
-  if (ms_trylock(x, h, tar, TARGET, MARKED) == TARGET) {
+  bool refilled = false;
+  if (read_root_later) {
+    refilled = ms_trylock(x, h, tar, AVAIL, INUSE) == AVAIL;
+    if (refilled) {
+      x.load_two_blocks(s.c, h.node(tar), h.node(1), k);    // s.c = B[tar], s.items = B[1]
+      clear_node(x, h, s, tar);
+      ms_unlock(x, h, tar, INUSE, AVAIL);                    // line 15
+    } else {
+      x.load_block(s.items, h.node(1), k);                   // before a hand-off overwrites B[1]
+    }
+  }
+  if (!refilled && ms_trylock(x, h, tar, TARGET, MARKED) == TARGET) {
     wait_for_state(x, h, tar, AVAIL);                        // line 11: the insert put its batch in B[1]
     x.load_block(s.c, h.node(1), k);
-  } else {
+  } else if (!refilled) {
     ms_lock(x, h, tar, AVAIL, INUSE);                        // line 13
     x.load_block(s.c, h.node(tar), k);                       // line 14: B[1] = B[tar] (stored by the sift)
     clear_node(x, h, s, tar);
