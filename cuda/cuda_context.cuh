@@ -46,6 +46,11 @@ class CudaContext {
     if (threadIdx.x == 0) device_ref<uint32_t>(*p).store(v, cuda::memory_order_release);
     __syncthreads();
   }
+  // Only thread 0 reads or writes such a word (x.load is thread 0's too), and the
+  // lock's releasing CAS, also thread 0's, orders this store before it.
+  __device__ void store_guarded(uint32_t* p, uint32_t v) {
+    if (threadIdx.x == 0) device_ref<uint32_t>(*p).store(v, cuda::memory_order_relaxed);
+  }
   __device__ uint32_t cas(uint32_t* p, uint32_t expected, uint32_t desired) {
     __syncthreads();
     uint32_t* b = next_slot();

@@ -24,6 +24,7 @@ class SimContext {
     sim_.point();
     write(p, v);
   }
+  void store_guarded(uint32_t* p, uint32_t v) { store(p, v); }
   uint32_t cas(uint32_t* p, uint32_t expected, uint32_t desired) {
     sim_.point();
     const uint32_t old = *p;

@@ -8,6 +8,9 @@
 //   shared words (32-bit, global memory), each a scheduling point in the simulator:
 //     uint32_t x.load(uint32_t* p)                 ordered (acquire) load
 //     void     x.store(uint32_t* p, uint32_t v)    ordered (release) store
+//     void     x.store_guarded(uint32_t* p, uint32_t v)
+//              a store to a word only touched under a lock the caller holds: the
+//              lock's release publishes it, so it needs no ordering of its own
 //     uint32_t x.cas(uint32_t* p, uint32_t expected, uint32_t desired)   returns the old value
 //     uint32_t x.fetch_add(uint32_t* p, uint32_t v)
 //     void     x.wait_while_equals(uint32_t* p, uint32_t seen)

@@ -24,7 +24,7 @@ GPULIN_HD bool insert_at_root(X& x, const HeapView<Key>& h, const Scratch<Key>& 
     // line 4: the k smallest go down as a batch, the rest stay partial.
     block_copy(x, s.items, s.merged, k);
     x.store_block(h.pbuffer, s.merged + k, p + n - k);
-    x.store(h.psize, p + n - k);
+    if (!(h.fixed() && n == k)) x.store_guarded(h.psize, p + n - k);  // fixed: unchanged, not rewritten
     return true;
   }
   // lines 6-8: the buffer takes every key, then trades with the root so that the
@@ -39,7 +39,7 @@ GPULIN_HD bool insert_at_root(X& x, const HeapView<Key>& h, const Scratch<Key>& 
   } else {
     x.store_block(h.pbuffer, s.merged, total);
   }
-  x.store(h.psize, total);
+  x.store_guarded(h.psize, total);
   ms_unlock(x, h, 1, INUSE, AVAIL);                          // line 9
   return false;
 }
@@ -61,7 +61,7 @@ GPULIN_HD bool delete_at_root(X& x, const HeapView<Key>& h, const Scratch<Key>& 
   if (*count_out == 0) {                                     // line 2
     const uint32_t p = x.load(h.psize);                      // lines 3-4
     x.load_block(s.items, h.pbuffer, p);
-    if (p != 0) x.store(h.psize, 0);
+    if (p != 0) x.store_guarded(h.psize, 0);
     *n_out = p;
     ms_unlock(x, h, 1, INUSE, AVAIL);                        // line 5
     return false;
@@ -79,7 +79,7 @@ GPULIN_HD uint32_t take_last(X& x, const HeapView<Key>& h, uint32_t count = 0) {
   // Callers hold the root and saw lastelem != 0; zero here means another operation
   // changed it under the root lock (the early-root-release mutant does).
   if (count == 0) x.fail("delete found no full node to take (lastelem is 0 under the root lock)");
-  x.store(h.lastelem, count - 1);
+  x.store_guarded(h.lastelem, count - 1);
   return node_of(count, h.mutant);
 }
 
@@ -90,7 +90,7 @@ GPULIN_HD uint32_t reserve_target(X& x, const HeapView<Key>& h) {
   const uint32_t count = x.load(h.lastelem) + 1;
   const uint32_t node = node_of(count, h.mutant);
   if (node > h.capacity || count > h.capacity) x.fail("heap capacity exhausted");
-  x.store(h.lastelem, count);
+  x.store_guarded(h.lastelem, count);
   return node;
 }
 

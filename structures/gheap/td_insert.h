@@ -32,7 +32,9 @@ GPULIN_HD void insert_descend(X& x, const HeapView<Key>& h, const Scratch<Key>& 
   uint32_t cur = start;
   uint32_t steps_left = floor_log2(tar) - floor_log2(start);  // cur = tar >> steps_left
   while (cur != tar) {                                       // line 14
-    if (x.load(h.lock(tar)) == MARKED) break;                // line 15
+    // line 15. fixed: not at the root: only a delete holding the root can mark the
+    // target, and this insert holds it there.
+    if (!(h.fixed() && cur == 1) && x.load(h.lock(tar)) == MARKED) break;
     // line 16: (B[cur], items) = MergeAndSort(B[cur], items)
     x.load_block(s.a, h.node(cur), k);
     if (merge_and_sort(x, s.a, k, s.items, k, s.merged) != MergeShape::AlreadyOrdered) {
