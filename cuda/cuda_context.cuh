@@ -27,14 +27,7 @@ class CudaContext {
   // `broadcast` is two words of shared memory owned by this context. Broadcasts
   // alternate between them, so a thread still reading one value never races the
   // next write: that write comes after at least one more barrier.
-  __device__ explicit CudaContext(uint32_t* broadcast, DeviceRecorderRef rec = {}) : bcast_(broadcast), rec_(rec) {
-    if constexpr (Record) {
-      if (threadIdx.x == 0) {
-        events_ = rec_.event_count[blockIdx.x];
-        keys_ = rec_.key_count[blockIdx.x];
-      }
-    }
-  }
+  __device__ explicit CudaContext(uint32_t* broadcast, DeviceRecorderRef rec = {}) : bcast_(broadcast), rec_(rec) {}
 
   // An acquire needs no barrier before it (nothing of this block must be ordered
   // before a load), only the one that publishes the value.
@@ -136,11 +129,7 @@ class CudaContext {
   // every hold. inv is an acquire (nothing of the operation moves before it), ret
   // a release (nothing moves after it).
   __device__ void begin_op(int64_t op) { op_ = op; }
-  __device__ void end_op() {
-    if constexpr (Record) {
-      if (threadIdx.x == 0) flush_hold();
-    }
-  }
+  __device__ void end_op() {}
   __device__ void record_acq(int64_t node) { hold(2, node); }
   __device__ void record_rel(int64_t node) { hold(3, node); }
   template <class Key>
@@ -162,33 +151,16 @@ class CudaContext {
                                                  : cuda::memory_order_relaxed;
     return counter.fetch_add(1ull, order) + 1;  // from 1
   }
-  // Thread 0 keeps the block's event and key counts (read once, written through,
-  // never read back), so an event costs no load of global memory; they count past
-  // the capacity, so an overflow is seen.
-  __device__ void write_event(unsigned long long t, uint32_t kind, int64_t node, uint32_t fn, uint32_t key_off,
-                              uint32_t key_len, bool is_null) {
-    const uint32_t i = events_++;
-    rec_.event_count[blockIdx.x] = events_;
+  __device__ void append(uint32_t kind, int64_t node, uint32_t fn, uint32_t key_off, uint32_t key_len, bool is_null) {
+    const unsigned long long t = ticket(kind);
+    const uint32_t i = rec_.event_count[blockIdx.x]++;  // counts past the capacity: overflow is seen
     if (i < rec_.event_cap)
       rec_.events[size_t(blockIdx.x) * rec_.event_cap + i] =
           DeviceEvent{t, op_, node, kind, fn, key_off, key_len, is_null ? 1u : 0u, blockIdx.x};
   }
-  // A hold's event is written at the next record call, not at once: the ticket's
-  // round trip then overlaps the work inside the hold instead of stalling thread 0
-  // there (only the write needs the ticket's value; its order was fixed when taken).
-  __device__ void flush_hold() {
-    if (pending_) write_event(pending_t_, pending_kind_, pending_node_, 0, 0, 0, false);
-    pending_ = false;
-  }
   __device__ void hold(uint32_t kind, int64_t node) {
     if constexpr (Record) {
-      if (threadIdx.x == 0) {
-        flush_hold();
-        pending_t_ = ticket(kind);
-        pending_kind_ = kind;
-        pending_node_ = node;
-        pending_ = true;
-      }
+      if (threadIdx.x == 0) append(kind, node, 0, 0, 0, false);
     }
   }
   template <class Key>
@@ -196,11 +168,9 @@ class CudaContext {
     if constexpr (Record) {
       uint32_t* b = next_slot();
       if (threadIdx.x == 0) {
-        flush_hold();
-        const uint32_t off = keys_;
-        keys_ += n;
-        rec_.key_count[blockIdx.x] = keys_;
-        write_event(ticket(kind), kind, 0, fn, off, n, is_null);
+        const uint32_t off = rec_.key_count[blockIdx.x];
+        rec_.key_count[blockIdx.x] = off + n;
+        append(kind, 0, fn, off, n, is_null);
         *b = off;
       }
       __syncthreads();  // also orders the keys' writes (block-private) before the copy
@@ -221,11 +191,6 @@ class CudaContext {
   uint32_t slot_ = 0;
   DeviceRecorderRef rec_;
   int64_t op_ = 0;
-  uint32_t events_ = 0, keys_ = 0;  // thread 0's
-  bool pending_ = false;            // thread 0's: a hold event not yet written
-  uint32_t pending_kind_ = 0;
-  int64_t pending_node_ = 0;
-  unsigned long long pending_t_ = 0;
 };
 
 }  // namespace gpulin::cuda_exec
