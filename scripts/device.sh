@@ -49,7 +49,7 @@ if [ -n "${STRESS_RECORD+x}" ]; then recs=("$STRESS_RECORD"); else recs=("" "--r
 for s in ${STRESS:-gheap-td gheap-bu}; do
   for rec in "${recs[@]}"; do
     if [ -z "$rec" ]; then n=$keys; else n=$rkeys; fi
-    line=$(timeout 200 build-gpu/tools/gpulin stress --structure $s --variant fixed --blocks 128 --threads 512 --k 1024 \
+    line=$(timeout 300 build-gpu/tools/gpulin stress --structure $s --variant fixed --blocks 128 --threads 512 --k 1024 \
       --workload random --keys $n $rec 2>&1 | tee -a "$out/stress.log" | tr '\n' ' ' | sed 's/  */ /g')
     summary+=("stress $s keys=$n ${rec:-(no record)}: $(echo "$line" | grep -o 'verdict: [A-Za-z]*') | $(echo "$line" | grep -o 'recorded [0-9]* operations.*witness check [0-9.]* s' )")
   done
