@@ -24,7 +24,9 @@ GPULIN_HD bool insert_at_root(X& x, const HeapView<Key>& h, const Scratch<Key>& 
     // line 4: the k smallest go down as a batch, the rest stay partial.
     block_copy(x, s.items, s.merged, k);
     x.store_block(h.pbuffer, s.merged + k, p + n - k);
-    if (!(h.fixed() && n == k)) x.store_guarded(h.psize, p + n - k);  // fixed: unchanged, not rewritten
+    // A full batch leaves psize as it was; the paper variant still writes it, as the
+    // figure does (its counterexamples' schedules count that step).
+    if (!(h.fixed() && n == k)) x.store_guarded(h.psize, p + n - k);
     return true;
   }
   // lines 6-8: the buffer takes every key, then trades with the root so that the

@@ -146,23 +146,19 @@ GPULIN_HD uint32_t td_delete(X& x, const HeapView<Key>& h, const Scratch<Key>& s
   }
   // lines 9-10. Reading R4: MS_TRYLOCK returns the old state, so the hand-off branch
   // is the CAS's success (old == TARGET); line 10's "== MARKED" would never hold.
-  bool refilled = false;
-  if (read_root_later) {
-    refilled = ms_trylock(x, h, tar, AVAIL, INUSE) == AVAIL;
-    if (refilled) {
-      x.load_two_blocks(s.c, h.node(tar), h.node(1), k);    // s.c = B[tar], s.items = B[1]
-      clear_node(x, h, s, tar);
-      ms_unlock(x, h, tar, INUSE, AVAIL);                    // line 15
-    } else {
-      x.load_block(s.items, h.node(1), k);                   // before a hand-off overwrites B[1]
-    }
-  }
-  if (!refilled && ms_trylock(x, h, tar, TARGET, MARKED) == TARGET) {
+  // fixed: a last node free at once is read together with B[1]; otherwise B[1] is
+  // read first, before a hand-off can overwrite it.
+  const bool read_both = read_root_later && ms_trylock(x, h, tar, AVAIL, INUSE) == AVAIL;
+  if (read_root_later && !read_both) x.load_block(s.items, h.node(1), k);
+  if (!read_both && ms_trylock(x, h, tar, TARGET, MARKED) == TARGET) {
     wait_for_state(x, h, tar, AVAIL);                        // line 11: the insert put its batch in B[1]
     x.load_block(s.c, h.node(1), k);
-  } else if (!refilled) {
-    ms_lock(x, h, tar, AVAIL, INUSE);                        // line 13
-    x.load_block(s.c, h.node(tar), k);                       // line 14: B[1] = B[tar] (stored by the sift)
+  } else {
+    if (!read_both) ms_lock(x, h, tar, AVAIL, INUSE);        // line 13
+    if (read_both)
+      x.load_two_blocks(s.c, h.node(tar), h.node(1), k);    // s.c = B[tar], s.items = B[1] (adjacent)
+    else
+      x.load_block(s.c, h.node(tar), k);                     // line 14: B[1] = B[tar] (stored by the sift)
     clear_node(x, h, s, tar);
     ms_unlock(x, h, tar, INUSE, AVAIL);                      // line 15
   }
