@@ -63,12 +63,8 @@ DeviceRecorder::Usage DeviceRecorder::usage() const {
   return u;
 }
 
-History DeviceRecorder::download(Header header, const std::vector<std::string>& fn_names, std::string source) const {
-  return expand(download_compact(std::move(header), fn_names, std::move(source)));
-}
-
-CompactHistory DeviceRecorder::download_compact(Header header, const std::vector<std::string>& fn_names,
-                                                std::string source) const {
+KeyHistory DeviceRecorder::download(Header header, const std::vector<std::string>& fn_names,
+                                    std::string source) const {
   const Usage u = usage();
   if (u.overflow)
     throw std::runtime_error("device recorder overflow: actor " + std::to_string(u.worst_actor) + " recorded " +
@@ -88,8 +84,8 @@ CompactHistory DeviceRecorder::download_compact(Header header, const std::vector
   }
   std::vector<uint32_t> keys(size_t(actors_) * ref_.key_cap);
   check(cudaMemcpy(keys.data(), ref_.keys, 4 * keys.size(), cudaMemcpyDeviceToHost), "read keys");
-  return assemble_compact_device_history(std::move(events), std::move(keys), ref_.key_cap, std::move(header),
-                                        fn_names, std::move(source));
+  return assemble_device_history(std::move(events), keys, ref_.key_cap, std::move(header), fn_names,
+                                 std::move(source));
 }
 
 }  // namespace gpulin

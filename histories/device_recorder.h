@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "histories/compact_history.h"
+#include "histories/key_history.h"
 #include "histories/device_events.h"
 #include "histories/history.h"
 
@@ -31,12 +31,10 @@ class DeviceRecorder {
   };
   Usage usage() const;
 
-  // Every recorded event, in ticket order, as a History. Throws std::runtime_error
-  // naming the actor and the sizes when any buffer overflowed: nothing is dropped
-  // in silence.
-  History download(Header header, const std::vector<std::string>& fn_names, std::string source) const;
-  // The same, with the keys in one pool (for histories of billions of keys).
-  CompactHistory download_compact(Header header, const std::vector<std::string>& fn_names, std::string source) const;
+  // Every recorded event, in ticket order, with the keys in one pool. Throws
+  // std::runtime_error naming the actor and the sizes when any buffer overflowed:
+  // nothing is dropped in silence.
+  KeyHistory download(Header header, const std::vector<std::string>& fn_names, std::string source) const;
   size_t bytes() const;
 
  private:
@@ -44,13 +42,11 @@ class DeviceRecorder {
   DeviceRecorderRef ref_;
 };
 
-// Assembles a History from raw device events (any order; sorted by t here) and the
-// per-actor key buffers. Shared by download() and by tests on the host.
-CompactHistory assemble_compact_device_history(std::vector<DeviceEvent> events, std::vector<uint32_t> keys,
-                                               uint32_t key_cap, Header header,
-                                               const std::vector<std::string>& fn_names, std::string source);
-History assemble_device_history(std::vector<DeviceEvent> events, const std::vector<uint32_t>& keys,
-                                uint32_t key_cap, Header header, const std::vector<std::string>& fn_names,
-                                std::string source);
+// Assembles a history from raw device events (any order; sorted by t here) and the
+// per-actor key buffers (actor a's keys at keys[a * key_cap ...]). Shared by
+// download() and by tests on the host. The structural rules are not checked here.
+KeyHistory assemble_device_history(std::vector<DeviceEvent> events, const std::vector<uint32_t>& keys,
+                                   uint32_t key_cap, Header header, const std::vector<std::string>& fn_names,
+                                   std::string source);
 
 }  // namespace gpulin

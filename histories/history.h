@@ -18,14 +18,22 @@ enum class EventKind : uint8_t { Inv, Ret, Acq, Rel, Lp };
 
 const char* to_string(EventKind k);
 
+// 40 bytes: a GPU history holds tens of millions of these. The constructor keeps
+// the order events are written in (t, kind, op, actor, node, line); the fields are
+// laid out so that no padding sits between them.
 struct Event {
   uint64_t t = 0;
-  EventKind kind = EventKind::Inv;
   int64_t op = 0;
   int64_t actor = 0;
   int64_t node = 0;   // acq, rel only
   uint32_t line = 0;  // 1-based line in the source file, 0 when not read from a file
+  EventKind kind = EventKind::Inv;
+
+  Event() = default;
+  Event(uint64_t t_, EventKind kind_, int64_t op_, int64_t actor_, int64_t node_, uint32_t line_)
+      : t(t_), op(op_), actor(actor_), node(node_), line(line_), kind(kind_) {}
 };
+static_assert(sizeof(Event) == 40);
 
 constexpr uint64_t kPending = std::numeric_limits<uint64_t>::max();
 

@@ -13,21 +13,21 @@ namespace {
 // lazily by a heap on the runs' heads: a delete pops its k smallest keys.
 class RunHeap {
  public:
-  void insert(std::vector<uint32_t>&& run) {
+  void insert(std::vector<int64_t>&& run) {
     if (run.empty()) return;
     std::sort(run.begin(), run.end());
     runs_.push_back(std::move(run));
     heads_.push({runs_.back()[0], runs_.size() - 1, 0});
     size_ += runs_.back().size();
   }
-  uint32_t pop() {
+  int64_t pop() {
     Head h = heads_.top();
     heads_.pop();
     const auto& r = runs_[h.run];
     if (h.pos + 1 < r.size()) {
       heads_.push({r[h.pos + 1], h.run, h.pos + 1});
     } else {
-      std::vector<uint32_t>().swap(runs_[h.run]);  // give the memory back
+      std::vector<int64_t>().swap(runs_[h.run]);  // give the memory back
     }
     --size_;
     return h.key;
@@ -36,17 +36,17 @@ class RunHeap {
 
  private:
   struct Head {
-    uint32_t key;
+    int64_t key;
     size_t run;
     size_t pos;
     bool operator>(const Head& o) const { return key > o.key; }
   };
-  std::vector<std::vector<uint32_t>> runs_;
+  std::vector<std::vector<int64_t>> runs_;
   std::priority_queue<Head, std::vector<Head>, std::greater<Head>> heads_;
   uint64_t size_ = 0;
 };
 
-std::string keys_text(const uint32_t* p, uint32_t n) {
+std::string keys_text(const int64_t* p, uint32_t n) {
   std::string s = "[";
   for (uint32_t i = 0; i < n && i < 16; ++i) s += (i ? "," : "") + std::to_string(p[i]);
   if (n > 16) s += ",... (" + std::to_string(n) + " keys)";
@@ -55,13 +55,12 @@ std::string keys_text(const uint32_t* p, uint32_t n) {
 
 }  // namespace
 
-WitnessResult check_witness_pq_batch(const CompactHistory& c) {
-  const History& h = c.skeleton;
+WitnessResult check_witness_pq_batch(const KeyHistory& h) {
   if (h.header.model != "pq-batch")
     throw FormatError(h.source, 1, "the compact witness check is for pq-batch histories, not " + h.header.model);
   const int64_t k = h.header.param_int("k", 0);
   if (k < 1) throw FormatError(h.source, 1, "pq-batch needs params.k >= 1");
-  const PointScan scan = scan_points(h, lp_rule_of(h));
+  const PointScan scan = scan_points(h, lp_rule_of(h.header, h.source));
   WitnessResult r;
   if (scan.violation) {
     r.verdict = Verdict::NotLinearizable;
@@ -69,19 +68,18 @@ WitnessResult check_witness_pq_batch(const CompactHistory& c) {
     return r;
   }
   RunHeap state;
-  std::vector<uint32_t> taken;
+  std::vector<int64_t> taken;
   for (size_t i : scan.order) {
-    const Operation& op = h.ops[i];
-    const KeySpan a = c.args[i];
-    if (op.f == "ins") {
-      state.insert(std::vector<uint32_t>(c.keys.begin() + a.off, c.keys.begin() + a.off + a.len));
+    const KeyOp& op = h.ops[i];
+    if (h.fn_name(op) == "ins") {
+      state.insert(std::vector<int64_t>(h.begin_of(op.args()), h.end_of(op.args())));
     } else {
       const uint64_t n = std::min<uint64_t>(k, state.size());
       taken.clear();
       for (uint64_t j = 0; j < n; ++j) taken.push_back(state.pop());
       if (!op.pending()) {
-        const KeySpan s = c.res[i];
-        const bool same = s.len == taken.size() && std::equal(taken.begin(), taken.end(), c.keys.begin() + s.off);
+        const KeySpan s = op.res();
+        const bool same = s.len == taken.size() && std::equal(taken.begin(), taken.end(), h.begin_of(s));
         if (!same) {
           WitnessViolation v;
           v.kind = WitnessViolation::Kind::WrongResult;
@@ -89,7 +87,7 @@ WitnessResult check_witness_pq_batch(const CompactHistory& c) {
           v.node = scan.points[i].node;
           v.t = scan.points[i].end;
           v.expected = keys_text(taken.data(), static_cast<uint32_t>(taken.size()));
-          v.recorded = keys_text(c.keys.data() + s.off, s.len);
+          v.recorded = keys_text(h.begin_of(s), s.len);
           v.message = "op " + std::to_string(op.id) + " (del) at its point, t " + std::to_string(v.t) + ", after " +
                       std::to_string(r.ops_replayed) + " ops in the rule's order: the model answers " + v.expected +
                       ", the op returned " + v.recorded;

@@ -4,12 +4,14 @@
 // one per inserted batch, so a key costs O(log batches) and no Value is built.
 #pragma once
 
-#include "histories/compact_history.h"
+#include "histories/key_history.h"
 #include "verify/witness_checker.h"
 
 namespace gpulin {
 
-// Throws FormatError for a header that is not pq-batch or has no lock rule.
-WitnessResult check_witness_pq_batch(const CompactHistory& h);
+// The reference for the linear per-key checks (verify/pq_linear/): slower, but
+// a replay anyone can read. Throws FormatError for a header that is not pq-batch
+// or has no lock rule.
+WitnessResult check_witness_pq_batch(const KeyHistory& h);
 
 }  // namespace gpulin

@@ -7,12 +7,14 @@
 
 namespace gpulin {
 
-LpRule lp_rule_of(const History& h) {
-  const std::string& r = h.header.lp_rule;
+LpRule lp_rule_of(const History& h) { return lp_rule_of(h.header, h.source); }
+
+LpRule lp_rule_of(const Header& header, const std::string& source) {
+  const std::string& r = header.lp_rule;
   if (r == "root-release") return LpRule::RootRelease;
   if (r == "last-lock") return LpRule::LastLock;
   if (r == "explicit") return LpRule::Explicit;
-  throw FormatError(h.source, 1,
+  throw FormatError(source, 1,
                     r.empty() ? "a witness check needs the header's lp_rule (root-release, last-lock, explicit)"
                               : "unknown lp_rule '" + r + "' (root-release, last-lock, explicit)");
 }

@@ -29,6 +29,7 @@ enum class LpRule { RootRelease, LastLock, Explicit };
 
 // The header's lp_rule; FormatError when absent or unknown.
 LpRule lp_rule_of(const History& h);
+LpRule lp_rule_of(const Header& header, const std::string& source);
 
 struct WitnessViolation {
   enum class Kind {

@@ -1,10 +1,10 @@
-// The compact pq-batch witness check (for GPU-sized histories) agrees with the
+// The KeyHistory pq-batch witness check (for GPU-sized histories) agrees with the
 // generic witness check: on generated linearizable histories, and on the same
-// histories with one delete's result corrupted; and compact/expand round-trip.
+// histories with one delete's result corrupted; and to_key_history/expand round-trip.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include "histories/compact_history.h"
+#include "histories/key_history.h"
 #include "verify/pq_batch_witness.h"
 #include "verify/testing/generate_pq_history.h"
 #include "verify/witness_checker.h"
@@ -15,7 +15,7 @@ namespace {
 TEST(PqBatchWitness, AgreesWithTheGenericCheckOnValidHistories) {
   for (int k : {1, 4, 16}) {
     const History h = generate_pq_batch_history(2000, k, 7 + k, 8);
-    const CompactHistory c = compact(h);
+    const KeyHistory c = to_key_history(h);
     EXPECT_EQ(check_witness(h).verdict, Verdict::Linearizable);
     const WitnessResult r = check_witness_pq_batch(c);
     EXPECT_EQ(r.verdict, Verdict::Linearizable) << (r.violation ? r.violation->message : "");
@@ -23,9 +23,9 @@ TEST(PqBatchWitness, AgreesWithTheGenericCheckOnValidHistories) {
   }
 }
 
-TEST(PqBatchWitness, CompactAndExpandRoundTrip) {
+TEST(PqBatchWitness, KeyHistoryAndExpandRoundTrip) {
   const History h = generate_pq_batch_history(300, 4, 3, 4);
-  const History back = expand(compact(h));
+  const History back = expand(to_key_history(h));
   ASSERT_EQ(back.ops.size(), h.ops.size());
   for (size_t i = 0; i < h.ops.size(); ++i) {
     EXPECT_EQ(back.ops[i].args, h.ops[i].args);
@@ -49,7 +49,7 @@ RC_GTEST_PROP(PqBatchWitness, FindsTheSameCorruptedDelete, (uint64_t seed, uint8
   auto& first = op.res->as_array()[0];
   first = Value::integer(first.as_int() + 1);
   const WitnessResult generic = check_witness(h);
-  const WitnessResult fast = check_witness_pq_batch(compact(h));
+  const WitnessResult fast = check_witness_pq_batch(to_key_history(h));
   RC_ASSERT(generic.verdict == fast.verdict);
   if (generic.violation) {
     RC_ASSERT(fast.violation.has_value());

@@ -170,8 +170,8 @@ StressResult run_stress(const StressOptions& o) {
     }
     header.extra.emplace_back("gpu", gpu);
     const auto d0 = std::chrono::steady_clock::now();
-    const CompactHistory c = rec->download_compact(std::move(header), {"ins", "del"}, "<gpu run>");
-    r.events = c.skeleton.events.size();
+    const KeyHistory c = rec->download(std::move(header), {"ins", "del"}, "<gpu run>");
+    r.events = c.events.size();
     const auto c0 = std::chrono::steady_clock::now();
     r.download_seconds = std::chrono::duration<double>(c0 - d0).count();
     stage("history downloaded and assembled");
@@ -179,7 +179,7 @@ StressResult run_stress(const StressOptions& o) {
     r.check_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - c0).count();
     stage("witness checked");
     if (wr.verdict != Verdict::Linearizable)
-      r.failures.push_back("witness (" + c.skeleton.header.lp_rule + "): " +
+      r.failures.push_back("witness (" + c.header.lp_rule + "): " +
                            (wr.violation ? wr.violation->message : "failed"));
     // The JSON Lines form costs about 100 bytes of memory a key: written when asked
     // for and small enough (the compact check above covers any size).

@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "histories/id_index.h"
+#include "histories/key_history.h"
 
 namespace gpulin {
 namespace {
@@ -47,10 +48,12 @@ std::string span_text(uint64_t a, uint64_t b) {
 
 }  // namespace
 
-PointScan scan_points(const History& h, LpRule rule) {
+// Written once for both forms of a history (History, KeyHistory).
+template <class H>
+PointScan scan_points_of(const H& h, LpRule rule) {
   const size_t n = h.ops.size();
   int64_t lo = INT64_MAX, hi = INT64_MIN;
-  for (const Operation& op : h.ops) lo = std::min(lo, op.id), hi = std::max(hi, op.id);
+  for (const auto& op : h.ops) lo = std::min(lo, op.id), hi = std::max(hi, op.id);
   IdIndex index(lo, hi, n);
   for (size_t i = 0; i < n; ++i) index.set(h.ops[i].id, static_cast<uint32_t>(i));
 
@@ -103,16 +106,17 @@ PointScan scan_points(const History& h, LpRule rule) {
   // Points, and the structural violations of single ops; the earliest t wins.
   out.points.resize(n);
   for (size_t i = 0; i < n; ++i) {
-    const Operation& op = h.ops[i];
+    const auto& op = h.ops[i];
+    const std::string& f = op_name(h, i);
     const OpMarks& m = marks[i];
     OpPoint& p = out.points[i];
-    const bool by_last = rule == LpRule::LastLock && op.f == "ins";
+    const bool by_last = rule == LpRule::LastLock && f == "ins";
     if (rule == LpRule::Explicit) p = {m.lp != kNone, m.lp, m.lp, 0};
     else if (by_last) p = {m.last_acq != kNone, m.last_acq, m.last_rel, m.last_node};
     else p = {m.root_acq != kNone, m.root_acq, m.root_rel, 1};
 
     std::optional<WitnessViolation> v;
-    auto who = [&] { return "op " + std::to_string(op.id) + " (" + op.f + ")"; };  // only for messages
+    auto who = [&] { return "op " + std::to_string(op.id) + " (" + f + ")"; };  // only for messages
     if (!p.has && !op.pending()) {
       v = WitnessViolation{WitnessViolation::Kind::MissingPoint, op.id, -1, 0, op.ret_t, "", "", ""};
       v->message = who() + " completed without a linearization point: " +
@@ -152,5 +156,8 @@ PointScan scan_points(const History& h, LpRule rule) {
   for (const Key& k : keys) out.order.push_back(k.op);
   return out;
 }
+
+PointScan scan_points(const History& h, LpRule rule) { return scan_points_of(h, rule); }
+PointScan scan_points(const KeyHistory& h, LpRule rule) { return scan_points_of(h, rule); }
 
 }  // namespace gpulin

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "histories/history.h"
+#include "histories/key_history.h"
 #include "verify/witness_checker.h"
 
 namespace gpulin {
@@ -28,5 +29,6 @@ struct PointScan {
 };
 
 PointScan scan_points(const History& h, LpRule rule);
+PointScan scan_points(const KeyHistory& h, LpRule rule);
 
 }  // namespace gpulin

@@ -1,0 +1,76 @@
+// The lean in-memory form of a history whose payloads are lists of integer keys
+// (pq, pq-batch, psync-pq): a GPU run of a million operations of 1024 keys each,
+// or a JSON Lines file of tens of millions of keys, read and checked without one
+// Value per key. Events are as in History; each operation is a fixed-size record
+// whose arguments and result are spans of one flat pool of keys.
+//
+// Memory: 40 bytes an event, 72 an operation, 8 a key. The binary form
+// (binary_format.h) spends 40 an event, 9 a key and about 17 an operation's
+// payload, so a KeyHistory stays below twice the binary form unless most of its
+// operations are pending (a pending op costs 112 bytes here, 52 there).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "histories/history.h"
+
+namespace gpulin {
+
+struct KeySpan {
+  uint64_t off = 0;  // into KeyHistory::keys
+  uint32_t len = 0;
+};
+
+// 72 bytes. The spans are stored flat (no padding inside a KeySpan member).
+struct KeyOp {
+  enum Result : uint8_t { kPendingResult = 0, kNullResult = 1, kKeysResult = 2 };
+  int64_t id = 0;
+  int64_t actor = 0;
+  uint64_t inv_t = 0;
+  uint64_t ret_t = kPending;
+  uint64_t args_off = 0;  // the inv's args, always an array of keys
+  uint64_t res_off = 0;   // the ret's res when res_kind == kKeysResult
+  uint32_t args_len = 0;
+  uint32_t res_len = 0;
+  uint32_t inv_line = 0;
+  uint32_t ret_line = 0;
+  uint16_t fn = 0;        // index into KeyHistory::fn_names
+  Result res_kind = kPendingResult;
+
+  bool pending() const { return ret_t == kPending; }
+  KeySpan args() const { return {args_off, args_len}; }
+  KeySpan res() const { return {res_off, res_len}; }
+};
+static_assert(sizeof(KeyOp) == 72);
+
+struct KeyHistory {
+  std::string source;  // file name for messages
+  Header header;
+  std::vector<Event> events;           // every event, sorted by t (as History::events)
+  std::vector<KeyOp> ops;              // sorted by inv_t (as History::ops)
+  std::vector<std::string> fn_names;   // KeyOp::fn indexes it ("ins", "del", ...)
+  std::vector<int64_t> keys;           // every args and res list, back to back
+
+  const std::string& fn_name(const KeyOp& op) const { return fn_names[op.fn]; }
+  // The index of `name` in fn_names, added when new.
+  uint16_t fn_index(std::string_view name);
+  const int64_t* begin_of(const KeySpan& s) const { return keys.data() + s.off; }
+  const int64_t* end_of(const KeySpan& s) const { return keys.data() + s.off + s.len; }
+  size_t bytes() const;  // resident size of the vectors' contents, for the memory target
+};
+
+// The plain History with every key a Value (about 100 bytes a key): for the
+// generic checkers and writers on histories small enough.
+History expand(const KeyHistory& h);
+
+// The inverse. Throws FormatError naming the op's line when an args is not an
+// array of integers or a res neither null nor an array of integers.
+KeyHistory to_key_history(const History& h);
+
+// The op's f as text, for code written once over History and KeyHistory.
+inline const std::string& op_name(const KeyHistory& h, size_t i) { return h.fn_names[h.ops[i].fn]; }
+inline const std::string& op_name(const History& h, size_t i) { return h.ops[i].f; }
+
+}  // namespace gpulin
