@@ -1,6 +1,7 @@
 // The general linearizability check: Wing and Gong's search with Lowe's
 // memoisation, as in Porcupine. Exact; exponential in the worst case, so it runs
-// under a budget and answers Undecided when the budget runs out.
+// under budgets (steps, memory, optionally wall-clock time) over the whole check
+// and answers Undecided, naming the budget, when one runs out.
 #pragma once
 
 #include <cstdint>
@@ -18,20 +19,40 @@ struct SearchOptions {
   // Check each key's operations on their own (locality, Herlihy and Wing): exact,
   // and exponentially faster when keys interleave. Only where the model has keys.
   bool partition = true;
-  // Budget, per partition: distinct (linearized set, state) configurations
-  // explored; 0 for none.
-  uint64_t max_states = 50'000'000;
-  // Budget: bytes of the search's memo, all partitions in flight together (the
-  // largest gives up first); 0 for none. An estimate: the allocator's overhead
-  // comes on top, about half as much again.
-  size_t max_memory_bytes = size_t{2} << 30;
+  // Budget: search steps over the whole check, all partitions together; 0 for
+  // none. Every step counts (a new configuration, a memo hit, a backtrack), so
+  // this is what bounds time. The default ends in about a minute on one core of
+  // a 2-core development machine (about 15M steps/s on hard pq histories).
+  uint64_t max_steps = 1'000'000'000;
+  // Budget: distinct (linearized set, state) configurations over the whole check;
+  // 0 for none. Each step adds at most one, so it runs out as a step budget does
+  // and is reported as BudgetExhausted::Steps. Kept for callers that bound the
+  // memo's size rather than time; max_memory_bytes does that more directly.
+  uint64_t max_states = 0;
+  // Budget: bytes of the search's memo, all partitions in flight together; when
+  // over, the largest gives up and the others go on (one may still show a
+  // violation). 0 for none. An estimate, checked between slices of steps: the
+  // allocator's overhead comes on top (about half as much again), and a memo
+  // table that doubles may pass it briefly.
+  size_t max_memory_bytes = size_t{1} << 30;
+  // Wall-clock limit of the whole check in seconds; 0 for none. For callers that
+  // need a time bound whatever the machine (the witness checker's window search).
+  double max_seconds = 0;
   // Start from this model state instead of the model's initial one (the witness
   // checker's window around a failure starts where its replay stood).
   std::optional<State> initial_state;
 };
 
+// Which budget ended an Undecided search.
+enum class BudgetExhausted { None, Steps, Memory, Time };
+
+// "none", "steps", "memory", "time".
+const char* to_string(BudgetExhausted b);
+
 struct SearchResult {
   Verdict verdict = Verdict::Linearizable;
+  BudgetExhausted budget = BudgetExhausted::None;  // set exactly when Undecided
+  uint64_t steps = 0;            // search steps taken, all partitions
   uint64_t states_explored = 0;  // configurations explored, all partitions
   size_t partitions = 1;
   // For NotLinearizable, from the (first) partition that has no linearization:

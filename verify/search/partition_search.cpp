@@ -5,9 +5,8 @@
 
 namespace gpulin {
 
-PartitionSearch::PartitionSearch(const History& h, const Model& model, std::vector<size_t> ops, const State& initial,
-                                 uint64_t max_states)
-    : h_(h), ops_(std::move(ops)), max_states_(max_states), table_(model, ops_.size()), cache_((ops_.size() + 63) / 64),
+PartitionSearch::PartitionSearch(const History& h, const Model& model, std::vector<size_t> ops, const State& initial)
+    : h_(h), ops_(std::move(ops)), table_(model, ops_.size()), cache_((ops_.size() + 63) / 64),
       bits_((ops_.size() + 63) / 64, 0) {
   build_entries();
   state_ = table_.intern(initial);
@@ -95,50 +94,52 @@ void PartitionSearch::note_stuck(int32_t ret_entry) {
 }
 
 std::optional<Verdict> PartitionSearch::advance(uint64_t steps) {
-  for (; steps > 0; --steps) {
+  for (uint64_t i = 0; i < steps; ++i) {
     if (remaining_ == 0) return Verdict::Linearizable;
-    // Some return entry is still listed, and the scan never passes one.
-    assert(at_ >= 0);
-    const Entry& en = entries_[at_];
-    if (en.call) {
-      const Operation& op = h_.ops[ops_[en.op]];
-      const auto succ = table_.successors(state_, en.op, op);
-      bool moved = false;
-      flip(en.op);
-      for (uint32_t a = alt_start_; a < succ.size(); ++a) {
-        if (!cache_.insert(set_hash_, bits_, succ[a])) continue;  // explored before
-        if (max_states_ && cache_.size() > max_states_) return Verdict::Undecided;
-        stack_.push_back({at_, state_, a});
-        state_ = succ[a];
-        lift(at_);
-        if (!op.pending()) --remaining_;
-        note_push(en.op);
-        at_ = entries_[0].next;
-        moved = true;
-        break;
-      }
-      alt_start_ = 0;
-      if (!moved) {
-        flip(en.op);
-        at_ = en.next;
-      }
-    } else {
-      // This op responded before anything left could be linearized: backtrack.
-      note_stuck(at_);
-      if (stack_.empty()) return Verdict::NotLinearizable;
-      const Frame f = stack_.back();
-      stack_.pop_back();
-      common_ = std::min(common_, stack_.size());
-      const uint32_t op = entries_[f.entry].op;
-      flip(op);
-      state_ = f.prev_state;
-      unlift(f.entry);
-      if (!h_.ops[ops_[op]].pending()) ++remaining_;
-      at_ = f.entry;  // its other successor states next, then the entries after it
-      alt_start_ = f.alt + 1;
-    }
+    ++steps_;
+    if (!step()) return Verdict::NotLinearizable;
   }
   return remaining_ == 0 ? std::optional<Verdict>(Verdict::Linearizable) : std::nullopt;
+}
+
+bool PartitionSearch::step() {
+  // Some return entry is still listed, and the scan never passes one.
+  assert(at_ >= 0);
+  const Entry& en = entries_[at_];
+  if (en.call) {
+    const Operation& op = h_.ops[ops_[en.op]];
+    const auto succ = table_.successors(state_, en.op, op);
+    flip(en.op);
+    for (uint32_t a = alt_start_; a < succ.size(); ++a) {
+      if (!cache_.insert(set_hash_, bits_, succ[a])) continue;  // explored before
+      stack_.push_back({at_, state_, a});
+      state_ = succ[a];
+      lift(at_);
+      if (!op.pending()) --remaining_;
+      note_push(en.op);
+      at_ = entries_[0].next;
+      alt_start_ = 0;
+      return true;
+    }
+    alt_start_ = 0;
+    flip(en.op);
+    at_ = en.next;
+    return true;
+  }
+  // This op responded before anything left could be linearized: backtrack.
+  note_stuck(at_);
+  if (stack_.empty()) return false;
+  const Frame f = stack_.back();
+  stack_.pop_back();
+  common_ = std::min(common_, stack_.size());
+  const uint32_t op = entries_[f.entry].op;
+  flip(op);
+  state_ = f.prev_state;
+  unlift(f.entry);
+  if (!h_.ops[ops_[op]].pending()) ++remaining_;
+  at_ = f.entry;  // its other successor states next, then the entries after it
+  alt_start_ = f.alt + 1;
+  return true;
 }
 
 }  // namespace gpulin

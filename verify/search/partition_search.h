@@ -19,14 +19,15 @@ namespace gpulin {
 class PartitionSearch {
  public:
   // `ops` indexes h.ops (in h.ops' order); the search numbers them 0..n-1.
-  // `max_states` bounds the configurations explored (0: no bound).
-  PartitionSearch(const History& h, const Model& model, std::vector<size_t> ops, const State& initial,
-                  uint64_t max_states);
+  PartitionSearch(const History& h, const Model& model, std::vector<size_t> ops, const State& initial);
 
-  // Runs up to `steps` more steps: the verdict when done (Undecided when over
-  // max_states), nullopt when not yet.
+  // Runs up to `steps` more steps: the verdict when done (Linearizable or
+  // NotLinearizable), nullopt when not yet. Budgets are the caller's: it gives
+  // each call only the steps it may still spend, and each step adds at most one
+  // configuration.
   std::optional<Verdict> advance(uint64_t steps);
 
+  uint64_t steps() const { return steps_; }  // taken so far, over all advance() calls
   uint64_t explored() const { return cache_.size(); }
   size_t bytes() const { return cache_.bytes() + table_.bytes() + entries_.capacity() * sizeof(Entry); }
   const std::vector<size_t>& ops() const { return ops_; }
@@ -55,6 +56,7 @@ class PartitionSearch {
   };
 
   void build_entries();
+  bool step();  // one step of the search; false when it has no linearization
   void unlink(int32_t e);
   void relink(int32_t e);
   void lift(int32_t call);
@@ -65,7 +67,7 @@ class PartitionSearch {
 
   const History& h_;
   std::vector<size_t> ops_;
-  uint64_t max_states_;
+  uint64_t steps_ = 0;
   StateTable table_;
   ConfigCache cache_;
   std::vector<Entry> entries_;  // [0] is the list head

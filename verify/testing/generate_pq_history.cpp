@@ -21,7 +21,7 @@ struct Actor {
 
 }  // namespace
 
-History generate_pq_batch_history(size_t n_ops, int k, uint64_t seed, int n_actors) {
+History generate_pq_batch_history(size_t n_ops, int k, uint64_t seed, int n_actors, uint64_t key_range) {
   History h;
   h.source = "<generated>";
   h.header.model = "pq-batch";
@@ -56,7 +56,7 @@ History generate_pq_batch_history(size_t n_ops, int k, uint64_t seed, int n_acto
         if (rng() % 100 < 55) {
           op.f = "ins";
           std::vector<int64_t> keys(1 + rng() % k);
-          for (auto& key : keys) key = static_cast<int64_t>(rng() % 1'000'000);
+          for (auto& key : keys) key = static_cast<int64_t>(rng() % key_range);
           op.args = Value::int_array(keys);
         } else {
           op.f = "del";

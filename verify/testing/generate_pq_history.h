@@ -14,7 +14,8 @@ namespace gpulin {
 // `ops` operations of 1 to k keys by `actors` actors (at least 1); the same
 // arguments give the same history. Six events per op. Ops wait for the root, so
 // about `actors` ops overlap at any time: the witness checker does not mind, the
-// search checker wants few actors (4, say) to finish.
-History generate_pq_batch_history(size_t ops, int k, uint64_t seed, int actors = 32);
+// search checker wants few actors (4, say) to finish. Keys are drawn from
+// [0, key_range): a small range gives duplicate keys.
+History generate_pq_batch_history(size_t ops, int k, uint64_t seed, int actors = 32, uint64_t key_range = 1000000);
 
 }  // namespace gpulin
