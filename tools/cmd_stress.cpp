@@ -1,5 +1,6 @@
 // gpulin stress: the heap on the GPU under a generated workload, checked.
 #include <fmt/core.h>
+#include <fmt/format.h>
 
 #include "tools/commands.h"
 #include "tools/explore/heap_config.h"
@@ -24,7 +25,9 @@ void add_stress(CLI::App& app, std::function<int()>& run) {
   sub->add_option("--keys", o.keys, "keys inserted");
   sub->add_option("--seed", o.seed, "seed");
   sub->add_flag("--record", o.record, "record the history and check it with the witness checker");
-  sub->add_option("--out", o.out_dir, "folder for the recorded history");
+  sub->add_option("--check", o.check, "where the checks run: device (the GPU, default) or host (download everything)")
+      ->check(CLI::IsMember({"device", "host"}));
+  sub->add_option("--out", o.out_dir, "with --record: write the history as JSON Lines to this folder (a download)");
   sub->callback([a, &run] {
     run = [a] {
       auto& o = a->o;
@@ -43,9 +46,19 @@ void add_stress(CLI::App& app, std::function<int()>& run) {
         fmt::print("  {:<22} {:>10} ops  {:>9.4f} s  {:>8.2f} M keys/s\n", p.name, p.ops, p.seconds,
                    p.ops * double(o.k) / std::max(p.seconds, 1e-12) / 1e6);
       fmt::print("  inserted {} keys, deleted {}\n", r.inserted_keys, r.deleted_keys);
+      fmt::print("  kernels {:.3f} s; checks on the {}: conservation and invariant {:.3f} s", r.kernel_seconds,
+                 o.check == "device" ? "GPU" : "host", r.at_rest_seconds);
       if (o.record)
-        fmt::print("  recorded {} operations, {} events; download {:.2f} s; witness check {:.2f} s{}\n", r.ops, r.events,
-                   r.download_seconds, r.check_seconds, r.history_path.empty() ? "" : ", history " + r.history_path);
+        fmt::print(", witness ({} operations, {} events, {} keys) {:.3f} s{}", r.ops, r.events, r.tuples,
+                   r.check_seconds,
+                   r.download_seconds > 0 ? fmt::format(", download {:.3f} s", r.download_seconds) : std::string());
+      fmt::print("; end of kernels to verdict {:.3f} s\n", r.verdict_seconds);
+      if (!r.check_phases.empty()) {
+        fmt::print("  GPU check:");
+        for (const auto& [name, secs] : r.check_phases) fmt::print(" {} {:.3f} s;", name, secs);
+        fmt::print("\n");
+      }
+      if (!r.history_path.empty()) fmt::print("  history: {}\n", r.history_path);
       for (const auto& f : r.failures) fmt::print("  FAIL: {}\n", f);
       fmt::print("  verdict: {}\n", r.failures.empty() ? "pass" : "FAIL");
       return r.failures.empty() ? int(kPass) : int(kViolation);

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 
 #include "histories/device_recorder.h"
@@ -16,7 +17,11 @@
 #include "tools/explore/heap_config.h"
 #include "tools/stress/workload.h"
 #include "tools/explore/heap_at_rest.h"
+#include "histories/rules.h"
+#include "tools/stress/device_checks.h"
 #include "verify/pq_batch_witness.h"
+#include "verify/pq_linear/gpu_check.h"
+#include "verify/pq_linear/linear_check.h"
 
 namespace gpulin::stress {
 
@@ -47,15 +52,57 @@ T* upload(const std::vector<T>& v) {
   return d;
 }
 
+// The history's header for the recorded run.
+Header stress_header(const StressOptions& o) {
+  Header header;
+  header.model = "pq-batch";
+  header.params = Value::object({{"k", Value::integer(o.k)}});
+  header.lp_rule = explore::lp_rule_for(o.flavor, o.variant);
+  header.extra.emplace_back("source", "\"gpulin stress\"");
+  std::string gpu = "\"unknown\"";
+  cudaDeviceProp prop{};
+  if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess) {
+    gpu.clear();
+    append_json_string(gpu, prop.name);
+  }
+  header.extra.emplace_back("gpu", gpu);
+  return header;
+}
+
+// Tests: the first delete that returned keys gets its first key + 1, in the
+// recorder's key buffer (so both checks see it).
+void plant_bad_delete(const DeviceRecorder& rec, uint32_t actors) {
+  const DeviceRecorderRef ref = rec.ref();
+  std::vector<uint32_t> counts(actors);
+  check(cudaMemcpy(counts.data(), ref.event_count, 4 * actors, cudaMemcpyDeviceToHost), "plant");
+  for (uint32_t a = 0; a < actors; ++a) {
+    std::vector<DeviceEvent> ev(std::min(counts[a], ref.event_cap));
+    check(cudaMemcpy(ev.data(), ref.events + size_t(a) * ref.event_cap, ev.size() * sizeof(DeviceEvent),
+                     cudaMemcpyDeviceToHost),
+          "plant");
+    for (const DeviceEvent& e : ev)
+      if (e.kind == uint32_t(EventKind::Ret) && !e.is_null && e.key_len > 0) {
+        uint32_t* p = ref.keys + size_t(a) * ref.key_cap + e.key_off;
+        uint32_t v = 0;
+        check(cudaMemcpy(&v, p, 4, cudaMemcpyDeviceToHost), "plant");
+        ++v;
+        check(cudaMemcpy(p, &v, 4, cudaMemcpyHostToDevice), "plant");
+        return;
+      }
+  }
+}
+
+double since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
 }  // namespace
 
 StressResult run_stress(const StressOptions& o) {
+  if (o.check != "device" && o.check != "host") throw std::invalid_argument("--check is device or host");
   // Stages on standard error as they finish, so that a long run shows where it is.
   const auto started = std::chrono::steady_clock::now();
-  auto stage = [&](const std::string& what) {
-    std::fprintf(stderr, "[stress %7.1f s] %s\n",
-                 std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(), what.c_str());
-  };
+  auto stage = [&](const std::string& what) { std::fprintf(stderr, "[stress %7.1f s] %s\n", since(started), what.c_str()); };
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) throw std::runtime_error("no CUDA device");
   const Workload w = make_workload(o.workload, o.keys, o.k, o.seed);
@@ -63,13 +110,12 @@ StressResult run_stress(const StressOptions& o) {
   StressResult r;
   gheap::DeviceHeap heap(o.k, w.total_inserts + 1);
   const auto view = heap.view(o.variant);
+  const bool on_device = o.check == "device";
 
   std::unique_ptr<DeviceRecorder> rec;
   if (o.record) {
     // Room per block: its share of operations, each with inv, ret and two events a
     // held node on at most the path's length plus a delete's children.
-    uint64_t ops = 0;
-    for (const auto& p : w.phases) ops = std::max<uint64_t>(ops, p.fn.size());
     uint64_t total_ops = 0;
     for (const auto& p : w.phases) total_ops += p.fn.size();
     const uint64_t per_block = (total_ops + o.blocks - 1) / o.blocks + 1;
@@ -81,12 +127,17 @@ StressResult run_stress(const StressOptions& o) {
   }
 
   // Conservation: the keys inserted equal the keys deleted plus the keys left in
-  // the heap, as multisets (compared sorted).
+  // the heap, as multisets (compared sorted), on the GPU or on the host.
+  uint64_t all_inserted = 0;
+  for (const Phase& p : w.phases) all_inserted += p.inserted_keys;
+  std::unique_ptr<DeviceConservation> conserve;
+  if (on_device) conserve = std::make_unique<DeviceConservation>(all_inserted);
   std::vector<uint32_t> inserted, removed;
   int64_t op_base = 0;
   for (const Phase& p : w.phases) {
-    for (size_t i = 0; i < p.fn.size(); ++i)
-      inserted.insert(inserted.end(), p.keys.begin() + i * o.k, p.keys.begin() + i * o.k + p.n[i]);
+    if (!on_device)
+      for (size_t i = 0; i < p.fn.size(); ++i)
+        inserted.insert(inserted.end(), p.keys.begin() + i * o.k, p.keys.begin() + i * o.k + p.n[i]);
     gheap::GpuOpBatch b;
     b.count = p.fn.size();
     auto* fn = upload(p.fn);
@@ -113,22 +164,27 @@ StressResult run_stress(const StressOptions& o) {
     float ms = 0;
     cudaEventElapsedTime(&ms, t0, t1);
     r.phases.push_back({p.name, p.fn.size(), ms / 1000.0});
+    r.kernel_seconds += ms / 1000.0;
     r.ops += p.fn.size();
     r.inserted_keys += p.inserted_keys;
-    // Every delete's batch sorted; every deleted key one that was inserted.
-    std::vector<uint32_t> h_out(p.keys.size()), h_n(p.fn.size());
-    check(cudaMemcpy(h_out.data(), out, h_out.size() * 4, cudaMemcpyDeviceToHost), "download");
-    check(cudaMemcpy(h_n.data(), out_n, h_n.size() * 4, cudaMemcpyDeviceToHost), "download");
-    for (size_t i = 0; i < p.fn.size(); ++i) {
-      if (p.fn[i] != gheap::kFnDel) continue;
-      const uint32_t* d = h_out.data() + i * o.k;
-      r.deleted_keys += h_n[i];
-      if (h_n[i] > o.k && r.failures.size() < 10)
-        r.failures.push_back("delete " + std::to_string(op_base + i) + " returned more than k keys");
-      for (uint32_t j = 0; j < h_n[i] && j < o.k; ++j) {
-        if (j && d[j] < d[j - 1] && r.failures.size() < 10)
-          r.failures.push_back("delete " + std::to_string(op_base + i) + " returned an unsorted batch");
-        removed.push_back(d[j]);
+    if (on_device) {
+      conserve->add_phase(fn, n, keys, out, out_n, p.fn.size(), o.k);
+    } else {
+      // Every delete's batch sorted; every deleted key one that was inserted.
+      std::vector<uint32_t> h_out(p.keys.size()), h_n(p.fn.size());
+      check(cudaMemcpy(h_out.data(), out, h_out.size() * 4, cudaMemcpyDeviceToHost), "download");
+      check(cudaMemcpy(h_n.data(), out_n, h_n.size() * 4, cudaMemcpyDeviceToHost), "download");
+      for (size_t i = 0; i < p.fn.size(); ++i) {
+        if (p.fn[i] != gheap::kFnDel) continue;
+        const uint32_t* d = h_out.data() + i * o.k;
+        r.deleted_keys += h_n[i];
+        if (h_n[i] > o.k && r.failures.size() < 10)
+          r.failures.push_back("delete " + std::to_string(op_base + i) + " returned more than k keys");
+        for (uint32_t j = 0; j < h_n[i] && j < o.k; ++j) {
+          if (j && d[j] < d[j - 1] && r.failures.size() < 10)
+            r.failures.push_back("delete " + std::to_string(op_base + i) + " returned an unsorted batch");
+          removed.push_back(d[j]);
+        }
       }
     }
     for (void* ptr : {static_cast<void*>(fn), static_cast<void*>(n), static_cast<void*>(keys), static_cast<void*>(out),
@@ -137,59 +193,94 @@ StressResult run_stress(const StressOptions& o) {
     op_base += static_cast<int64_t>(p.fn.size());
     stage("phase '" + p.name + "' done");
   }
-  // What the heap still holds must be exactly what was inserted and not deleted.
-  const gheap::HeapImage img = heap.download();
-  for (uint32_t i = 1; i <= img.lastelem; ++i) {
-    const uint32_t x = gheap::node_of(i);
-    removed.insert(removed.end(), img.keys.begin() + size_t(x) * o.k, img.keys.begin() + size_t(x + 1) * o.k);
+
+  // From here on, the clock of "end of the kernels to the verdict".
+  const auto after_kernels = std::chrono::steady_clock::now();
+  if (on_device) {
+    for (auto& f : conserve->finish(view)) r.failures.push_back(f);
+    r.deleted_keys = conserve->deleted();
+    if (auto bad = check_device_heap_at_rest(view)) r.failures.push_back("invariant: " + *bad);
+  } else {
+    // What the heap still holds must be exactly what was inserted and not deleted.
+    const gheap::HeapImage img = heap.download();
+    for (uint32_t i = 1; i <= img.lastelem; ++i) {
+      const uint32_t x = gheap::node_of(i);
+      removed.insert(removed.end(), img.keys.begin() + size_t(x) * o.k, img.keys.begin() + size_t(x + 1) * o.k);
+    }
+    removed.insert(removed.end(), img.pbuffer.begin(), img.pbuffer.begin() + img.psize);
+    radix_sort(inserted);
+    radix_sort(removed);
+    if (inserted != removed) {
+      const auto [a, b] = std::mismatch(inserted.begin(), inserted.end(), removed.begin(), removed.end());
+      r.failures.push_back("keys not conserved: " + std::to_string(inserted.size()) + " inserted, " +
+                           std::to_string(removed.size()) + " deleted or left in the heap; first difference at " +
+                           (a == inserted.end() ? std::string("end") : "inserted key " + std::to_string(*a)) + " / " +
+                           (b == removed.end() ? std::string("end") : "key out " + std::to_string(*b)));
+    }
+    if (auto bad = explore::check_heap_at_rest(img, gheap::Mutant::None)) r.failures.push_back("invariant: " + *bad);
   }
-  removed.insert(removed.end(), img.pbuffer.begin(), img.pbuffer.begin() + img.psize);
-  radix_sort(inserted);
-  radix_sort(removed);
-  if (inserted != removed) {
-    const auto [a, b] = std::mismatch(inserted.begin(), inserted.end(), removed.begin(), removed.end());
-    r.failures.push_back("keys not conserved: " + std::to_string(inserted.size()) + " inserted, " +
-                         std::to_string(removed.size()) + " deleted or left in the heap; first difference at " +
-                         (a == inserted.end() ? std::string("end") : "inserted key " + std::to_string(*a)) + " / " +
-                         (b == removed.end() ? std::string("end") : "key out " + std::to_string(*b)));
-  }
-  if (auto bad = explore::check_heap_at_rest(img, gheap::Mutant::None)) r.failures.push_back("invariant: " + *bad);
-  stage("conservation and invariant checked");
+  r.at_rest_seconds = since(after_kernels);
+  stage("conservation and invariant checked on the " + std::string(on_device ? "GPU" : "host"));
 
   if (rec) {
-    Header header;
-    header.model = "pq-batch";
-    header.params = Value::object({{"k", Value::integer(o.k)}});
-    header.lp_rule = explore::lp_rule_for(o.flavor, o.variant);
-    header.extra.emplace_back("source", "\"gpulin stress\"");
-    std::string gpu = "\"unknown\"";
-    cudaDeviceProp prop{};
-    if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess) {
-      gpu.clear();
-      append_json_string(gpu, prop.name);
-    }
-    header.extra.emplace_back("gpu", gpu);
-    const auto d0 = std::chrono::steady_clock::now();
-    const KeyHistory c = rec->download(std::move(header), {"ins", "del"}, "<gpu run>");
-    r.events = c.events.size();
+    if (o.plant_bad_delete) plant_bad_delete(*rec, o.blocks);
+    const Header header = stress_header(o);
     const auto c0 = std::chrono::steady_clock::now();
-    r.download_seconds = std::chrono::duration<double>(c0 - d0).count();
-    stage("history downloaded and assembled");
-    const WitnessResult wr = check_witness_pq_batch(c);
-    r.check_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - c0).count();
+    std::optional<WitnessResult> verdict;
+    bool need_host = !on_device;
+    if (on_device) {
+      GpuCheckInput in;
+      in.rec = rec->ref();
+      in.actors = o.blocks;
+      in.ops = r.ops;
+      in.k = o.k;
+      in.rule = lp_rule_of(header, "<gpu run>");
+      const GpuCheckResult g = check_pq_batch_on_gpu(in);
+      r.events = g.events;
+      r.tuples = g.tuples;
+      r.check_phases = g.phases;
+      if (g.irregular) {
+        stage("the GPU check saw an irregular recording (" + g.why + "); deciding on the host");
+        need_host = true;
+      } else {
+        verdict = g.linear.witness;
+      }
+    }
+    r.check_seconds = since(c0);
+    std::optional<KeyHistory> c;
+    if (need_host || !o.out_dir.empty()) {
+      const auto d0 = std::chrono::steady_clock::now();
+      c = rec->download(header, {"ins", "del"}, "<gpu run>");
+      r.download_seconds = since(d0);
+      stage("history downloaded");
+    }
+    if (need_host) {
+      const auto h0 = std::chrono::steady_clock::now();
+      try {
+        check_events(c->events, c->source);  // the format's rules, exactly
+        r.events = c->events.size();
+        const LinearCheckResult lin = check_pq_batch_linear(*c);
+        r.tuples = lin.tuples;
+        verdict = lin.applicable ? lin.witness : check_witness_pq_batch(*c);
+      } catch (const FormatError& e) {
+        r.failures.push_back(std::string("malformed device history: ") + e.what());
+      }
+      r.check_seconds += since(h0);
+    }
+    r.verdict_seconds = since(after_kernels);
     stage("witness checked");
-    if (wr.verdict != Verdict::Linearizable)
-      r.failures.push_back("witness (" + c.header.lp_rule + "): " +
-                           (wr.violation ? wr.violation->message : "failed"));
-    // The JSON Lines form costs about 100 bytes of memory a key: written when asked
-    // for and small enough (the compact check above covers any size).
-    if (!o.out_dir.empty() && c.keys.size() <= (uint64_t(64) << 20)) {
-      const History h = expand(c);
+    if (verdict && verdict->verdict != Verdict::Linearizable) {
+      r.witness_failure = verdict->violation ? verdict->violation->message : "failed";
+      r.failures.push_back("witness (" + header.lp_rule + "): " + r.witness_failure);
+    }
+    if (!o.out_dir.empty()) {
       std::filesystem::create_directories(o.out_dir);
       r.history_path = o.out_dir + "/" + explore::structure_name(o.flavor) + "-" + explore::variant_name(o.variant) +
                        "-gpu.jsonl";
-      write_history_file(r.history_path, h);
+      write_history_file(r.history_path, expand(*c));
     }
+  } else {
+    r.verdict_seconds = since(after_kernels);
   }
   return r;
 }

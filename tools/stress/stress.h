@@ -23,7 +23,14 @@ struct StressOptions {
   uint64_t keys = 1 << 20;
   uint64_t seed = 1;
   bool record = false;
-  std::string out_dir;  // where a failing history (and, with --record, the history) goes
+  // Where the checks run: "device" (the GPU: conservation, the heap at rest and,
+  // with --record, the per-key witness check straight from the recorder's
+  // buffers) or "host" (download everything; the host versions of each check).
+  std::string check = "device";
+  std::string out_dir;  // with --record: the history as JSON Lines goes here (downloaded only then)
+  // Tests: corrupt one recorded delete (its first returned key + 1) before the
+  // check, to see the failure found and explained.
+  bool plant_bad_delete = false;
 };
 
 struct PhaseTiming {
@@ -35,9 +42,14 @@ struct PhaseTiming {
 struct StressResult {
   std::vector<PhaseTiming> phases;
   uint64_t ops = 0, inserted_keys = 0, deleted_keys = 0;
-  uint64_t events = 0;          // recorded
-  double check_seconds = 0;     // witness check
-  double download_seconds = 0;  // copying the recording back and assembling its history
+  uint64_t events = 0, tuples = 0;  // recorded events; keys the witness check looked at
+  double kernel_seconds = 0;        // the heap's kernels, all phases
+  double at_rest_seconds = 0;       // conservation and the heap at rest
+  double check_seconds = 0;         // witness check (on the GPU, or on the host after the download)
+  double download_seconds = 0;      // copying the recording back (host check, --out, or an irregular recording)
+  double verdict_seconds = 0;       // from the end of the kernels to the verdict
+  std::vector<std::pair<std::string, double>> check_phases;  // the GPU check's steps
+  std::string witness_failure;      // the witness's explanation, when it failed
   std::vector<std::string> failures;  // empty: pass
   std::string history_path;
 };

@@ -1,0 +1,110 @@
+// The per-key witness check on the GPU agrees with the host check and the replay
+// on host-built histories uploaded in the recorder's layout; an irregular
+// (malformed) recording is handed to the host, not judged; and a planted bad
+// delete in a real recorded GPU run is reported with its keys.
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include "histories/key_history.h"
+#include "tools/stress/stress.h"
+#include "verify/pq_batch_witness.h"
+#include "verify/pq_linear/gpu_check.h"
+#include "verify/pq_linear/linear_check.h"
+#include "verify/testing/generate_pq_history.h"
+
+namespace gpulin {
+namespace {
+
+bool have_gpu() {
+  int n = 0;
+  return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
+}
+
+// Corrupts delete number `which` (among deletes that returned keys) in one of the
+// ways the host tests use.
+void corrupt(History& h, size_t which, int how) {
+  std::vector<size_t> dels;
+  for (size_t i = 0; i < h.ops.size(); ++i)
+    if (h.ops[i].f == "del" && h.ops[i].res && h.ops[i].res->is_array() && !h.ops[i].res->as_array().empty())
+      dels.push_back(i);
+  ASSERT_FALSE(dels.empty());
+  Value::Array& res = h.ops[dels[which % dels.size()]].res->as_array();
+  switch (how % 4) {
+    case 0: res[0] = Value::integer(res[0].as_int() + 1); break;
+    case 1: res.pop_back(); break;
+    case 2: res.push_back(Value::integer(2000000)); break;
+    case 3: res.back() = Value::integer(res.back().as_int() + 50); break;
+  }
+}
+
+TEST(GpuCheck, AgreesWithTheHostAndTheReplay) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device: GPU test skipped";
+  int cases = 0;
+  for (int k : {1, 4, 16})
+    for (uint64_t range : {uint64_t{1000000}, uint64_t{20}})
+      for (int how = -1; how < 4; ++how)
+        for (size_t which : {size_t{0}, size_t{7}, size_t{40}}) {
+          History h = generate_pq_batch_history(600, k, 100 + k + which, 8, range);
+          if (how >= 0) corrupt(h, which, how);
+          const KeyHistory kh = to_key_history(h);
+          const WitnessResult replay = check_witness_pq_batch(kh);
+          const LinearCheckResult host = check_pq_batch_linear(kh);
+          UploadedHistory up(kh);
+          const GpuCheckResult gpu = check_pq_batch_on_gpu(up.input());
+          SCOPED_TRACE("k=" + std::to_string(k) + " range=" + std::to_string(range) + " how=" + std::to_string(how) +
+                       " which=" + std::to_string(which));
+          ASSERT_FALSE(gpu.irregular) << gpu.why;
+          EXPECT_EQ(gpu.linear.witness.verdict, replay.verdict);
+          EXPECT_EQ(gpu.linear.witness.ops_replayed, replay.ops_replayed);
+          EXPECT_EQ(gpu.tuples, host.tuples);
+          if (replay.violation) {
+            ASSERT_TRUE(gpu.linear.witness.violation);
+            EXPECT_EQ(gpu.linear.witness.violation->op, replay.violation->op);
+            EXPECT_EQ(gpu.linear.witness.violation->expected, replay.violation->expected);
+            ASSERT_TRUE(gpu.linear.failure && host.failure);
+            EXPECT_EQ(gpu.linear.failure->message, host.failure->message);
+          }
+          ++cases;
+        }
+  EXPECT_EQ(cases, 90);
+}
+
+TEST(GpuCheck, MalformedRecordingIsIrregular) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device: GPU test skipped";
+  History h = generate_pq_batch_history(200, 4, 5, 4);
+  // Drop one rel: its acq is never released, so the holds do not alternate.
+  for (size_t i = 0; i < h.events.size(); ++i)
+    if (h.events[i].kind == EventKind::Rel) {
+      h.events.erase(h.events.begin() + static_cast<long>(i));
+      break;
+    }
+  // Tickets must stay 1..E for the recorder's layout: renumber.
+  for (size_t i = 0; i < h.events.size(); ++i) h.events[i].t = i + 1;
+  KeyHistory kh = to_key_history(h);
+  UploadedHistory up(kh);
+  const GpuCheckResult gpu = check_pq_batch_on_gpu(up.input());
+  EXPECT_TRUE(gpu.irregular);
+  EXPECT_NE(gpu.why.find("alternate"), std::string::npos) << gpu.why;
+}
+
+TEST(GpuCheck, PlantedBadDeleteInARecordedRunIsExplained) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device: GPU test skipped";
+  for (const char* where : {"device", "host"}) {
+    stress::StressOptions o;
+    o.blocks = 16;
+    o.threads = 64;
+    o.k = 16;
+    o.keys = 1 << 13;
+    o.record = true;
+    o.check = where;
+    o.plant_bad_delete = true;
+    const stress::StressResult r = stress::run_stress(o);
+    SCOPED_TRACE(where);
+    ASSERT_FALSE(r.witness_failure.empty());
+    EXPECT_NE(r.witness_failure.find("the model answers"), std::string::npos) << r.witness_failure;
+    EXPECT_NE(r.witness_failure.find("key "), std::string::npos) << r.witness_failure;
+  }
+}
+
+}  // namespace
+}  // namespace gpulin
