@@ -29,7 +29,7 @@ cmake -S . -B build-gpu "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCH
   -DCMAKE_PREFIX_PATH="$prefix/usr;$prefix/usr/lib/x86_64-linux-gnu/cmake" >"$out/configure.log" 2>&1 \
   || { tail -30 "$out/configure.log"; exit 2; }
 log "build"
-targets=(gpulin gheap_gpu_test merge_path_gpu_test gpulin_bench_gheap)
+targets=(gpulin gheap_gpu_test gpu_check_test merge_path_gpu_test gpulin_bench_gheap)
 want bench && for t in gpulin_bench_merge; do
   grep -q "\b$t\b" build-gpu/CMakeFiles/TargetDirectories.txt 2>/dev/null && targets+=("$t")
 done
@@ -51,7 +51,7 @@ for s in ${STRESS:-gheap-td gheap-bu}; do
     if [ -z "$rec" ]; then n=$keys; else n=$rkeys; fi
     line=$(timeout 300 build-gpu/tools/gpulin stress --structure $s --variant fixed --blocks 128 --threads 512 --k 1024 \
       --workload random --keys $n $rec 2>&1 | tee -a "$out/stress.log" | tr '\n' ' ' | sed 's/  */ /g')
-    summary+=("stress $s keys=$n ${rec:-(no record)}: $(echo "$line" | grep -o 'verdict: [A-Za-z]*') | $(echo "$line" | grep -o 'recorded [0-9]* operations.*witness check [0-9.]* s' )")
+    summary+=("stress $s keys=$n ${rec:-(no record)}: $(echo "$line" | grep -o 'verdict: [A-Za-z]*') | $(echo "$line" | grep -o 'kernels [0-9.]* s.*end of kernels to verdict [0-9.]* s' )")
   done
 done
 fi
