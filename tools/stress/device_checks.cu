@@ -3,6 +3,7 @@
 #include <cub/cub.cuh>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "structures/gheap/bit_reversal.h"
@@ -15,7 +16,8 @@ namespace {
 void check(cudaError_t e, const char* what) {
   if (e != cudaSuccess) throw std::runtime_error(std::string("stress check on the GPU: ") + what + ": " + cudaGetErrorString(e));
 }
-unsigned grid_for(uint64_t n) { return static_cast<unsigned>(std::min<uint64_t>((n + 255) / 256, 1 << 18)); }
+// At least one block: a launch of zero blocks is an error, and n may be 0 (an empty heap).
+unsigned grid_for(uint64_t n) { return static_cast<unsigned>(std::max<uint64_t>(1, std::min<uint64_t>((n + 255) / 256, 1 << 18))); }
 #define GRID_STRIDE(i, n) for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < (n); i += uint64_t(gridDim.x) * blockDim.x)
 
 template <class T>
@@ -142,7 +144,7 @@ void DeviceConservation::add_phase(const uint32_t* fn, const uint32_t* n, const 
     uint64_t& side = inserts ? inserted_ : deleted_;
     if (side + total > b_->capacity) throw std::runtime_error("stress: more keys than the conservation buffers hold");
     // Offsets are relative to the side's fill so far.
-    gather_batches<<<static_cast<unsigned>(std::min<uint64_t>(ops, 1 << 16)), 256>>>(
+    gather_batches<<<static_cast<unsigned>(std::clamp<uint64_t>(ops, 1, 1 << 16)), 256>>>(
         inserts ? keys : out, len.p, off.p, ops, k, !inserts, (inserts ? b_->inserted.p : b_->removed.p) + side,
         b_->bad.p);
     check(cudaGetLastError(), "gather");
@@ -202,7 +204,7 @@ std::optional<std::string> check_device_heap_at_rest(const gheap::HeapView<uint3
   }
   DevVec<unsigned long long> bad(1);
   check(cudaMemset(bad.p, 0xff, 8), "memset");
-  nodes_at_rest<<<static_cast<unsigned>(std::min<uint64_t>(heap.capacity, 1 << 16)), 256>>>(heap, present.p, max_node,
+  nodes_at_rest<<<static_cast<unsigned>(std::clamp<uint64_t>(heap.capacity, 1, 1 << 16)), 256>>>(heap, present.p, max_node,
                                                                                             bad.p);
   partial_at_rest<<<1, 256>>>(heap, psize, lastelem > 0, bad.p);
   check(cudaGetLastError(), "at rest");

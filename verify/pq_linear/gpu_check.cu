@@ -65,7 +65,8 @@ struct Temp {
   }
 };
 
-unsigned grid_for(uint64_t n) { return static_cast<unsigned>(std::min<uint64_t>((n + 255) / 256, 65536 * 4)); }
+// At least one block: a launch of zero blocks is an error, and n may be 0.
+unsigned grid_for(uint64_t n) { return static_cast<unsigned>(std::max<uint64_t>(1, std::min<uint64_t>((n + 255) / 256, 65536 * 4))); }
 #define GRID_STRIDE(i, n) for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < (n); i += uint64_t(gridDim.x) * blockDim.x)
 
 // The first irregularity, by ticket: t << 8 | code.
@@ -465,7 +466,7 @@ GpuCheckResult check_pq_batch_on_gpu(const GpuCheckInput& in) {
   Buf<uint8_t> is_del(m);
   Buf<int64_t> max_res(m), delta(m), present(m);
   Buf<uint64_t> tuple_count(m), tuple_off(m + 1);
-  per_position<<<static_cast<unsigned>(std::min<uint64_t>(m, 1 << 16)), 256>>>(
+  per_position<<<static_cast<unsigned>(std::clamp<uint64_t>(m, 1, 1 << 16)), 256>>>(
       order.get(), m, t, rec.keys, in.fn_del, is_del.get(), max_res.get(), delta.get(), tuple_count.get(), fail.get());
   bytes = 0;
   cub::DeviceScan::ExclusiveSum(nullptr, bytes, delta.get(), present.get(), m);
@@ -486,7 +487,7 @@ GpuCheckResult check_pq_batch_on_gpu(const GpuCheckInput& in) {
   if (pos_bits > 32) throw std::runtime_error("gpu check: more than 2^31 operations");
   const uint64_t mask = (uint64_t{1} << pos_bits) - 1;
   Buf<uint64_t> tup(T), tup_alt(T);
-  write_tuples<<<static_cast<unsigned>(std::min<uint64_t>(m, 1 << 16)), 256>>>(order.get(), m, t, rec.keys,
+  write_tuples<<<static_cast<unsigned>(std::clamp<uint64_t>(m, 1, 1 << 16)), 256>>>(order.get(), m, t, rec.keys,
                                                                              is_del.get(), tuple_off.get(), pos_bits,
                                                                              tup.get());
   cub::DoubleBuffer<uint64_t> db(tup.get(), tup_alt.get());
