@@ -1,0 +1,731 @@
+#include "histories/key_history_reader.h"
+
+#include <fmt/format.h>
+#include <simdjson.h>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <exception>
+#include <fstream>
+#include <mutex>
+#include <numeric>
+#include <thread>
+
+#include "histories/binary_format.h"
+#include "histories/json_dom.h"
+#include "histories/jsonl_reader.h"
+#include "histories/rules.h"
+
+namespace gpulin {
+
+namespace {
+
+namespace od = simdjson::ondemand;
+
+// ---- memory and threads -------------------------------------------------------------
+
+// Asks for transparent huge pages on a buffer before it is first touched. On a
+// virtual machine each 4 KiB page fault costs microseconds, and a large history
+// touches hundreds of thousands of pages (input, parts, key pool): without this
+// the faults, not the parsing, set the speed. Only the whole pages inside the
+// range are advised; small buffers are left alone.
+void advise_huge(const void* p, size_t bytes) {
+  constexpr uintptr_t kPage = 4096, kWorth = uintptr_t{4} << 20;
+  if (bytes < kWorth) return;
+  const uintptr_t begin = (reinterpret_cast<uintptr_t>(p) + kPage - 1) & ~(kPage - 1);
+  const uintptr_t end = (reinterpret_cast<uintptr_t>(p) + bytes) & ~(kPage - 1);
+  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+}
+
+template <class T>
+void reserve_huge(std::vector<T>& v, size_t n) {
+  v.reserve(n);
+  advise_huge(v.data(), v.capacity() * sizeof(T));
+}
+
+// Runs fn(0), ..., fn(n - 1) on n threads, the calling one included, and
+// rethrows the first exception any of them threw.
+template <class F>
+void on_threads(unsigned n, F&& fn) {
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  auto run = [&](unsigned i) {
+    try {
+      fn(i);
+    } catch (...) {
+      std::lock_guard lock(error_mutex);
+      if (!error) error = std::current_exception();
+    }
+  };
+  {
+    std::vector<std::jthread> workers;
+    for (unsigned i = 1; i < n; ++i) workers.emplace_back(run, i);
+    run(0);
+  }
+  if (error) std::rethrow_exception(error);
+}
+
+unsigned default_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
+
+// ---- what parsing produces, before the structural rules ---------------------------
+
+// An inv's f and args, or a ret's res: a span of its part's key pool. `part`
+// is filled in when the parts are joined.
+struct Payload {
+  uint64_t off = 0;
+  uint32_t len = 0;
+  uint16_t fn = 0;  // inv: index into Part::fns
+  uint8_t kind = KeyOp::kNullResult;  // ret: kNullResult or kKeysResult
+  uint8_t part = 0;
+};
+
+// One chunk of lines (or the binary form's records), parsed. Keys stay in the
+// part's own pool until the ops are built, which copies them in op order.
+struct Part {
+  std::vector<Event> events;   // Event::line counts from the part's first line (1-based)
+  std::vector<uint32_t> slot;  // per event: inv -> index into calls, ret -> into results
+  std::vector<Payload> calls;
+  std::vector<Payload> results;
+  std::vector<int64_t> keys;
+  std::vector<std::string> fns;
+  uint64_t lines = 0;
+
+  // A guess from the input size that saves regrowing, not a limit. Reserved but
+  // untouched memory is not resident, so erring high costs little.
+  void reserve_for(size_t bytes) {
+    reserve_huge(events, bytes / 48 + 16);
+    slot.reserve(bytes / 48 + 16);
+    calls.reserve(bytes / 192 + 16);
+    results.reserve(bytes / 192 + 16);
+    reserve_huge(keys, bytes / 6 + 16);
+  }
+  // Room for the keys of the next line, grown by hand (not by push_back) so that
+  // the new buffer gets huge pages too. Lines of more keys than the slack still
+  // work, through push_back.
+  void make_room() {
+    constexpr size_t kSlack = size_t{1} << 16;
+    if (keys.capacity() - keys.size() >= kSlack) return;
+    std::vector<int64_t> grown;
+    reserve_huge(grown, std::max(2 * keys.capacity(), keys.size() + kSlack));
+    grown.insert(grown.end(), keys.begin(), keys.end());
+    keys = std::move(grown);
+  }
+  uint16_t fn_of(std::string_view f) {
+    // Histories use two or three names; a scan beats hashing.
+    for (size_t i = 0; i < fns.size(); ++i)
+      if (fns[i] == f) return static_cast<uint16_t>(i);
+    if (fns.size() >= UINT16_MAX) return UINT16_MAX;  // too many names: the caller gives up
+    fns.emplace_back(f);
+    return static_cast<uint16_t>(fns.size() - 1);
+  }
+  void add(const Event& e, uint32_t s) {
+    events.push_back(e);
+    slot.push_back(s);
+  }
+};
+
+template <class T>
+void release(std::vector<T>& v) {
+  std::vector<T>().swap(v);
+}
+
+// ---- one JSONL event line, on-demand ------------------------------------------------
+
+enum Field : int { kT, kE, kOp, kActor, kNode, kF, kArgs, kRes, kFieldCount };
+constexpr const char* kFieldName[kFieldCount] = {"t", "e", "op", "actor", "node", "f", "args", "res"};
+constexpr unsigned bit(Field f) { return 1u << f; }
+constexpr unsigned kBase = bit(kT) | bit(kE) | bit(kOp) | bit(kActor);
+
+bool kind_of(std::string_view e, EventKind& kind) {
+  if (e == "inv") kind = EventKind::Inv;
+  else if (e == "ret") kind = EventKind::Ret;
+  else if (e == "acq") kind = EventKind::Acq;
+  else if (e == "rel") kind = EventKind::Rel;
+  else if (e == "lp") kind = EventKind::Lp;
+  else return false;
+  return true;
+}
+
+// The fields an event of this kind must carry, which are also all it may carry
+// (as in jsonl_reader.cpp).
+unsigned fields_of(EventKind k) {
+  switch (k) {
+    case EventKind::Inv: return kBase | bit(kF) | bit(kArgs);
+    case EventKind::Ret: return kBase | bit(kRes);
+    case EventKind::Acq:
+    case EventKind::Rel: return kBase | bit(kNode);
+    case EventKind::Lp: return kBase;
+  }
+  return kBase;
+}
+
+// The field a key names, or -1. Compares the raw key first (no copy); a key
+// written with escapes ("\u0074") is unescaped and compared again, since the DOM
+// reader accepts it.
+int field_of(od::field& fld) {
+  const od::raw_json_string raw = fld.key();
+  for (int i = 0; i < kFieldCount; ++i)
+    if (raw.unsafe_is_equal(kFieldName[i])) return i;
+  if (!std::memchr(raw.raw(), '\\', std::strcspn(raw.raw(), "\""))) return -1;
+  std::string_view key;
+  if (fld.unescaped_key().get(key)) return -1;
+  for (int i = 0; i < kFieldCount; ++i)
+    if (key == kFieldName[i]) return i;
+  return -1;
+}
+
+// Parses event lines into a Part. Every check answers only "fine" or "not
+// taken": a line not taken goes to the DOM reader, which names the problem.
+class LineParser {
+ public:
+  explicit LineParser(Part& part) : part_(part) {}
+
+  // `cap`: bytes readable from p on (the rest of the padded buffer).
+  bool event(const char* p, size_t len, size_t cap, uint32_t line) {
+    od::document doc;
+    if (parser_.iterate(p, len, cap).get(doc)) return false;
+    od::object obj;
+    if (doc.get_object().get(obj)) return false;
+    Event ev;
+    ev.line = line;
+    std::string_view e, f;
+    Payload args, res;
+    unsigned seen = 0;
+    for (auto field_result : obj) {
+      if (field_result.error()) return false;
+      od::field& fld = field_result.value_unsafe();
+      const int k = field_of(fld);
+      if (k < 0 || (seen & (1u << k))) return false;
+      seen |= 1u << k;
+      od::value v = fld.value();
+      bool ok = true;
+      switch (k) {
+        case kT: ok = !v.get_uint64().get(ev.t); break;
+        case kE: ok = !v.get_string().get(e); break;
+        case kOp: ok = !v.get_int64().get(ev.op); break;
+        case kActor: ok = !v.get_int64().get(ev.actor); break;
+        case kNode: ok = !v.get_int64().get(ev.node); break;
+        case kF: ok = !v.get_string().get(f); break;
+        case kArgs: ok = key_array(v, args); break;
+        case kRes: ok = result(v, res); break;
+      }
+      if (!ok) return false;
+    }
+    // Anything after the object (a second value, a stray bracket) makes the line
+    // invalid JSON for the DOM reader.
+    if (doc.current_location().error() != simdjson::OUT_OF_BOUNDS) return false;
+    if (!kind_of(e, ev.kind) || seen != fields_of(ev.kind)) return false;
+    if (ev.kind == EventKind::Inv) {
+      args.fn = part_.fn_of(f);
+      if (args.fn == UINT16_MAX) return false;
+      part_.add(ev, static_cast<uint32_t>(part_.calls.size()));
+      part_.calls.push_back(args);
+    } else if (ev.kind == EventKind::Ret) {
+      part_.add(ev, static_cast<uint32_t>(part_.results.size()));
+      part_.results.push_back(res);
+    } else {
+      part_.add(ev, 0);
+    }
+    return true;
+  }
+
+ private:
+  // An array of signed 64-bit integers, appended to the part's pool.
+  bool key_array(od::value v, Payload& out) {
+    od::array arr;
+    if (v.get_array().get(arr)) return false;
+    out.off = part_.keys.size();
+    for (auto x : arr) {
+      int64_t key;
+      if (x.get_int64().get(key)) return false;
+      part_.keys.push_back(key);
+    }
+    if (part_.keys.size() - out.off > UINT32_MAX) return false;
+    out.len = static_cast<uint32_t>(part_.keys.size() - out.off);
+    return true;
+  }
+  // null or an array of keys.
+  bool result(od::value v, Payload& out) {
+    bool null = false;
+    if (v.is_null().get(null)) return false;
+    if (null) {
+      out.kind = KeyOp::kNullResult;
+      return true;
+    }
+    out.kind = KeyOp::kKeysResult;
+    return key_array(v, out);
+  }
+
+  Part& part_;
+  od::parser parser_;
+};
+
+bool comment_or_blank(const char* p, const char* le) {
+  while (p < le && (*p == ' ' || *p == '\t' || *p == '\r')) ++p;
+  return p == le || *p == '#';
+}
+
+// Parses the lines of [begin, end) (whole lines) into `part`. Lines are split
+// and counted exactly as the DOM reader does. Stops early once any part failed.
+void parse_chunk(const char* begin, const char* end, const char* padded_end, Part& part,
+                 std::atomic<bool>& stop) {
+  part.reserve_for(end - begin);
+  LineParser parser(part);
+  uint64_t line = 0;
+  for (const char* p = begin; p < end;) {
+    const char* nl = static_cast<const char*>(std::memchr(p, '\n', end - p));
+    const char* le = nl ? nl : end;
+    ++line;
+    part.make_room();
+    if (!comment_or_blank(p, le) &&
+        !parser.event(p, le - p, padded_end - p, static_cast<uint32_t>(line))) {
+      stop = true;  // a line the fast path does not take: the DOM reader will decide
+      return;
+    }
+    if ((line & 255) == 0 && stop.load(std::memory_order_relaxed)) return;
+    p = le + 1;
+  }
+  part.lines = line;
+}
+
+// Cuts [begin, end) into `n` runs of whole lines of about equal size.
+std::vector<const char*> cut_at_lines(const char* begin, const char* end, unsigned n) {
+  std::vector<const char*> cuts{begin};
+  for (unsigned i = 1; i < n; ++i) {
+    const char* at = std::max(cuts.back(), begin + (end - begin) * i / n);
+    const char* nl = static_cast<const char*>(std::memchr(at, '\n', end - at));
+    cuts.push_back(nl ? nl + 1 : end);
+  }
+  cuts.push_back(end);
+  return cuts;
+}
+
+// ---- from parts to a KeyHistory -----------------------------------------------------
+
+// The parts' events as one array, lines made absolute.
+struct Joined {
+  std::vector<Event> events;
+  std::vector<uint32_t> slot;
+  std::vector<Payload> calls;
+  std::vector<Payload> results;
+};
+
+Joined join(std::vector<Part>& parts, const std::vector<uint64_t>& first_line) {
+  Joined j;
+  size_t events = 0, calls = 0, results = 0;
+  for (const Part& p : parts) events += p.events.size(), calls += p.calls.size(), results += p.results.size();
+  reserve_huge(j.events, events);  // becomes KeyHistory::events
+  reserve_huge(j.slot, events);
+  j.calls.reserve(calls);
+  j.results.reserve(results);
+  for (size_t i = 0; i < parts.size(); ++i) {
+    Part& p = parts[i];
+    const uint32_t line0 = static_cast<uint32_t>(first_line[i] - 1);
+    const uint32_t call0 = static_cast<uint32_t>(j.calls.size()), result0 = static_cast<uint32_t>(j.results.size());
+    for (size_t e = 0; e < p.events.size(); ++e) {
+      Event ev = p.events[e];
+      ev.line += line0;
+      j.events.push_back(ev);
+      const bool inv = ev.kind == EventKind::Inv, ret = ev.kind == EventKind::Ret;
+      j.slot.push_back(inv ? call0 + p.slot[e] : ret ? result0 + p.slot[e] : 0);
+    }
+    for (Payload c : p.calls) c.part = static_cast<uint8_t>(i), j.calls.push_back(c);
+    for (Payload r : p.results) r.part = static_cast<uint8_t>(i), j.results.push_back(r);
+    // Freed part by part, so the copies never double the memory.
+    release(p.events), release(p.slot), release(p.calls), release(p.results);
+  }
+  return j;
+}
+
+// Sorts events (and their slots alongside) by t, as assemble.cpp does. Writers
+// emit t order, so the common case is one linear check.
+void sort_by_t(Joined& j) {
+  auto less_t = [](const Event& a, const Event& b) { return a.t < b.t; };
+  if (std::is_sorted(j.events.begin(), j.events.end(), less_t)) return;
+  std::vector<uint32_t> order(j.events.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return j.events[a].t < j.events[b].t; });
+  std::vector<Event> events;
+  std::vector<uint32_t> slot;
+  events.reserve(order.size());
+  slot.reserve(order.size());
+  for (uint32_t i : order) {
+    events.push_back(j.events[i]);
+    slot.push_back(j.slot[i]);
+  }
+  j.events = std::move(events);
+  j.slot = std::move(slot);
+}
+
+// Builds the ops in inv order, and the key pool op by op (args, then res): the
+// layout to_key_history gives, as fn_names in order of first use.
+void build_ops(KeyHistory& k, const std::vector<OpSpan>& spans, const Joined& j, std::vector<Part>& parts) {
+  k.ops.reserve(spans.size());
+  std::vector<std::vector<int32_t>> fn_map(parts.size());
+  for (size_t i = 0; i < parts.size(); ++i) fn_map[i].assign(parts[i].fns.size(), -1);
+  uint64_t next = 0;  // where the next payload starts in k.keys
+  auto append = [&](const Payload& p) {
+    const int64_t* from = parts[p.part].keys.data() + p.off;
+    k.keys.insert(k.keys.end(), from, from + p.len);
+  };
+  for (const OpSpan& s : spans) {
+    const Event& inv = j.events[s.inv_event];
+    const Payload& call = j.calls[j.slot[s.inv_event]];
+    KeyOp op;
+    op.id = s.id;
+    op.actor = s.actor;
+    op.inv_t = inv.t;
+    op.inv_line = inv.line;
+    int32_t& fn = fn_map[call.part][call.fn];
+    if (fn < 0) fn = k.fn_index(parts[call.part].fns[call.fn]);
+    op.fn = static_cast<uint16_t>(fn);
+    op.args_off = next;
+    op.args_len = call.len;
+    next += call.len;
+    if (s.ret_event != OpSpan::kNone) {
+      const Event& ret = j.events[s.ret_event];
+      const Payload& res = j.results[j.slot[s.ret_event]];
+      op.ret_t = ret.t;
+      op.ret_line = ret.line;
+      op.res_kind = static_cast<KeyOp::Result>(res.kind);
+      if (res.kind == KeyOp::kKeysResult) {
+        op.res_off = next;
+        op.res_len = res.len;
+        next += res.len;
+      }
+    }
+    k.ops.push_back(op);
+  }
+
+  // One pass, in op order: each page of the pool is touched once, by the copy
+  // (resizing first and copying in parallel zero-fills the pool an extra time).
+  reserve_huge(k.keys, next);
+  for (size_t i = 0; i < spans.size(); ++i) {
+    const KeyOp& op = k.ops[i];
+    append(j.calls[j.slot[spans[i].inv_event]]);
+    if (op.res_kind == KeyOp::kKeysResult) append(j.results[j.slot[spans[i].ret_event]]);
+  }
+}
+
+// The same steps and errors, in the same order, as assemble_history.
+KeyHistory assemble_keys(std::string source, Header header, uint32_t header_line, std::vector<Part> parts,
+                         const std::vector<uint64_t>& first_line) {
+  check_header(header, source, header_line);
+  size_t events = 0;
+  for (const Part& p : parts) events += p.events.size();
+  if (events >= OpSpan::kNone) throw FormatError(source, 0, "too many events (more than 2^32 - 2)");
+  Joined j = join(parts, first_line);
+  sort_by_t(j);
+  const std::vector<OpSpan> spans = check_events(j.events, source);
+  KeyHistory k;
+  k.source = std::move(source);
+  k.header = std::move(header);
+  build_ops(k, spans, j, parts);
+  k.events = std::move(j.events);
+  return k;
+}
+
+// ---- the DOM reader's verdict --------------------------------------------------------
+
+bool is_key_array(const Value& v) {
+  if (!v.is_array()) return false;
+  for (const Value& x : v.as_array())
+    if (!x.is_int()) return false;
+  return true;
+}
+
+// A history the DOM reader accepted after the fast path turned a line down:
+// either a payload is not keys (an error here, on its first line) or the fast
+// path was stricter than it needs to be, and the history is converted.
+KeyHistory keys_of_dom(const History& h) {
+  uint32_t bad = UINT32_MAX;
+  bool any = false;
+  for (const Operation& op : h.ops) {
+    if (!is_key_array(op.args)) any = true, bad = std::min(bad, op.inv_line);
+    if (op.res && !op.res->is_null() && !is_key_array(*op.res)) any = true, bad = std::min(bad, op.ret_line);
+  }
+  if (any)
+    throw FormatError(h.source, bad,
+                      fmt::format("args/res must be arrays of integer keys for model {}", h.header.model));
+  return to_key_history(h);
+}
+
+// Known models whose payloads are not key lists are turned away at the header;
+// unknown models go on, so that check_header names them as the DOM reader does.
+void require_keys_model(const Header& h, const std::string& source, uint32_t line) {
+  if (keys_only_model(h.model)) return;
+  const auto& known = known_models();
+  if (std::find(known.begin(), known.end(), h.model) != known.end())
+    throw FormatError(source, line, fmt::format("model {} has non-key payloads; use read_history_file", h.model));
+}
+
+// ---- JSONL --------------------------------------------------------------------------
+
+// Takes the buffer over so that it can be freed as soon as the lines are parsed:
+// the peak is then the file plus the parsed parts, not the file plus the history.
+KeyHistory read_padded(simdjson::padded_string buf, const std::string& source, unsigned threads) {
+  const char* const begin = buf.data();
+  const char* const end = begin + buf.size();
+  const char* const padded_end = end + simdjson::SIMDJSON_PADDING;
+
+  // The header: the first line that is no comment, found and parsed as the DOM
+  // reader does (nothing before it can fail).
+  uint64_t line = 0;
+  const char* p = begin;
+  Header header;
+  uint32_t header_line = 0;
+  while (p < end && header_line == 0) {
+    const char* nl = static_cast<const char*>(std::memchr(p, '\n', end - p));
+    const char* le = nl ? nl : end;
+    if (++line > UINT32_MAX) throw FormatError(source, UINT32_MAX, "too many lines (more than 2^32 - 1)");
+    if (!comment_or_blank(p, le)) {
+      header_line = static_cast<uint32_t>(line);
+      header = parse_header_json(std::string_view(p, le - p), source, header_line);
+    }
+    p = le + 1;
+  }
+  if (header_line == 0)
+    throw FormatError(source, std::max<uint32_t>(static_cast<uint32_t>(line), 1),
+                      "header missing: the file has no header line (it is empty or only comments)");
+  require_keys_model(header, source, header_line);
+
+  // The events, in parallel chunks of whole lines. Small inputs get fewer
+  // threads: starting one costs more than parsing a few hundred kB.
+  const char* const body = std::min(p, end);
+  if (threads == 0) {
+    const size_t per_thread = size_t{1} << 20;
+    threads = static_cast<unsigned>(std::clamp<size_t>((end - body) / per_thread, 1, default_threads()));
+  }
+  threads = std::min(threads, 255u);  // Payload::part is a byte
+  const std::vector<const char*> cuts = cut_at_lines(body, end, threads);
+  std::vector<Part> parts(threads);
+  std::atomic<bool> stop{false};
+  on_threads(threads, [&](unsigned i) { parse_chunk(cuts[i], cuts[i + 1], padded_end, parts[i], stop); });
+
+  // A line turned down: the DOM reader reads the whole input and throws its own
+  // error, identical by construction (it reads line errors in file order, then
+  // the header, then the events' rules).
+  if (stop) {
+    parts.clear();
+    return keys_of_dom(read_history_text(std::string_view(buf.data(), buf.size()), source));
+  }
+  buf = simdjson::padded_string();  // every string the parts need was copied out
+
+  std::vector<uint64_t> first_line(threads);
+  for (unsigned i = 0; i < threads; ++i) {
+    first_line[i] = line + 1;
+    line += parts[i].lines;
+  }
+  if (line > UINT32_MAX) throw FormatError(source, UINT32_MAX, "too many lines (more than 2^32 - 1)");
+  return assemble_keys(source, std::move(header), header_line, std::move(parts), first_line);
+}
+
+// ---- binary ---------------------------------------------------------------------------
+
+uint64_t get_le(const char* p, int bytes) {
+  uint64_t x = 0;
+  for (int i = 0; i < bytes; ++i) x |= static_cast<uint64_t>(static_cast<unsigned char>(p[i])) << (8 * i);
+  return x;
+}
+
+constexpr char kMagic[8] = {'G', 'P', 'U', 'L', 'I', 'N', 'H', '1'};
+constexpr size_t kRecordSize = 40;
+enum Tag : uint8_t { kNull = 0, kInt = 3, kArray = 5 };
+
+// Decodes the value pool's key payloads; any other content or inconsistency is
+// "not taken", left for read_history_binary_bytes to name.
+class PoolKeys {
+ public:
+  PoolKeys(std::string_view pool, Part& part) : pool_(pool), part_(part) {}
+  size_t pos() const { return pos_; }
+
+  bool inv(uint64_t aux, Payload& out) {
+    const char* n = nullptr;
+    if (aux != pos_ || !take(4, n)) return false;
+    const uint32_t len = static_cast<uint32_t>(get_le(n, 4));
+    const char* f = nullptr;
+    if (!take(len, f)) return false;
+    out.fn = part_.fn_of(std::string_view(f, len));
+    return out.fn != UINT16_MAX && keys(out);
+  }
+  bool ret(uint64_t aux, Payload& out) {
+    const char* tag = nullptr;
+    if (aux != pos_ || !take(1, tag)) return false;
+    if (*tag == kNull) {
+      out.kind = KeyOp::kNullResult;
+      return true;
+    }
+    --pos_;  // the array's tag again
+    out.kind = KeyOp::kKeysResult;
+    return keys(out);
+  }
+
+ private:
+  bool take(uint64_t n, const char*& p) {
+    if (n > pool_.size() - pos_) return false;
+    p = pool_.data() + pos_;
+    pos_ += n;
+    return true;
+  }
+  // tag 5, u32 count, then count times (tag 3, i64).
+  bool keys(Payload& out) {
+    const char* head = nullptr;
+    if (!take(5, head) || static_cast<uint8_t>(head[0]) != kArray) return false;
+    const uint32_t count = static_cast<uint32_t>(get_le(head + 1, 4));
+    const char* items = nullptr;
+    if (!take(uint64_t{count} * 9, items)) return false;
+    out.off = part_.keys.size();
+    out.len = count;
+    for (uint32_t i = 0; i < count; ++i, items += 9) {
+      if (static_cast<uint8_t>(items[0]) != kInt) return false;
+      part_.keys.push_back(static_cast<int64_t>(get_le(items + 1, 8)));
+    }
+    return true;
+  }
+  std::string_view pool_;
+  Part& part_;
+  size_t pos_ = 0;
+};
+
+// The records, as read_history_binary_bytes reads them; false when it would
+// complain or build a Value that is no key list.
+bool parse_records(const char* rec, uint64_t count, std::string_view pool, uint64_t pool_size, Part& part) {
+  part.events.reserve(count);
+  part.slot.reserve(count);
+  reserve_huge(part.keys, pool.size() / 9);  // a key takes 9 bytes in the pool
+  PoolKeys reader(pool, part);
+  for (uint64_t i = 0; i < count; ++i, rec += kRecordSize) {
+    Event ev;
+    ev.t = get_le(rec, 8);
+    ev.op = static_cast<int64_t>(get_le(rec + 8, 8));
+    ev.actor = static_cast<int64_t>(get_le(rec + 16, 8));
+    const uint64_t aux = get_le(rec + 24, 8);
+    const uint8_t kind = static_cast<uint8_t>(rec[32]);
+    ev.line = static_cast<uint32_t>(i + 1);
+    if (kind > static_cast<uint8_t>(EventKind::Lp) || get_le(rec + 33, 7) != 0) return false;
+    ev.kind = static_cast<EventKind>(kind);
+    Payload payload;
+    switch (ev.kind) {
+      case EventKind::Acq:
+      case EventKind::Rel:
+        ev.node = static_cast<int64_t>(aux);
+        part.add(ev, 0);
+        break;
+      case EventKind::Lp:
+        if (aux != 0) return false;
+        part.add(ev, 0);
+        break;
+      case EventKind::Inv:
+        if (!reader.inv(aux, payload)) return false;
+        part.add(ev, static_cast<uint32_t>(part.calls.size()));
+        part.calls.push_back(payload);
+        break;
+      case EventKind::Ret:
+        if (!reader.ret(aux, payload)) return false;
+        part.add(ev, static_cast<uint32_t>(part.results.size()));
+        part.results.push_back(payload);
+        break;
+    }
+  }
+  part.lines = count;
+  return reader.pos() == pool_size && pool.size() == pool_size;
+}
+
+KeyHistory read_binary_bytes(std::string_view bytes, const std::string& source) {
+  auto dom = [&] { return keys_of_dom(read_history_binary_bytes(bytes, source)); };
+  // Before the records: any irregularity is for the binary reader to name.
+  if (bytes.size() < sizeof kMagic + 4 || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0) return dom();
+  size_t pos = sizeof kMagic;
+  const uint64_t header_len = get_le(bytes.data() + pos, 4);
+  pos += 4;
+  if (bytes.size() - pos < header_len + 16) return dom();
+  Header header = parse_header_json(bytes.substr(pos, header_len), source, 0);
+  pos += header_len;
+  const uint64_t count = get_le(bytes.data() + pos, 8);
+  const uint64_t pool_size = get_le(bytes.data() + pos + 8, 8);
+  pos += 16;
+  if (count > (bytes.size() - pos) / kRecordSize || count >= UINT32_MAX) return dom();
+  require_keys_model(header, source, 0);
+  const char* rec = bytes.data() + pos;
+  pos += count * kRecordSize;
+  const std::string_view pool = bytes.substr(pos);
+  std::vector<Part> parts(1);
+  if (!parse_records(rec, count, pool, pool_size, parts[0])) return dom();
+  return assemble_keys(source, std::move(header), 0, std::move(parts), {1});
+}
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) throw FormatError(path, 0, "cannot read the file");
+  std::string bytes(static_cast<size_t>(in.tellg()), '\0');
+  in.seekg(0);
+  if (!in.read(bytes.data(), static_cast<std::streamsize>(bytes.size())))
+    throw FormatError(path, 0, "cannot read the file");
+  return bytes;
+}
+
+// Reads a regular file into a padded_string with huge pages, in pieces by
+// several threads at once: copying out of the page cache is a good part of the
+// time otherwise. False on anything unusual (not a regular file, a short read),
+// which padded_string::load then reads, to give the DOM reader's error.
+bool load_in_parallel(const std::string& path, unsigned threads, simdjson::padded_string& out) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct stat st;
+  bool ok = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+  if (ok) {
+    const size_t size = static_cast<size_t>(st.st_size);
+    simdjson::padded_string buf(size);
+    ok = buf.data() != nullptr;
+    advise_huge(buf.data(), size);
+    std::atomic<bool> short_read{false};
+    const size_t per_thread = size_t{8} << 20;
+    threads = static_cast<unsigned>(std::clamp<size_t>(size / per_thread, 1, threads));
+    if (ok)
+      on_threads(threads, [&](unsigned i) {
+        for (size_t at = size * i / threads, to = size * (i + 1) / threads; at < to;) {
+          const ssize_t got = ::pread(fd, buf.data() + at, to - at, static_cast<off_t>(at));
+          if (got <= 0) {
+            short_read = true;
+            return;
+          }
+          at += static_cast<size_t>(got);
+        }
+      });
+    ok = ok && !short_read;
+    if (ok) out = std::move(buf);
+  }
+  ::close(fd);
+  return ok;
+}
+
+}  // namespace
+
+bool keys_only_model(const std::string& model) {
+  return model == "pq" || model == "pq-batch" || model == "psync-pq";
+}
+
+KeyHistory read_key_history_file(const std::string& path, unsigned threads) {
+  simdjson::padded_string buf;
+  if (!load_in_parallel(path, threads ? threads : default_threads(), buf))
+    if (auto err = simdjson::padded_string::load(path).get(buf))
+      throw FormatError(path, 0, fmt::format("cannot read the file: {}", simdjson::error_message(err)));
+  return read_padded(std::move(buf), path, threads);
+}
+
+KeyHistory read_key_history_text(std::string_view text, const std::string& source, unsigned threads) {
+  return read_padded(simdjson::padded_string(text), source, threads);
+}
+
+KeyHistory read_key_history_any(const std::string& path, unsigned threads) {
+  if (!is_binary_history_file(path)) return read_key_history_file(path, threads);
+  return read_binary_bytes(read_all(path), path);
+}
+
+}  // namespace gpulin

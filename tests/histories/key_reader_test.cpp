@@ -1,0 +1,419 @@
+// The on-demand keys-only reader (key_history_reader.h) against the DOM reader:
+// on every keys-only example, generated histories in JSONL and binary, shuffled
+// and split into many chunks, and randomly corrupted ones (RapidCheck), it gives
+// exactly to_key_history(read_history_...) or the identical FormatError text.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <random>
+#include <sstream>
+
+#include "histories/binary_format.h"
+#include "histories/json_dom.h"
+#include "histories/jsonl_reader.h"
+#include "histories/jsonl_writer.h"
+#include "histories/key_history_reader.h"
+#include "test_util.h"
+#include "verify/testing/generate_pq_history.h"
+
+namespace gpulin {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A reader's result: the history, or the text of the FormatError it threw.
+struct Outcome {
+  std::optional<KeyHistory> history;
+  std::string error;
+};
+
+template <class F>
+Outcome outcome_of(F&& read) {
+  try {
+    return {read(), ""};
+  } catch (const FormatError& e) {
+    return {std::nullopt, e.what()};
+  }
+}
+
+bool is_key_array(const Value& v) {
+  return v.is_array() && std::all_of(v.as_array().begin(), v.as_array().end(), [](const Value& x) { return x.is_int(); });
+}
+
+// What the key reader must give for an input the DOM reader reads as `read()`
+// gives: its history as a KeyHistory, or its error; and for a history the DOM
+// reader accepts with a payload that is no key list, the key reader's own error
+// on the first such line.
+template <class F>
+Outcome reference(F&& read) {
+  return outcome_of([&] {
+    const History h = read();
+    uint32_t bad = UINT32_MAX;
+    for (const Operation& op : h.ops) {
+      if (!is_key_array(op.args)) bad = std::min(bad, op.inv_line);
+      if (op.res && !op.res->is_null() && !is_key_array(*op.res)) bad = std::min(bad, op.ret_line);
+    }
+    if (bad != UINT32_MAX)
+      throw FormatError(h.source, bad, "args/res must be arrays of integer keys for model " + h.header.model);
+    return to_key_history(h);
+  });
+}
+
+::testing::AssertionResult same_keys(const KeyHistory& a, const KeyHistory& b) {
+  auto fail = [] { return ::testing::AssertionFailure(); };
+  if (a.source != b.source) return fail() << "source " << a.source << " vs " << b.source;
+  const Header &ha = a.header, &hb = b.header;
+  if (ha.version != hb.version || ha.model != hb.model || ha.params != hb.params || ha.lp_rule != hb.lp_rule ||
+      ha.extra != hb.extra)
+    return fail() << "headers differ";
+  if (a.events.size() != b.events.size()) return fail() << a.events.size() << " vs " << b.events.size() << " events";
+  for (size_t i = 0; i < a.events.size(); ++i) {
+    const Event &x = a.events[i], &y = b.events[i];
+    if (x.t != y.t || x.kind != y.kind || x.op != y.op || x.actor != y.actor || x.node != y.node || x.line != y.line)
+      return fail() << "event " << i << " differs (t " << x.t << " vs " << y.t << ", line " << x.line << " vs "
+                    << y.line << ")";
+  }
+  if (a.ops.size() != b.ops.size()) return fail() << a.ops.size() << " vs " << b.ops.size() << " ops";
+  for (size_t i = 0; i < a.ops.size(); ++i) {
+    const KeyOp &x = a.ops[i], &y = b.ops[i];
+    if (x.id != y.id || x.actor != y.actor || x.inv_t != y.inv_t || x.ret_t != y.ret_t || x.args_off != y.args_off ||
+        x.res_off != y.res_off || x.args_len != y.args_len || x.res_len != y.res_len || x.inv_line != y.inv_line ||
+        x.ret_line != y.ret_line || x.fn != y.fn || x.res_kind != y.res_kind)
+      return fail() << "op " << i << " (id " << x.id << " vs " << y.id << ") differs";
+  }
+  if (a.fn_names != b.fn_names) return fail() << "fn_names differ";
+  if (a.keys != b.keys) return fail() << "key pools differ (" << a.keys.size() << " vs " << b.keys.size() << " keys)";
+  return ::testing::AssertionSuccess();
+}
+
+::testing::AssertionResult same_outcome(const Outcome& got, const Outcome& want) {
+  if (got.history && want.history) return same_keys(*got.history, *want.history);
+  if (!got.history && !want.history) {
+    if (got.error == want.error) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << "error\n  " << got.error << "\nexpected\n  " << want.error;
+  }
+  return ::testing::AssertionFailure() << (got.history ? "read, expected the error\n  " + want.error
+                                                       : "threw\n  " + got.error + "\nexpected a history");
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void spit(const std::string& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+std::vector<std::string> split_lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+std::string join_lines(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const std::string& l : lines) out += l + "\n";
+  return out;
+}
+
+// The header line's index in `lines` and its parsed header; nullopt when the
+// file has none or it does not parse.
+std::optional<std::pair<size_t, Header>> header_of(const std::vector<std::string>& lines) {
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const size_t first = lines[i].find_first_not_of(" \t\r");
+    if (first == std::string::npos || lines[i][first] == '#') continue;
+    try {
+      return std::make_pair(i, parse_header_json(lines[i], "x", 1));
+    } catch (const FormatError&) {
+      return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> example_files() {
+  std::vector<std::string> files;
+  for (const std::string& dir : {test::examples_dir(), test::malformed_dir()})
+    for (const auto& entry : fs::directory_iterator(dir))
+      if (entry.path().extension() == ".jsonl") files.push_back(entry.path().string());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// ---- the examples -------------------------------------------------------------------
+
+// Every example whose model is keys-only (or whose header does not parse, or
+// names an unknown model) reads exactly as the DOM reader reads it, in one chunk
+// and in several. Files of other models are turned away on the header line, and
+// their event lines are checked under a pq header instead, so that every
+// malformed case is compared.
+TEST(KeyReader, Examples) {
+  size_t compared = 0, turned_away = 0;
+  for (const std::string& path : example_files()) {
+    SCOPED_TRACE(path);
+    std::vector<std::string> lines = split_lines(slurp(path));
+    const auto header = header_of(lines);
+    if (header && !keys_only_model(header->second.model)) {
+      const auto& known = known_models();
+      if (std::find(known.begin(), known.end(), header->second.model) != known.end()) {
+        EXPECT_TRUE(test::throws_format_error([&] { read_key_history_file(path); },
+                                              static_cast<uint32_t>(header->first + 1), "has non-key payloads"));
+        ++turned_away;
+        lines[header->first] = R"({"history": 1, "model": "pq"})";
+        const std::string text = join_lines(lines);
+        EXPECT_TRUE(same_outcome(outcome_of([&] { return read_key_history_text(text, path); }),
+                                 reference([&] { return read_history_text(text, path); })));
+        ++compared;
+        continue;
+      }
+    }
+    const Outcome want = reference([&] { return read_history_file(path); });
+    for (unsigned threads : {0u, 1u, 3u})
+      EXPECT_TRUE(same_outcome(outcome_of([&] { return read_key_history_file(path, threads); }), want));
+    ++compared;
+  }
+  EXPECT_GE(compared, 50u);
+  EXPECT_GE(turned_away, 1u);
+}
+
+TEST(KeyReader, KeysOnlyModels) {
+  EXPECT_TRUE(keys_only_model("pq"));
+  EXPECT_TRUE(keys_only_model("pq-batch"));
+  EXPECT_TRUE(keys_only_model("psync-pq"));
+  EXPECT_FALSE(keys_only_model("map"));
+  EXPECT_FALSE(keys_only_model("bucket-pq"));
+  EXPECT_FALSE(keys_only_model("register"));
+}
+
+TEST(KeyReader, UnreadableFile) {
+  const std::string path = test::temp_path("absent.jsonl");
+  fs::remove(path);
+  EXPECT_TRUE(same_outcome(outcome_of([&] { return read_key_history_file(path); }),
+                           reference([&] { return read_history_file(path); })));
+  EXPECT_TRUE(same_outcome(outcome_of([&] { return read_key_history_any(path); }),
+                           reference([&] { return read_history_any(path); })));
+}
+
+// ---- generated histories ----------------------------------------------------------
+
+History generated(size_t ops = 400, int k = 16, uint64_t seed = 7, int actors = 8) {
+  return generate_pq_batch_history(ops, k, seed, actors);
+}
+
+TEST(KeyReader, GeneratedJsonlRoundTrip) {
+  const History h = generated();
+  const std::string text = history_to_jsonl(h);
+  const KeyHistory k = read_key_history_text(text, "gen.jsonl");
+  EXPECT_TRUE(same_keys(k, to_key_history(read_history_text(text, "gen.jsonl"))));
+  EXPECT_TRUE(test::same_history(expand(k), h));
+
+  const std::string path = test::temp_path("gen.jsonl");
+  spit(path, text);
+  EXPECT_TRUE(same_keys(read_key_history_file(path), to_key_history(read_history_file(path))));
+  EXPECT_TRUE(same_keys(read_key_history_any(path), to_key_history(read_history_file(path))));
+}
+
+TEST(KeyReader, GeneratedBinaryRoundTrip) {
+  const History h = generated();
+  const std::string path = test::temp_path("gen.bin");
+  write_history_binary(path, h);
+  const KeyHistory k = read_key_history_any(path);
+  EXPECT_TRUE(same_keys(k, to_key_history(read_history_binary(path))));
+  EXPECT_TRUE(test::same_history(expand(k), h));
+}
+
+// A psync-pq history: every ret carries a key list, some empty; pending ops.
+TEST(KeyReader, PsyncAndPending) {
+  const std::string text =
+      "{\"history\": 1, \"model\": \"psync-pq\", \"params\": {\"r\": 2}}\n"
+      "{\"t\": 1, \"e\": \"inv\", \"op\": 0, \"actor\": 0, \"f\": \"cycle\", \"args\": [4, 2]}\n"
+      "{\"t\": 2, \"e\": \"inv\", \"op\": 1, \"actor\": 1, \"f\": \"cycle\", \"args\": []}\n"
+      "{\"t\": 3, \"e\": \"ret\", \"op\": 0, \"actor\": 0, \"res\": [2, 4]}\n"
+      "{\"t\": 4, \"e\": \"lp\", \"op\": 1, \"actor\": 1}\n"
+      "{\"t\": 5, \"e\": \"ret\", \"op\": 1, \"actor\": 1, \"res\": []}\n"
+      "{\"t\": 6, \"e\": \"inv\", \"op\": 2, \"actor\": 0, \"f\": \"cycle\", \"args\": [-9223372036854775808]}\n";
+  const Outcome want = reference([&] { return read_history_text(text, "p"); });
+  ASSERT_TRUE(want.history) << want.error;
+  for (unsigned threads : {1u, 2u, 4u})
+    EXPECT_TRUE(same_outcome(outcome_of([&] { return read_key_history_text(text, "p", threads); }), want));
+  const std::string bin = test::temp_path("psync.bin");
+  write_history_binary(bin, read_history_text(text, "p"));
+  EXPECT_TRUE(same_outcome(outcome_of([&] { return read_key_history_any(bin); }),
+                           reference([&] { return read_history_binary(bin); })));
+}
+
+// Lines in any order read as the sorted file does (apart from line numbers),
+// and exactly as the DOM reader reads the shuffled file.
+TEST(KeyReader, ShuffledLines) {
+  const History h = generated(300, 8, 11, 6);
+  std::vector<std::string> lines = split_lines(history_to_jsonl(h));
+  std::mt19937 rng(5);
+  for (int round = 0; round < 4; ++round) {
+    std::shuffle(lines.begin() + 1, lines.end(), rng);
+    const std::string text = join_lines(lines);
+    const Outcome want = reference([&] { return read_history_text(text, "s"); });
+    ASSERT_TRUE(want.history) << want.error;
+    for (unsigned threads : {1u, 3u}) {
+      const Outcome got = outcome_of([&] { return read_key_history_text(text, "s", threads); });
+      EXPECT_TRUE(same_outcome(got, want));
+      if (got.history) {
+        EXPECT_TRUE(test::same_history(expand(*got.history), h));
+      }
+    }
+  }
+}
+
+// Any number of chunks gives what one chunk gives, also more chunks than lines,
+// and with comments and blank lines anywhere.
+TEST(KeyReader, ChunksAgree) {
+  std::vector<std::string> lines = split_lines(history_to_jsonl(generated(200, 6, 3, 5)));
+  lines.insert(lines.begin(), "# a comment before the header");
+  lines.insert(lines.begin() + 5, "");
+  lines.insert(lines.begin() + 40, "   # indented comment");
+  lines.insert(lines.begin() + 41, " \t\r");
+  std::string text = join_lines(lines);
+  text.pop_back();  // the last line without a newline
+  const KeyHistory one = read_key_history_text(text, "c", 1);
+  EXPECT_TRUE(same_keys(one, to_key_history(read_history_text(text, "c"))));
+  for (unsigned threads : {0u, 2u, 3u, 5u, 8u, 64u, 2000u})
+    EXPECT_TRUE(same_keys(read_key_history_text(text, "c", threads), one)) << threads << " chunks";
+}
+
+// Lines the fast path turns down, each with the DOM reader's verdict.
+TEST(KeyReader, UnusualLines) {
+  const std::string head = "{\"history\": 1, \"model\": \"pq\"}\n";
+  const std::string inv = "{\"t\": 1, \"e\": \"inv\", \"op\": 0, \"actor\": 0, \"f\": \"ins\", \"args\": [5]}\n";
+  const std::string ret = "{\"t\": 2, \"e\": \"ret\", \"op\": 0, \"actor\": 0, \"res\": null}\n";
+  const std::vector<std::string> texts = {
+      "",
+      "# only a comment\n\n",
+      head,
+      head + inv + ret,
+      head + inv + "{\"t\": 2, \"e\": \"ret\", \"op\": 0, \"actor\": 0, \"res\": \"x\"}\n",     // not keys
+      head + "{\"t\": 1, \"e\": \"inv\", \"op\": 0, \"actor\": 0, \"f\": \"ins\", \"args\": [[5]]}\n" + ret,
+      head + "{\"t\": 1, \"e\": \"inv\", \"op\": 0, \"actor\": 0, \"f\": \"ins\", \"args\": [true]}\n" + ret,
+      head + inv + "{\"t\": 2, \"e\": \"ret\", \"op\": 0, \"actor\": 0, \"res\": {}}\n",
+      head + inv + "{\"t\": 2, \"e\": \"ret\", \"op\": 0, \"actor\": 0, \"res\": false}\n",
+      head + "{\"\\u0074\": 1, \"e\": \"in\\u0076\", \"op\": 0, \"actor\": 0, \"f\": \"i\\ns\", \"args\": [5]}\n" + ret,
+      head + "{\"t\": 1, \"e\": \"inv\", \"op\": -0, \"actor\": 0, \"f\": \"ins\", \"args\": [-0, 0]}\n" + ret,
+      head + "{\"t\": -0, \"e\": \"inv\", \"op\": 0, \"actor\": 0, \"f\": \"ins\", \"args\": [5]}\n" + ret,
+      head + "{\"t\": 1, \"e\": \"inv\", \"op\": 0, \"actor\": 0, \"f\": \"ins\", \"args\": [1.0]}\n" + ret,
+      head + "{\"t\": 1, \"e\": \"inv\", \"op\": 0, \"actor\": 0, \"f\": \"ins\", \"args\": [1e2]}\n" + ret,
+      head + "{\"t\": 1, \"e\": \"inv\", \"op\": 0, \"actor\": 0, \"f\": \"ins\", \"args\": [9223372036854775808]}\n" + ret,
+      head + "{\"t\": 1.0, \"e\": \"inv\", \"op\": 0, \"actor\": 0, \"f\": \"ins\", \"args\": [5]}\n" + ret,
+      head + "{\"t\": 18446744073709551615, \"e\": \"inv\", \"op\": 0, \"actor\": 0, \"f\": \"ins\", \"args\": []}\n",
+      head + "{\"t\": 1, \"e\": \"inv\", \"op\": 0, \"actor\": 0, \"f\": \"ins\", \"args\": [5]} x\n" + ret,
+      head + "{\"t\": 1, \"e\": \"inv\", \"op\": 0, \"actor\": 0, \"f\": \"ins\", \"args\": [5]}}\n" + ret,
+      head + "{\"t\": 1, \"e\": \"inv\", \"op\": 0, \"actor\": 0, \"f\": \"ins\", \"args\": [5]\n" + ret,
+      head + "{\"t\": 1, \"e\": \"inv\", \"op\": 0, \"actor\": 0, \"f\": \"ins\", \"args\": [5,]}\n" + ret,
+      head + "{\"t\": 1, \"e\": \"inv\", \"op\": 0, \"actor\": 0, \"f\": \"ins\", \"args\": [5], }\n" + ret,
+      head + "{\"t\": 1, \"e\": \"inv\", \"op\": 0, \"actor\": 0, \"f\": \"ins\" \"args\": [5]}\n" + ret,
+      head + "{\"t\": 1, \"e\": \"inv\", \"op\": 0, \"actor\": 0, \"f\": \"\xff\", \"args\": [5]}\n" + ret,
+      head + "{\"t\": 1, \"e\": \"inv\", \"op\": 0, \"actor\": 0, \"f\": \"a\tb\", \"args\": [5]}\n" + ret,
+      head + "{\"t\": 1, \"e\": \"inv\", \"op\": 0, \"actor\": 0, \"f\": \"\\x\", \"args\": [5]}\n" + ret,
+      head + "{\"t\": 1, \"e\": \"inv\", \"op\": 0, \"actor\": 0, \"f\": \"ins\", \"args\": [5], \"t\": 1}\n" + ret,
+      head + "{\"t\": 1, \"e\": \"inv\", \"op\": 0, \"actor\": 0, \"f\": \"ins\", \"args\": [5], \"x\\u0041\": 1}\n",
+      head + "{\"t\": 1, \"e\": \"inv\", \"op\": 0, \"actor\": 0, \"f\": \"ins\", \"args\": [05]}\n" + ret,
+      head + "[1]\n",
+      head + "\f\n",
+      head + "{\"t\": 1, \"e\": \"inv\", \"op\": 0, \"actor\": 0, \"f\": \"ins\", \"args\": [5]}\r\n" + ret,
+      "{\"history\": 1, \"model\": \"heap\"}\n" + inv + ret,                        // unknown model
+      "{\"history\": 1, \"model\": \"heap\"}\n" + inv + "not json\n",               // its line error first
+      "{\"history\": 1, \"model\": \"pq-batch\"}\n" + inv + ret,                     // no k
+      "{\"history\": 1, \"model\": \"pq-batch\"}\n" + inv + "{\"t\": 2, \"e\": \"ret\"}\n",
+      "{\"history\": 1, \"model\": \"map\"}\n" + inv + ret,                          // not keys-only
+  };
+  for (const std::string& text : texts) {
+    SCOPED_TRACE(text);
+    const Outcome want = text.find("\"map\"") != std::string::npos
+                             ? Outcome{std::nullopt, "u:1: model map has non-key payloads; use read_history_file"}
+                             : reference([&] { return read_history_text(text, "u"); });
+    for (unsigned threads : {1u, 2u})
+      EXPECT_TRUE(same_outcome(outcome_of([&] { return read_key_history_text(text, "u", threads); }), want));
+  }
+}
+
+TEST(KeyReader, BinaryOfOtherModelTurnedAway) {
+  const std::string path = test::temp_path("register.bin");
+  write_history_binary(path, read_history_file(test::examples_dir() + "/register.jsonl"));
+  EXPECT_TRUE(test::throws_format_error([&] { read_key_history_any(path); }, 0, "model register has non-key payloads"));
+}
+
+// ---- random corruptions (RapidCheck) -----------------------------------------------
+
+// Bytes that make interesting damage to JSON, and now and then any byte.
+char damage(uint32_t pick) {
+  static const std::string kBytes = "0123456789-+.eE\"[]{},: \t\r\n#\\nultrfa";
+  return pick % 4 == 0 ? static_cast<char>(pick >> 8) : kBytes[(pick >> 2) % kBytes.size()];
+}
+
+// A small generated history, its event lines shuffled or not, with zero or one
+// byte changed.
+struct Damaged {
+  History history;
+  std::string text;
+  unsigned threads;
+};
+
+Damaged damaged_jsonl() {
+  const auto ops = *rc::gen::inRange<size_t>(1, 30);
+  const auto k = *rc::gen::inRange(1, 5);
+  const auto seed = *rc::gen::arbitrary<uint64_t>();
+  const auto actors = *rc::gen::inRange(1, 5);
+  Damaged d{generate_pq_batch_history(ops, k, seed, actors), "", *rc::gen::inRange(1u, 5u)};
+  std::vector<std::string> lines = split_lines(history_to_jsonl(d.history));
+  if (*rc::gen::arbitrary<bool>()) {
+    std::mt19937 rng(static_cast<uint32_t>(seed));
+    std::shuffle(lines.begin() + 1, lines.end(), rng);
+  }
+  d.text = join_lines(lines);
+  if (*rc::gen::inRange(0, 5) != 0) {
+    const auto at = *rc::gen::inRange<size_t>(0, d.text.size());
+    d.text[at] = damage(*rc::gen::arbitrary<uint32_t>());
+  }
+  return d;
+}
+
+RC_GTEST_PROP(KeyReaderProp, JsonlAgreesWithDomReader, ()) {
+  const Damaged d = damaged_jsonl();
+  const Outcome got = outcome_of([&] { return read_key_history_text(d.text, "r.jsonl", d.threads); });
+  const Outcome want = reference([&] { return read_history_text(d.text, "r.jsonl"); });
+  RC_TAG(want.history ? "reads" : want.error.find("integer keys") != std::string::npos ? "not keys" : "throws");
+  const auto same = same_outcome(got, want);
+  if (!same) RC_LOG() << same.message() << "\n" << d.text;
+  RC_ASSERT(static_cast<bool>(same));
+}
+
+RC_GTEST_PROP(KeyReaderProp, BinaryAgreesWithBinaryReader, ()) {
+  const auto ops = *rc::gen::inRange<size_t>(1, 20);
+  const History h = generate_pq_batch_history(ops, *rc::gen::inRange(1, 4), *rc::gen::arbitrary<uint64_t>(), 3);
+  std::string bytes = history_to_binary(h);
+  const auto changes = *rc::gen::inRange(0, 3);
+  for (int i = 0; i < changes; ++i) {
+    const auto at = *rc::gen::inRange<size_t>(0, bytes.size());
+    bytes[at] = static_cast<char>(*rc::gen::arbitrary<uint8_t>());
+  }
+  if (*rc::gen::inRange(0, 8) == 0) bytes.resize(*rc::gen::inRange<size_t>(0, bytes.size()));
+  const std::string path = test::temp_path("prop.bin");
+  spit(path, bytes);
+  const Outcome got = outcome_of([&] { return read_key_history_any(path); });
+  const Outcome want = bytes.size() >= 8 && bytes.compare(0, 8, "GPULINH1") == 0
+                           ? reference([&] { return read_history_binary(path); })
+                           : reference([&] { return read_history_file(path); });
+  RC_TAG(want.history ? "reads" : "throws");
+  const auto same = same_outcome(got, want);
+  if (!same) RC_LOG() << same.message();
+  RC_ASSERT(static_cast<bool>(same));
+}
+
+}  // namespace
+}  // namespace gpulin
