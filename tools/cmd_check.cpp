@@ -6,6 +6,7 @@
 
 #include "histories/jsonl_reader.h"
 #include "histories/jsonl_writer.h"
+#include "tools/check_keyed.h"
 #include "tools/commands.h"
 #include "verify/minimise.h"
 #include "verify/model_registry.h"
@@ -18,7 +19,8 @@ namespace {
 struct CheckArgs {
   std::string file;
   std::string method = "auto";
-  uint64_t budget = 50'000'000;
+  uint64_t budget = SearchOptions{}.max_steps;        // search steps, whole check
+  size_t memory = SearchOptions{}.max_memory_bytes;  // bytes of the search's memo
   bool json = false;
   bool no_partition = false;
   size_t minimise_max_ops = 200;
@@ -29,6 +31,8 @@ struct Outcome {
   std::string method;
   std::string detail;
   uint64_t states = 0;
+  uint64_t steps = 0;
+  BudgetExhausted budget = BudgetExhausted::None;  // which one made it Undecided
 };
 
 std::string json_string(const std::string& s) {
@@ -37,7 +41,13 @@ std::string json_string(const std::string& s) {
   return out;
 }
 
+// The budget that ran out, for --json: null when none did.
+std::string budget_json(BudgetExhausted b) {
+  return b == BudgetExhausted::None ? "null" : json_string(to_string(b));
+}
+
 int check_file(const CheckArgs& a) {
+  if (auto decided = check_keyed({a.file, a.method, a.json})) return *decided;
   const auto t0 = std::chrono::steady_clock::now();
   History h;
   try {
@@ -48,7 +58,8 @@ int check_file(const CheckArgs& a) {
     return kBadInput;
   }
   SearchOptions so;
-  so.max_states = a.budget;
+  so.max_steps = a.budget;
+  so.max_memory_bytes = a.memory;
   so.partition = !a.no_partition;
   Outcome out;
   const bool has_rule = !h.header.lp_rule.empty();
@@ -72,6 +83,8 @@ int check_file(const CheckArgs& a) {
     out.method = out.method.empty() ? "search" : out.method + ", then search";
     out.verdict = s.verdict;
     out.states = s.states_explored;
+    out.steps = s.steps;
+    out.budget = s.budget;
     out.detail += s.message;
   }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -82,11 +95,11 @@ int check_file(const CheckArgs& a) {
     minimal = history_to_jsonl(m);
   }
   if (a.json) {
-    fmt::print("{{\"file\":{},\"verdict\":{},\"exit\":{},\"method\":{},\"ops\":{},\"states\":{},\"seconds\":{:.6f},"
-               "\"detail\":{},\"minimal\":{}}}\n",
+    fmt::print("{{\"file\":{},\"verdict\":{},\"exit\":{},\"method\":{},\"ops\":{},\"states\":{},\"steps\":{},"
+               "\"seconds\":{:.6f},\"budget\":{},\"detail\":{},\"minimal\":{}}}\n",
                json_string(a.file), json_string(to_string(out.verdict)), static_cast<int>(out.verdict),
-               json_string(out.method), h.ops.size(), out.states, secs, json_string(out.detail),
-               json_string(minimal));
+               json_string(out.method), h.ops.size(), out.states, out.steps, secs, budget_json(out.budget),
+               json_string(out.detail), json_string(minimal));
   } else {
     fmt::print("{}: {} ({}, {} operations, {:.3f} s)\n", a.file, to_string(out.verdict), out.method, h.ops.size(), secs);
     if (!out.detail.empty() && out.verdict != Verdict::Linearizable) fmt::print("  {}\n", out.detail);
@@ -101,7 +114,15 @@ void add_check(CLI::App& app, std::function<int()>& run) {
   CLI::App* sub = app.add_subcommand("check", "check a history file (exit 0 pass, 1 violation, 2 bad input, 3 undecided)");
   sub->add_option("file", a->file, "history, JSON Lines (history-format v1)")->required();
   sub->add_option("--method", a->method, "auto, search or witness")->check(CLI::IsMember({"auto", "search", "witness"}));
-  sub->add_option("--budget", a->budget, "search budget in explored configurations (then: undecided)");
+  sub->add_option("--budget", a->budget,
+                  "search budget in steps over the whole check, 0 for none (then: undecided, exit 3)")
+      ->capture_default_str();
+  // AsSizeValue(false): suffixes K, M, G... (or KB, KiB) count in powers of 1024.
+  sub->add_option("--memory", a->memory,
+                  "memory budget of the search, in bytes with an optional suffix (512M, 2G), 0 for none "
+                  "(then: undecided, exit 3)")
+      ->transform(CLI::AsSizeValue(false))
+      ->capture_default_str();
   sub->add_flag("--json", a->json, "one JSON object on standard output");
   sub->add_flag("--no-partition", a->no_partition, "search without partitioning by key");
   sub->add_option("--minimise-max-ops", a->minimise_max_ops, "minimise violations of histories up to this many ops");

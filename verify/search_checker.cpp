@@ -81,14 +81,19 @@ class Check {
     while (next_group_ < groups_.size() || !active_.empty()) {
       start_partitions();
       for (size_t i = 0; i < active_.size();) {
-        const BudgetExhausted out = out_of_steps_or_time();
-        if (out != BudgetExhausted::None) return give_up(out);
         const uint64_t before = active_[i]->steps();
         const std::optional<Verdict> v = active_[i]->advance(allowance());
         r_.steps += active_[i]->steps() - before;
         if (v == Verdict::NotLinearizable) return violation(i);
-        if (v) retire(i);
-        else ++i;
+        if (v) {
+          retire(i);
+        } else {
+          // Only a search with work left can be out of budget: one that ends on
+          // the budget's last step is decided.
+          const BudgetExhausted out = out_of_steps_or_time();
+          if (out != BudgetExhausted::None) return give_up(out);
+          ++i;
+        }
         enforce_memory();
       }
     }

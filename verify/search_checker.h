@@ -23,7 +23,7 @@ struct SearchOptions {
   // none. Every step counts (a new configuration, a memo hit, a backtrack), so
   // this is what bounds time. The default ends in about a minute on one core of
   // a 2-core development machine (about 15M steps/s on hard pq histories).
-  uint64_t max_steps = 1'000'000'000;
+  uint64_t max_steps = 20'000'000;
   // Budget: distinct (linearized set, state) configurations over the whole check;
   // 0 for none. Each step adds at most one, so it runs out as a step budget does
   // and is reported as BudgetExhausted::Steps. Kept for callers that bound the

@@ -70,6 +70,10 @@ struct WitnessOptions {
   size_t window_before = 8;
   // Budget of the window's search (its initial_state is set by the checker).
   SearchOptions search;
+  // Wall-clock limit of the window's search in seconds (the smaller of this and
+  // search.max_seconds where both are set; 0 for none): explaining a failure is
+  // a diagnosis, and should not cost more than the check it explains.
+  double window_seconds = 10;
 };
 
 struct WitnessResult {

@@ -1,5 +1,5 @@
-// `gpulin` as users run it: exit codes 0 pass, 1 violation, 2 bad input, and the
-// explore -> replay and import -> check round trips.
+// `gpulin` as users run it: exit codes 0 pass, 1 violation, 2 bad input, 3 out of
+// budget (naming which), and the explore -> replay and import -> check round trips.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
@@ -107,6 +107,58 @@ TEST(CliCheck, MissingFileAndBadUsageExitTwo) {
   EXPECT_EQ(gpulin("replay --schedule 'not a schedule'").code, 2);   // unparsable schedule
   EXPECT_EQ(gpulin("replay").code, 2);                               // --schedule required
   EXPECT_EQ(gpulin("import no-such-format x -o y").code, 2);
+}
+
+// n overlapping inserts of distinct keys, then a delete that returns a key none
+// inserted: not linearizable, but only after the search tries every subset of
+// the inserts (n * 2^n steps), so any small budget runs out first.
+fs::path write_hard_history(const fs::path& dir, int n) {
+  const fs::path p = dir / "hard.jsonl";
+  std::ofstream out(p);
+  out << "{\"history\": 1, \"model\": \"pq\"}\n";
+  for (int i = 1; i <= n; ++i) {
+    out << "{\"t\": " << i << ", \"e\": \"inv\", \"op\": " << i << ", \"actor\": " << i
+        << ", \"f\": \"ins\", \"args\": [" << 10 + i << "]}\n";
+    out << "{\"t\": " << 1000 + i << ", \"e\": \"ret\", \"op\": " << i << ", \"actor\": " << i
+        << ", \"res\": null}\n";
+  }
+  out << "{\"t\": 2000, \"e\": \"inv\", \"op\": 0, \"actor\": 0, \"f\": \"del\", \"args\": []}\n";
+  out << "{\"t\": 2001, \"e\": \"ret\", \"op\": 0, \"actor\": 0, \"res\": [-1]}\n";
+  return p;
+}
+
+TEST(CliCheck, OutOfStepsExitsThreeNamingTheStepBudget) {
+  const fs::path dir = scratch_dir("budget_steps");
+  const std::string hard = quote(write_hard_history(dir, 30).string());
+  const Result r = gpulin("check --budget 10 " + hard);
+  EXPECT_EQ(r.code, 3) << r.out << r.err;
+  EXPECT_NE((r.out + r.err).find("step budget (10 steps"), std::string::npos) << r.out << r.err;
+  const Result j = gpulin("check --json --budget 10 " + hard);
+  EXPECT_EQ(j.code, 3) << j.out << j.err;
+  EXPECT_NE(j.out.find("\"budget\":\"steps\""), std::string::npos) << j.out;
+  EXPECT_NE(j.out.find("\"steps\":10,"), std::string::npos) << j.out;
+  // A budget that suffices decides it.
+  const Result small = gpulin("check --budget 1000000 " + quote(write_hard_history(dir, 8).string()));
+  EXPECT_EQ(small.code, 1) << small.out << small.err;
+  fs::remove_all(dir);
+}
+
+TEST(CliCheck, OutOfMemoryExitsThreeNamingTheMemoryBudget) {
+  const fs::path dir = scratch_dir("budget_memory");
+  const std::string hard = quote(write_hard_history(dir, 30).string());
+  const Result r = gpulin("check --memory 1K " + hard);
+  EXPECT_EQ(r.code, 3) << r.out << r.err;
+  EXPECT_NE((r.out + r.err).find("memory budget (1024 bytes"), std::string::npos) << r.out << r.err;
+  const Result j = gpulin("check --json --memory 1K " + hard);
+  EXPECT_EQ(j.code, 3) << j.out << j.err;
+  EXPECT_NE(j.out.find("\"budget\":\"memory\""), std::string::npos) << j.out;
+  // Decided checks say no budget ran out.
+  const Result ok = gpulin("check --json --memory 512M " +
+                           quote((kSource / "histories/examples/register.jsonl").string()));
+  EXPECT_EQ(ok.code, 0) << ok.out << ok.err;
+  EXPECT_NE(ok.out.find("\"budget\":null"), std::string::npos) << ok.out;
+  EXPECT_EQ(gpulin("check --memory lots " + hard).code, 2);
+  fs::remove_all(dir);
 }
 
 TEST(CliExplore, DfsOnTheFixedTopDownHeapIsExhaustiveAndPasses) {

@@ -6,6 +6,17 @@
 #include "verify/witness/replay.h"
 
 namespace gpulin {
+namespace {
+
+// The window search's wall-clock limit: the tighter of the window's own and the
+// one its search options already carry (0 is none).
+double window_time_limit(const WitnessOptions& options) {
+  const double own = options.window_seconds, given = options.search.max_seconds;
+  if (own <= 0) return given;
+  return given > 0 ? std::min(own, given) : own;
+}
+
+}  // namespace
 
 WindowExplanation explain_failure(const History& h, const Model& model, const PointScan& scan, size_t failing,
                                   const WitnessOptions& options) {
@@ -55,6 +66,7 @@ WindowExplanation explain_failure(const History& h, const Model& model, const Po
 
   SearchOptions so = options.search;
   so.initial_state = before.states[0];
+  so.max_seconds = window_time_limit(options);
   const SearchResult r = check_search(sub_history(h, window), so);
   x.verdict = r.verdict;
   const std::string around = "the " + std::to_string(window.size()) + " ops around op " + std::to_string(f.id);
@@ -68,7 +80,9 @@ WindowExplanation explain_failure(const History& h, const Model& model, const Po
                   x.initial_state + "): the history may be linearizable, but not by the proof's points";
       break;
     case Verdict::Undecided:
-      x.message = "the search on " + around + " ran out of its budget";
+      x.message = "the search on " + around + " gave up: " + r.message;
+      if (r.budget == BudgetExhausted::Time && so.max_seconds == options.window_seconds)
+        x.message += " (the window's limit, WitnessOptions::window_seconds)";
       break;
   }
   if (before.capped) x.message += " (possible states after ambiguous pending ops were capped)";
