@@ -109,21 +109,22 @@ TEST(CliCheck, MissingFileAndBadUsageExitTwo) {
   EXPECT_EQ(gpulin("import no-such-format x -o y").code, 2);
 }
 
-// n overlapping inserts of distinct keys, then a delete that returns a key none
-// inserted: not linearizable, but only after the search tries every subset of
-// the inserts (n * 2^n steps), so any small budget runs out first.
+// n overlapping writes of a register, then a read of a value none wrote: not
+// linearizable, but only after the search tries every subset of the writes
+// (about n * 2^n steps), so any small budget runs out first. A register, so that
+// the search decides it (the keyed pq checkers of `check` would not need one).
 fs::path write_hard_history(const fs::path& dir, int n) {
   const fs::path p = dir / "hard.jsonl";
   std::ofstream out(p);
-  out << "{\"history\": 1, \"model\": \"pq\"}\n";
+  out << "{\"history\": 1, \"model\": \"register\"}\n";
   for (int i = 1; i <= n; ++i) {
     out << "{\"t\": " << i << ", \"e\": \"inv\", \"op\": " << i << ", \"actor\": " << i
-        << ", \"f\": \"ins\", \"args\": [" << 10 + i << "]}\n";
+        << ", \"f\": \"write\", \"args\": [" << 10 + i << "]}\n";
     out << "{\"t\": " << 1000 + i << ", \"e\": \"ret\", \"op\": " << i << ", \"actor\": " << i
         << ", \"res\": null}\n";
   }
-  out << "{\"t\": 2000, \"e\": \"inv\", \"op\": 0, \"actor\": 0, \"f\": \"del\", \"args\": []}\n";
-  out << "{\"t\": 2001, \"e\": \"ret\", \"op\": 0, \"actor\": 0, \"res\": [-1]}\n";
+  out << "{\"t\": 2000, \"e\": \"inv\", \"op\": 0, \"actor\": 0, \"f\": \"read\", \"args\": []}\n";
+  out << "{\"t\": 2001, \"e\": \"ret\", \"op\": 0, \"actor\": 0, \"res\": -1}\n";
   return p;
 }
 
