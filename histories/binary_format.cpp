@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "histories/assemble.h"
+#include "histories/binary_layout.h"
 #include "histories/id_index.h"
 #include "histories/json_dom.h"
 #include "histories/jsonl_reader.h"
@@ -16,10 +17,8 @@ namespace gpulin {
 
 namespace {
 
-constexpr char kMagic[8] = {'G', 'P', 'U', 'L', 'I', 'N', 'H', '1'};
-constexpr size_t kRecordSize = 40;
+using namespace binary_layout;
 constexpr int kMaxDepth = 1024;  // as simdjson's default; bounds recursion on corrupt input
-enum Tag : uint8_t { kNull, kFalse, kTrue, kInt, kString, kArray, kObject };
 
 // ---- writing -------------------------------------------------------------------
 
@@ -57,12 +56,6 @@ void put_value(std::string& out, const Value& v) {
 }
 
 // ---- reading -------------------------------------------------------------------
-
-uint64_t get_le(const char* p, int bytes) {
-  uint64_t x = 0;
-  for (int i = 0; i < bytes; ++i) x |= static_cast<uint64_t>(static_cast<unsigned char>(p[i])) << (8 * i);
-  return x;
-}
 
 // Decodes pool payloads; every failure names the record being decoded.
 class PoolReader {
@@ -198,17 +191,12 @@ History read_history_binary_bytes(std::string_view bytes, const std::string& sou
   raw.events.reserve(count);
   raw.slot.reserve(count);
   for (uint64_t i = 0; i < count; ++i, rec += kRecordSize) {
-    Event ev;
-    ev.t = get_le(rec, 8);
-    ev.op = static_cast<int64_t>(get_le(rec + 8, 8));
-    ev.actor = static_cast<int64_t>(get_le(rec + 16, 8));
-    const uint64_t aux = get_le(rec + 24, 8);
-    const uint8_t kind = static_cast<uint8_t>(rec[32]);
-    ev.line = static_cast<uint32_t>(i + 1);
+    const Record r = decode_record(rec, i);
+    Event ev = r.ev;
+    const uint64_t aux = r.aux;
     reader.set_record(i);
-    if (kind > static_cast<uint8_t>(EventKind::Lp)) reader.fail(fmt::format("unknown event kind byte {}", kind));
-    if (get_le(rec + 33, 7) != 0) reader.fail("padding bytes are not zero (corrupt record)");
-    ev.kind = static_cast<EventKind>(kind);
+    if (!r.known_kind()) reader.fail(fmt::format("unknown event kind byte {}", r.kind_byte));
+    if (!r.padding_zero) reader.fail("padding bytes are not zero (corrupt record)");
     switch (ev.kind) {
       case EventKind::Acq:
       case EventKind::Rel:
@@ -250,8 +238,7 @@ void write_history_binary(const std::string& path, const History& h) {
   if (!out) throw std::runtime_error("error writing " + path);
 }
 
-namespace {
-std::string read_all(const std::string& path) {
+std::string read_file_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) throw FormatError(path, 0, "cannot read the file");
   std::string bytes(static_cast<size_t>(in.tellg()), '\0');
@@ -260,9 +247,8 @@ std::string read_all(const std::string& path) {
     throw FormatError(path, 0, "cannot read the file");
   return bytes;
 }
-}  // namespace
 
-History read_history_binary(const std::string& path) { return read_history_binary_bytes(read_all(path), path); }
+History read_history_binary(const std::string& path) { return read_history_binary_bytes(read_file_bytes(path), path); }
 
 bool is_binary_history_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

@@ -46,6 +46,9 @@ History read_history_binary(const std::string& path);
 std::string history_to_binary(const History& h);
 History read_history_binary_bytes(std::string_view bytes, const std::string& source_name);
 
+// The whole file's bytes; FormatError (line 0) when it cannot be read.
+std::string read_file_bytes(const std::string& path);
+
 // True when the file starts with the binary magic.
 bool is_binary_history_file(const std::string& path);
 // Reads either form, told apart by the magic.

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "histories/assemble.h"
+#include "histories/event_fields.h"
 #include "histories/json_dom.h"
 
 namespace gpulin {
@@ -14,38 +15,12 @@ namespace {
 
 using simdjson::dom::element;
 
-// Event fields, by bit. kBase is required on every event.
-enum Field : int { kT, kE, kOp, kActor, kNode, kF, kArgs, kRes, kFieldCount };
-constexpr const char* kFieldName[kFieldCount] = {"t", "e", "op", "actor", "node", "f", "args", "res"};
-constexpr unsigned bit(Field f) { return 1u << f; }
-constexpr unsigned kBase = bit(kT) | bit(kE) | bit(kOp) | bit(kActor);
+using namespace event_fields;
 
 int field_of(std::string_view key) {
   for (int i = 0; i < kFieldCount; ++i)
     if (key == kFieldName[i]) return i;
   return -1;
-}
-
-bool kind_of(std::string_view e, EventKind& kind) {
-  if (e == "inv") kind = EventKind::Inv;
-  else if (e == "ret") kind = EventKind::Ret;
-  else if (e == "acq") kind = EventKind::Acq;
-  else if (e == "rel") kind = EventKind::Rel;
-  else if (e == "lp") kind = EventKind::Lp;
-  else return false;
-  return true;
-}
-
-// The fields an event of this kind must carry, which are also all it may carry.
-unsigned fields_of(EventKind k) {
-  switch (k) {
-    case EventKind::Inv: return kBase | bit(kF) | bit(kArgs);
-    case EventKind::Ret: return kBase | bit(kRes);
-    case EventKind::Acq:
-    case EventKind::Rel: return kBase | bit(kNode);
-    case EventKind::Lp: return kBase;
-  }
-  return kBase;
 }
 
 class LineReader {

@@ -12,12 +12,13 @@
 #include <atomic>
 #include <cstring>
 #include <exception>
-#include <fstream>
 #include <mutex>
 #include <numeric>
 #include <thread>
 
 #include "histories/binary_format.h"
+#include "histories/binary_layout.h"
+#include "histories/event_fields.h"
 #include "histories/json_dom.h"
 #include "histories/jsonl_reader.h"
 #include "histories/rules.h"
@@ -137,33 +138,7 @@ void release(std::vector<T>& v) {
 
 // ---- one JSONL event line, on-demand ------------------------------------------------
 
-enum Field : int { kT, kE, kOp, kActor, kNode, kF, kArgs, kRes, kFieldCount };
-constexpr const char* kFieldName[kFieldCount] = {"t", "e", "op", "actor", "node", "f", "args", "res"};
-constexpr unsigned bit(Field f) { return 1u << f; }
-constexpr unsigned kBase = bit(kT) | bit(kE) | bit(kOp) | bit(kActor);
-
-bool kind_of(std::string_view e, EventKind& kind) {
-  if (e == "inv") kind = EventKind::Inv;
-  else if (e == "ret") kind = EventKind::Ret;
-  else if (e == "acq") kind = EventKind::Acq;
-  else if (e == "rel") kind = EventKind::Rel;
-  else if (e == "lp") kind = EventKind::Lp;
-  else return false;
-  return true;
-}
-
-// The fields an event of this kind must carry, which are also all it may carry
-// (as in jsonl_reader.cpp).
-unsigned fields_of(EventKind k) {
-  switch (k) {
-    case EventKind::Inv: return kBase | bit(kF) | bit(kArgs);
-    case EventKind::Ret: return kBase | bit(kRes);
-    case EventKind::Acq:
-    case EventKind::Rel: return kBase | bit(kNode);
-    case EventKind::Lp: return kBase;
-  }
-  return kBase;
-}
+using namespace event_fields;
 
 // The field a key names, or -1. Compares the raw key first (no copy); a key
 // written with escapes ("\u0074") is unescaped and compared again, since the DOM
@@ -528,15 +503,7 @@ KeyHistory read_padded(simdjson::padded_string buf, const std::string& source, u
 
 // ---- binary ---------------------------------------------------------------------------
 
-uint64_t get_le(const char* p, int bytes) {
-  uint64_t x = 0;
-  for (int i = 0; i < bytes; ++i) x |= static_cast<uint64_t>(static_cast<unsigned char>(p[i])) << (8 * i);
-  return x;
-}
-
-constexpr char kMagic[8] = {'G', 'P', 'U', 'L', 'I', 'N', 'H', '1'};
-constexpr size_t kRecordSize = 40;
-enum Tag : uint8_t { kNull = 0, kInt = 3, kArray = 5 };
+using namespace binary_layout;
 
 // Decodes the value pool's key payloads; any other content or inconsistency is
 // "not taken", left for read_history_binary_bytes to name.
@@ -601,15 +568,10 @@ bool parse_records(const char* rec, uint64_t count, std::string_view pool, uint6
   reserve_huge(part.keys, pool.size() / 9);  // a key takes 9 bytes in the pool
   PoolKeys reader(pool, part);
   for (uint64_t i = 0; i < count; ++i, rec += kRecordSize) {
-    Event ev;
-    ev.t = get_le(rec, 8);
-    ev.op = static_cast<int64_t>(get_le(rec + 8, 8));
-    ev.actor = static_cast<int64_t>(get_le(rec + 16, 8));
-    const uint64_t aux = get_le(rec + 24, 8);
-    const uint8_t kind = static_cast<uint8_t>(rec[32]);
-    ev.line = static_cast<uint32_t>(i + 1);
-    if (kind > static_cast<uint8_t>(EventKind::Lp) || get_le(rec + 33, 7) != 0) return false;
-    ev.kind = static_cast<EventKind>(kind);
+    const Record r = decode_record(rec, i);
+    if (!r.known_kind() || !r.padding_zero) return false;
+    Event ev = r.ev;
+    const uint64_t aux = r.aux;
     Payload payload;
     switch (ev.kind) {
       case EventKind::Acq:
@@ -658,16 +620,6 @@ KeyHistory read_binary_bytes(std::string_view bytes, const std::string& source) 
   std::vector<Part> parts(1);
   if (!parse_records(rec, count, pool, pool_size, parts[0])) return dom();
   return assemble_keys(source, std::move(header), 0, std::move(parts), {1});
-}
-
-std::string read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) throw FormatError(path, 0, "cannot read the file");
-  std::string bytes(static_cast<size_t>(in.tellg()), '\0');
-  in.seekg(0);
-  if (!in.read(bytes.data(), static_cast<std::streamsize>(bytes.size())))
-    throw FormatError(path, 0, "cannot read the file");
-  return bytes;
 }
 
 // Reads a regular file into a padded_string with huge pages, in pieces by
@@ -725,7 +677,7 @@ KeyHistory read_key_history_text(std::string_view text, const std::string& sourc
 
 KeyHistory read_key_history_any(const std::string& path, unsigned threads) {
   if (!is_binary_history_file(path)) return read_key_history_file(path, threads);
-  return read_binary_bytes(read_all(path), path);
+  return read_binary_bytes(read_file_bytes(path), path);
 }
 
 }  // namespace gpulin

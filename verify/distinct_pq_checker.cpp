@@ -6,6 +6,8 @@
 #include <optional>
 #include <vector>
 
+#include "verify/keys_text.h"
+
 namespace gpulin {
 namespace {
 
@@ -87,12 +89,6 @@ struct Prepared {
 
 std::string op_text(const KeyHistory& h, const KeyOp& op) {
   return "op " + std::to_string(op.id) + " (" + h.fn_name(op) + ", actor " + std::to_string(op.actor) + ")";
-}
-
-std::string keys_text(const KeyHistory& h, uint64_t off, uint32_t len) {
-  std::string s = "[";
-  for (uint32_t i = 0; i < len; ++i) s += (i ? ", " : "") + std::to_string(h.keys[off + i]);
-  return s + "]";
 }
 
 // --- model and format -------------------------------------------------------
@@ -421,7 +417,7 @@ class Pass {
 std::string Pass::explain(uint32_t di) const {
   const Del& d = dels_[di];
   const KeyOp& op = h_.ops[d.op];
-  std::string s = "delete " + op_text(h_, op) + " returned " + keys_text(h_, op.res_off, op.res_len) + " at t=" +
+  std::string s = "delete " + op_text(h_, op) + " returned " + keys_text(h_.begin_of(op.res()), op.res_len) + " at t=" +
                   std::to_string(op.ret_t) + ", but at no point in [" + std::to_string(op.inv_t) + ", " +
                   std::to_string(op.ret_t) + "] can it return that: ";
   auto key_s = [&](uint32_t rank) { return "key " + std::to_string(p_.key_of_rank[rank]); };

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <queue>
 
+#include "verify/keys_text.h"
 #include "verify/witness/points.h"
 
 namespace gpulin {
@@ -46,13 +47,6 @@ class RunHeap {
   uint64_t size_ = 0;
 };
 
-std::string keys_text(const int64_t* p, uint32_t n) {
-  std::string s = "[";
-  for (uint32_t i = 0; i < n && i < 16; ++i) s += (i ? "," : "") + std::to_string(p[i]);
-  if (n > 16) s += ",... (" + std::to_string(n) + " keys)";
-  return s + "]";
-}
-
 }  // namespace
 
 WitnessResult check_witness_pq_batch(const KeyHistory& h) {
@@ -86,7 +80,7 @@ WitnessResult check_witness_pq_batch(const KeyHistory& h) {
           v.op = op.id;
           v.node = scan.points[i].node;
           v.t = scan.points[i].end;
-          v.expected = keys_text(taken.data(), static_cast<uint32_t>(taken.size()));
+          v.expected = keys_text(taken);
           v.recorded = keys_text(h.begin_of(s), s.len);
           v.message = "op " + std::to_string(op.id) + " (del) at its point, t " + std::to_string(v.t) + ", after " +
                       std::to_string(r.ops_replayed) + " ops in the rule's order: the model answers " + v.expected +

@@ -8,30 +8,19 @@
 
 #include "structures/gheap/bit_reversal.h"
 #include "structures/gheap/operation.h"
+#include "verify/cuda_support.cuh"
 
 namespace gpulin::stress {
 
 namespace {
 
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw std::runtime_error(std::string("stress check on the GPU: ") + what + ": " + cudaGetErrorString(e));
-}
-// At least one block: a launch of zero blocks is an error, and n may be 0 (an empty heap).
-unsigned grid_for(uint64_t n) { return static_cast<unsigned>(std::max<uint64_t>(1, std::min<uint64_t>((n + 255) / 256, 1 << 18))); }
-#define GRID_STRIDE(i, n) for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < (n); i += uint64_t(gridDim.x) * blockDim.x)
-
-template <class T>
-T read_at(const T* p) {
-  T v;
-  check(cudaMemcpy(&v, p, sizeof(T), cudaMemcpyDeviceToHost), "read");
-  return v;
-}
+using namespace cuda_support;
 
 // Keys an op contributes to a side: an insert's n[i] (inserted side) or a
 // delete's out_n[i] (taken-out side).
 __global__ void lengths(const uint32_t* fn, const uint32_t* n, const uint32_t* out_n, uint64_t ops, bool inserts,
                         uint64_t* len) {
-  GRID_STRIDE(i, ops) len[i] = inserts ? (fn[i] == gheap::kFnIns ? n[i] : 0) : (fn[i] == gheap::kFnDel ? out_n[i] : 0);
+  GPULIN_GRID_STRIDE(i, ops) len[i] = inserts ? (fn[i] == gheap::kFnIns ? n[i] : 0) : (fn[i] == gheap::kFnDel ? out_n[i] : 0);
 }
 
 // Copies each op's keys to dst + off[i]; for deletes also checks the batch.
@@ -54,21 +43,21 @@ __global__ void gather_batches(const uint32_t* src, const uint64_t* len, const u
 }
 
 __global__ void heap_keys(gheap::HeapView<uint32_t> h, uint32_t lastelem, uint32_t psize, uint32_t* dst) {
-  GRID_STRIDE(j, uint64_t(lastelem) * h.k + psize) {
+  GPULIN_GRID_STRIDE(j, uint64_t(lastelem) * h.k + psize) {
     const uint64_t i = j / h.k;
     dst[j] = i < lastelem ? h.node(gheap::node_of(static_cast<uint32_t>(i + 1)))[j % h.k] : h.pbuffer[j - uint64_t(lastelem) * h.k];
   }
 }
 
 __global__ void first_mismatch(const uint32_t* a, const uint32_t* b, uint64_t n, unsigned long long* at) {
-  GRID_STRIDE(i, n) if (a[i] != b[i]) atomicMin(at, static_cast<unsigned long long>(i));
+  GPULIN_GRID_STRIDE(i, n) if (a[i] != b[i]) atomicMin(at, static_cast<unsigned long long>(i));
 }
 
 // The heap at rest. The first problem (by node, then kind) goes to `bad` as
 // node << 4 | kind.
 enum AtRest : uint32_t { kLocked = 1, kOutsideNotEmpty, kUnsortedNode, kBelowParent, kPartial };
 __global__ void mark_present(uint32_t lastelem, uint8_t* present) {
-  GRID_STRIDE(i, lastelem) present[gheap::node_of(static_cast<uint32_t>(i + 1))] = 1;
+  GPULIN_GRID_STRIDE(i, lastelem) present[gheap::node_of(static_cast<uint32_t>(i + 1))] = 1;
 }
 __global__ void nodes_at_rest(gheap::HeapView<uint32_t> h, const uint8_t* present, uint32_t max_node,
                               unsigned long long* bad) {
@@ -109,44 +98,37 @@ const char* at_rest_text(uint32_t kind) {
   return "?";
 }
 
-template <class T>
-struct DevVec {
-  T* p = nullptr;
-  explicit DevVec(uint64_t n) { check(cudaMalloc(&p, sizeof(T) * (n ? n : 1)), "cudaMalloc"); }
-  ~DevVec() { cudaFree(p); }
-};
-
 }  // namespace
 
 struct DeviceConservation::Buffers {
   explicit Buffers(uint64_t n) : inserted(n), removed(n), bad(2) {}
-  DevVec<uint32_t> inserted, removed;
-  DevVec<unsigned long long> bad;  // [0] batches over k, [1] unsorted batches
+  DeviceBuffer<uint32_t> inserted, removed;
+  DeviceBuffer<unsigned long long> bad;  // [0] batches over k, [1] unsorted batches
   uint64_t capacity = 0;
 };
 
 DeviceConservation::DeviceConservation(uint64_t max_keys) : b_(std::make_unique<Buffers>(max_keys)) {
   b_->capacity = max_keys;
-  check(cudaMemset(b_->bad.p, 0, 16), "memset");
+  b_->bad.fill_bytes(0);
 }
 DeviceConservation::~DeviceConservation() = default;
 
 void DeviceConservation::add_phase(const uint32_t* fn, const uint32_t* n, const uint32_t* keys, const uint32_t* out,
                                    const uint32_t* out_n, uint64_t ops, uint32_t k) {
-  DevVec<uint64_t> len(ops), off(ops);
+  DeviceBuffer<uint64_t> len(ops), off(ops);
   for (bool inserts : {true, false}) {
-    lengths<<<grid_for(ops), 256>>>(fn, n, out_n, ops, inserts, len.p);
+    lengths<<<grid_for(ops), 256>>>(fn, n, out_n, ops, inserts, len.get());
     size_t bytes = 0;
-    cub::DeviceScan::ExclusiveSum(nullptr, bytes, len.p, off.p, ops);
-    DevVec<uint8_t> temp(bytes);
-    cub::DeviceScan::ExclusiveSum(temp.p, bytes, len.p, off.p, ops);
-    const uint64_t total = ops ? read_at(off.p + ops - 1) + read_at(len.p + ops - 1) : 0;
+    cub::DeviceScan::ExclusiveSum(nullptr, bytes, len.get(), off.get(), ops);
+    DeviceBuffer<uint8_t> temp(bytes);
+    cub::DeviceScan::ExclusiveSum(temp.get(), bytes, len.get(), off.get(), ops);
+    const uint64_t total = ops ? read_at(off.get() + ops - 1) + read_at(len.get() + ops - 1) : 0;
     uint64_t& side = inserts ? inserted_ : deleted_;
     if (side + total > b_->capacity) throw std::runtime_error("stress: more keys than the conservation buffers hold");
     // Offsets are relative to the side's fill so far.
     gather_batches<<<static_cast<unsigned>(std::clamp<uint64_t>(ops, 1, 1 << 16)), 256>>>(
-        inserts ? keys : out, len.p, off.p, ops, k, !inserts, (inserts ? b_->inserted.p : b_->removed.p) + side,
-        b_->bad.p);
+        inserts ? keys : out, len.get(), off.get(), ops, k, !inserts, (inserts ? b_->inserted.get() : b_->removed.get()) + side,
+        b_->bad.get());
     check(cudaGetLastError(), "gather");
     check(cudaDeviceSynchronize(), "gather");
     side += total;
@@ -155,7 +137,7 @@ void DeviceConservation::add_phase(const uint32_t* fn, const uint32_t* n, const 
 
 std::vector<std::string> DeviceConservation::finish(const gheap::HeapView<uint32_t>& heap) {
   std::vector<std::string> failures;
-  const uint64_t bad_k = read_at(b_->bad.p), bad_sorted = read_at(b_->bad.p + 1);
+  const uint64_t bad_k = read_at(b_->bad.get()), bad_sorted = read_at(b_->bad.get() + 1);
   if (bad_k) failures.push_back(std::to_string(bad_k) + " deletes returned more than k keys");
   if (bad_sorted) failures.push_back(std::to_string(bad_sorted) + " deletes returned an unsorted batch");
   const uint32_t lastelem = read_at(heap.lastelem), psize = read_at(heap.psize);
@@ -166,34 +148,34 @@ std::vector<std::string> DeviceConservation::finish(const gheap::HeapView<uint32
                        " deleted or left in the heap");
     return failures;
   }
-  heap_keys<<<grid_for(rest), 256>>>(heap, lastelem, std::min(psize, heap.k), b_->removed.p + deleted_);
+  heap_keys<<<grid_for(rest), 256>>>(heap, lastelem, std::min(psize, heap.k), b_->removed.get() + deleted_);
   if (out != inserted_) {
     failures.push_back("keys not conserved: " + std::to_string(inserted_) + " inserted, " + std::to_string(out) +
                        " deleted or left in the heap");
     return failures;
   }
-  DevVec<uint32_t> a(out), b(out);
+  DeviceBuffer<uint32_t> a(out), b(out);
   size_t bytes = 0;
-  cub::DeviceRadixSort::SortKeys(nullptr, bytes, b_->inserted.p, a.p, out);
-  DevVec<uint8_t> temp(bytes);
-  cub::DeviceRadixSort::SortKeys(temp.p, bytes, b_->inserted.p, a.p, out);
-  cub::DeviceRadixSort::SortKeys(temp.p, bytes, b_->removed.p, b.p, out);
-  DevVec<unsigned long long> at(1);
-  check(cudaMemset(at.p, 0xff, 8), "memset");
-  first_mismatch<<<grid_for(out), 256>>>(a.p, b.p, out, at.p);
+  cub::DeviceRadixSort::SortKeys(nullptr, bytes, b_->inserted.get(), a.get(), out);
+  DeviceBuffer<uint8_t> temp(bytes);
+  cub::DeviceRadixSort::SortKeys(temp.get(), bytes, b_->inserted.get(), a.get(), out);
+  cub::DeviceRadixSort::SortKeys(temp.get(), bytes, b_->removed.get(), b.get(), out);
+  DeviceBuffer<unsigned long long> at(1);
+  at.fill_bytes(0xff);
+  first_mismatch<<<grid_for(out), 256>>>(a.get(), b.get(), out, at.get());
   check(cudaGetLastError(), "compare");
-  const unsigned long long i = read_at(at.p);
+  const unsigned long long i = read_at(at.get());
   if (i != ~0ull)
     failures.push_back("keys not conserved: after sorting both sides, position " + std::to_string(i) + " holds inserted key " +
-                       std::to_string(read_at(a.p + i)) + " but key out " + std::to_string(read_at(b.p + i)));
+                       std::to_string(read_at(a.get() + i)) + " but key out " + std::to_string(read_at(b.get() + i)));
   return failures;
 }
 
 std::optional<std::string> check_device_heap_at_rest(const gheap::HeapView<uint32_t>& heap) {
   const uint32_t lastelem = read_at(heap.lastelem), psize = read_at(heap.psize);
-  DevVec<uint8_t> present(uint64_t(heap.capacity) + 1);
-  check(cudaMemset(present.p, 0, uint64_t(heap.capacity) + 1), "memset");
-  mark_present<<<grid_for(lastelem), 256>>>(lastelem, present.p);
+  DeviceBuffer<uint8_t> present(uint64_t(heap.capacity) + 1);
+  present.fill_bytes(0);
+  mark_present<<<grid_for(lastelem), 256>>>(lastelem, present.get());
   // The deepest present node bounds the snapshot, as on the host.
   uint32_t max_node = 0;
   if (lastelem) {  // every level above the last is full; the last level's nodes are the candidates
@@ -202,13 +184,13 @@ std::optional<std::string> check_device_heap_at_rest(const gheap::HeapView<uint3
     for (uint32_t n = first; n <= lastelem; ++n) max_node = std::max(max_node, gheap::node_of(n));
     if (level > 0) max_node = std::max(max_node, (1u << level) - 1);
   }
-  DevVec<unsigned long long> bad(1);
-  check(cudaMemset(bad.p, 0xff, 8), "memset");
-  nodes_at_rest<<<static_cast<unsigned>(std::clamp<uint64_t>(heap.capacity, 1, 1 << 16)), 256>>>(heap, present.p, max_node,
-                                                                                            bad.p);
-  partial_at_rest<<<1, 256>>>(heap, psize, lastelem > 0, bad.p);
+  DeviceBuffer<unsigned long long> bad(1);
+  bad.fill_bytes(0xff);
+  nodes_at_rest<<<static_cast<unsigned>(std::clamp<uint64_t>(heap.capacity, 1, 1 << 16)), 256>>>(heap, present.get(), max_node,
+                                                                                            bad.get());
+  partial_at_rest<<<1, 256>>>(heap, psize, lastelem > 0, bad.get());
   check(cudaGetLastError(), "at rest");
-  const unsigned long long w = read_at(bad.p);
+  const unsigned long long w = read_at(bad.get());
   if (w == ~0ull) return std::nullopt;
   const uint32_t kind = static_cast<uint32_t>(w & 15);
   if (kind == kPartial) return std::string("the partial buffer ") + at_rest_text(kind);

@@ -1,17 +1,11 @@
 // The words of a per-key failure, shared by the host and GPU checkers.
 #include <string>
 
+#include "verify/keys_text.h"
 #include "verify/pq_linear/key_rules.h"
 #include "verify/pq_linear/linear_check.h"
 
 namespace gpulin {
-
-std::string keys_text(const std::vector<int64_t>& keys) {
-  std::string s = "[";
-  for (size_t i = 0; i < keys.size() && i < 16; ++i) s += (i ? "," : "") + std::to_string(keys[i]);
-  if (keys.size() > 16) s += ",... (" + std::to_string(keys.size()) + " keys)";
-  return s + "]";
-}
 
 std::string describe_linear_failure(const LinearFailure& f, uint64_t k) {
   using namespace pq_linear;

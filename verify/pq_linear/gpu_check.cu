@@ -9,6 +9,7 @@
 #include <string>
 
 #include "histories/id_index.h"
+#include "verify/cuda_support.cuh"
 #include "verify/pq_linear/gpu_check.h"
 #include "verify/pq_linear/key_rules.h"
 
@@ -20,54 +21,8 @@ using namespace pq_linear;
 
 constexpr uint64_t kNever = ~uint64_t{0};  // no such event (an acq never taken)
 
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw std::runtime_error(std::string("gpu check: ") + what + ": " + cudaGetErrorString(e));
-}
+using namespace cuda_support;
 
-// Device memory owned by the check, freed at the end of scope.
-template <class T>
-class Buf {
- public:
-  explicit Buf(uint64_t n = 0) { resize(n); }
-  ~Buf() { cudaFree(p_); }
-  Buf(const Buf&) = delete;
-  Buf& operator=(const Buf&) = delete;
-  void resize(uint64_t n) {
-    cudaFree(p_);
-    p_ = nullptr;
-    n_ = n;
-    check(cudaMalloc(&p_, sizeof(T) * (n ? n : 1)), "cudaMalloc");
-  }
-  void fill_bytes(int v) { check(cudaMemset(p_, v, sizeof(T) * (n_ ? n_ : 1)), "memset"); }
-  T* get() const { return p_; }
-  uint64_t size() const { return n_; }
-  T at(uint64_t i) const {
-    T v;
-    check(cudaMemcpy(&v, p_ + i, sizeof(T), cudaMemcpyDeviceToHost), "read");
-    return v;
-  }
-
- private:
-  T* p_ = nullptr;
-  uint64_t n_ = 0;
-};
-
-// CUB's temporary storage, grown as calls need it.
-struct Temp {
-  Buf<uint8_t> buf;
-  size_t bytes = 0;
-  void* get(size_t need) {
-    if (need > bytes) {
-      buf.resize(need);
-      bytes = need;
-    }
-    return buf.get();
-  }
-};
-
-// At least one block: a launch of zero blocks is an error, and n may be 0.
-unsigned grid_for(uint64_t n) { return static_cast<unsigned>(std::max<uint64_t>(1, std::min<uint64_t>((n + 255) / 256, 65536 * 4))); }
-#define GRID_STRIDE(i, n) for (uint64_t i = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; i < (n); i += uint64_t(gridDim.x) * blockDim.x)
 
 // The first irregularity, by ticket: t << 8 | code.
 enum Irregular : uint32_t {
@@ -122,7 +77,7 @@ __device__ uint64_t key_addr(const DeviceRecorderRef& rec, const DeviceEvent& e)
 
 __global__ void collect_ops(const DeviceEvent* ev, uint64_t E, uint64_t N, DeviceRecorderRef rec, OpTable t,
                             unsigned long long* irr) {
-  GRID_STRIDE(j, E) {
+  GPULIN_GRID_STRIDE(j, E) {
     const DeviceEvent e = ev[j];
     if (e.op < 0 || uint64_t(e.op) >= N) {
       irregular(irr, e.t, kOpRange);
@@ -154,7 +109,7 @@ __global__ void collect_ops(const DeviceEvent* ev, uint64_t E, uint64_t N, Devic
 }
 
 __global__ void check_events_inside(const DeviceEvent* ev, uint64_t E, uint64_t N, OpTable t, unsigned long long* irr) {
-  GRID_STRIDE(j, E) {
+  GPULIN_GRID_STRIDE(j, E) {
     const DeviceEvent e = ev[j];
     if (e.op < 0 || uint64_t(e.op) >= N) continue;
     const uint64_t o = e.op;
@@ -172,13 +127,13 @@ struct IsLockEvent {
 };
 
 __global__ void gather_nodes(const DeviceEvent* ev, const uint32_t* idx, uint64_t L, uint32_t* node) {
-  GRID_STRIDE(j, L) node[j] = static_cast<uint32_t>(ev[idx[j]].node);
+  GPULIN_GRID_STRIDE(j, L) node[j] = static_cast<uint32_t>(ev[idx[j]].node);
 }
 
 // Holds per node in ticket order: acq, rel, acq, rel, ... by the same op each time.
 __global__ void pair_holds(const DeviceEvent* ev, const uint32_t* idx, const uint32_t* node, uint64_t L, OpTable t,
                            unsigned long long* irr) {
-  GRID_STRIDE(j, L) {
+  GPULIN_GRID_STRIDE(j, L) {
     const DeviceEvent e = ev[idx[j]];
     const bool first = j == 0 || node[j - 1] != node[j];
     const bool last = j + 1 == L || node[j + 1] != node[j];
@@ -199,7 +154,7 @@ __global__ void pair_holds(const DeviceEvent* ev, const uint32_t* idx, const uin
 // Points: (begin, end) of each op's hold under the rule; the sort key is the end.
 __global__ void find_points(uint64_t N, OpTable t, uint32_t fn_ins, int rule, uint64_t* end_key, uint32_t* op_idx,
                             uint64_t* actor_key, unsigned long long* irr) {
-  GRID_STRIDE(o, N) {
+  GPULIN_GRID_STRIDE(o, N) {
     op_idx[o] = static_cast<uint32_t>(o);
     if (t.inv_count[o] != 1) { irregular(irr, 0, kNoInv); end_key[o] = kNever; actor_key[o] = kNever; continue; }
     if (t.ret_count[o] != 1) irregular(irr, t.inv_t[o], kPendingOp);
@@ -219,7 +174,7 @@ __global__ void find_points(uint64_t N, OpTable t, uint32_t fn_ins, int rule, ui
 
 __global__ void check_actor_order(const uint64_t* actor_key, const uint32_t* op, uint64_t N, OpTable t,
                                   unsigned long long* irr) {
-  GRID_STRIDE(j, N) {
+  GPULIN_GRID_STRIDE(j, N) {
     if (j == 0 || (actor_key[j] >> 40) != (actor_key[j - 1] >> 40)) continue;
     const uint32_t a = op[j - 1], b = op[j];
     if (t.ret_t[a] > t.inv_t[b]) irregular(irr, t.inv_t[b], kActorOverlap);
@@ -259,7 +214,7 @@ __global__ void per_position(const uint32_t* order, uint64_t m, OpTable t, const
 
 __global__ void check_sizes(const uint8_t* is_del, const int64_t* delta, const int64_t* present, uint64_t m,
                             uint64_t k, unsigned long long* fail) {
-  GRID_STRIDE(p, m) {
+  GPULIN_GRID_STRIDE(p, m) {
     if (is_del[p] && !size_ok(uint64_t(-delta[p]), uint64_t(present[p]), k))
       atomicMin(fail, static_cast<unsigned long long>(fail_word(p, kSize)));
   }
@@ -286,7 +241,7 @@ struct TupleStep {
 };
 
 __global__ void sparse_level(const int64_t* below, int64_t* cur, uint64_t half, uint64_t m) {
-  GRID_STRIDE(i, m) cur[i] = sparse_entry(below, i, half, m);
+  GPULIN_GRID_STRIDE(i, m) cur[i] = sparse_entry(below, i, half, m);
 }
 
 struct TupleView {
@@ -303,7 +258,7 @@ struct TupleView {
 };
 
 __global__ void check_all_tuples(TupleView v, SparseMaxView table, unsigned long long* fail) {
-  GRID_STRIDE(j, v.n) {
+  GPULIN_GRID_STRIDE(j, v.n) {
     const uint64_t p = v.pos(j);
     const uint64_t f = check_tuple(v.key(j), p, v.is_del[p], v.c[j], v.next_pos(j), table);
     if (f != kNoFailWord) atomicMin(fail, static_cast<unsigned long long>(f));
@@ -315,9 +270,9 @@ __global__ void check_all_tuples(TupleView v, SparseMaxView table, unsigned long
 __global__ void explain_tuples(TupleView v, SparseMaxView table, uint64_t word, bool keyed,
                                unsigned long long* fail_key, uint8_t* present_flag) {
   const uint64_t f = fail_pos(word);
-  GRID_STRIDE(j, v.n) {
+  GPULIN_GRID_STRIDE(j, v.n) {
     const uint64_t p = v.pos(j);
-    if (keyed && tuple_fails_at(v.key(j), p, v.is_del[p], v.c[j], v.next_pos(j), table, word))
+    if (keyed && check_tuple(v.key(j), p, v.is_del[p], v.c[j], v.next_pos(j), table) == word)
       atomicMin(fail_key, static_cast<unsigned long long>(v.key(j)));
     present_flag[j] = p < f && v.next_pos(j) >= f && v.c[j] > 0;
   }
@@ -325,7 +280,7 @@ __global__ void explain_tuples(TupleView v, SparseMaxView table, uint64_t word, 
 
 __global__ void who_touched(TupleView v, int64_t key, uint64_t f, unsigned long long* last_ins,
                             unsigned long long* last_del) {
-  GRID_STRIDE(j, v.n) {
+  GPULIN_GRID_STRIDE(j, v.n) {
     const uint64_t p = v.pos(j);
     if (v.key(j) == key && p < f) atomicMax(v.is_del[p] ? last_del : last_ins, static_cast<unsigned long long>(p + 1));
   }
@@ -353,26 +308,12 @@ struct Timer {
   }
 };
 
-template <class T>
-T read_at(const T* p) {
-  T v;
-  check(cudaMemcpy(&v, p, sizeof(T), cudaMemcpyDeviceToHost), "read");
-  return v;
-}
-
-template <class T>
-std::vector<T> download(const T* p, uint64_t n) {
-  std::vector<T> v(n);
-  if (n) check(cudaMemcpy(v.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost), "download");
-  return v;
-}
-
 }  // namespace
 
 GpuCheckResult check_pq_batch_on_gpu(const GpuCheckInput& in) {
   GpuCheckResult r;
   Timer timer(r.phases);
-  Temp temp;
+  CubTemp temp;
   const DeviceRecorderRef rec = in.rec;
   const std::vector<uint32_t> counts = download(rec.event_count, in.actors);
   std::vector<uint32_t> key_counts = download(rec.key_count, in.actors);
@@ -387,7 +328,7 @@ GpuCheckResult check_pq_batch_on_gpu(const GpuCheckInput& in) {
   }
   r.events = E;
   const uint64_t N = in.ops;
-  Buf<unsigned long long> irr(1), fail(1);
+  DeviceBuffer<unsigned long long> irr(1), fail(1);
   irr.fill_bytes(0xff);
   fail.fill_bytes(0xff);
   auto irregular_now = [&](GpuCheckResult& res) {
@@ -400,11 +341,11 @@ GpuCheckResult check_pq_batch_on_gpu(const GpuCheckInput& in) {
   };
 
   // Events in ticket order.
-  Buf<DeviceEvent> ev(E);
+  DeviceBuffer<DeviceEvent> ev(E);
   {
-    Buf<uint32_t> seen(E);
+    DeviceBuffer<uint32_t> seen(E);
     seen.fill_bytes(0);
-    Buf<uint32_t> d_counts(in.actors);
+    DeviceBuffer<uint32_t> d_counts(in.actors);
     check(cudaMemcpy(d_counts.get(), counts.data(), 4 * in.actors, cudaMemcpyHostToDevice), "counts");
     for (uint32_t a0 = 0; a0 < in.actors; a0 += 65535) {
       const dim3 grid(64, std::min<uint32_t>(65535, in.actors - a0));
@@ -413,8 +354,8 @@ GpuCheckResult check_pq_batch_on_gpu(const GpuCheckInput& in) {
     check(cudaGetLastError(), "scatter");
   }
   // Per op: its inv, ret and holds.
-  Buf<uint64_t> inv_t(N), ret_t(N), root_acq(N), root_rel(N), last_acq(N), last_rel(N), args_addr(N), res_addr(N);
-  Buf<uint32_t> inv_count(N), ret_count(N), actor(N), fn(N), args_len(N), res_len(N);
+  DeviceBuffer<uint64_t> inv_t(N), ret_t(N), root_acq(N), root_rel(N), last_acq(N), last_rel(N), args_addr(N), res_addr(N);
+  DeviceBuffer<uint32_t> inv_count(N), ret_count(N), actor(N), fn(N), args_len(N), res_len(N);
   for (auto* b : {&ret_t, &root_acq, &root_rel, &last_rel}) b->fill_bytes(0xff);
   for (auto* b : {&inv_t, &last_acq}) b->fill_bytes(0);
   for (auto* b : {&inv_count, &ret_count, &res_len, &args_len}) b->fill_bytes(0);
@@ -428,13 +369,13 @@ GpuCheckResult check_pq_batch_on_gpu(const GpuCheckInput& in) {
 
   // Holds: lock events grouped by node (stable, so in ticket order), then paired.
   {
-    Buf<uint32_t> idx(E), n_sel(1);
+    DeviceBuffer<uint32_t> idx(E), n_sel(1);
     size_t bytes = 0;
     thrust::counting_iterator<uint32_t> all(0);
     cub::DeviceSelect::If(nullptr, bytes, all, idx.get(), n_sel.get(), E, IsLockEvent{ev.get()});
     cub::DeviceSelect::If(temp.get(bytes), bytes, all, idx.get(), n_sel.get(), E, IsLockEvent{ev.get()});
     const uint64_t L = n_sel.at(0);
-    Buf<uint32_t> node(L), node_out(L), idx_out(L);
+    DeviceBuffer<uint32_t> node(L), node_out(L), idx_out(L);
     gather_nodes<<<grid_for(L), 256>>>(ev.get(), idx.get(), L, node.get());
     bytes = 0;
     cub::DeviceRadixSort::SortPairs(nullptr, bytes, node.get(), node_out.get(), idx.get(), idx_out.get(), L);
@@ -445,8 +386,8 @@ GpuCheckResult check_pq_batch_on_gpu(const GpuCheckInput& in) {
   timer.lap("holds paired");
 
   // Points and the rule's order; ops of one actor in sequence.
-  Buf<uint64_t> end_key(N), end_sorted(N), actor_key(N), actor_sorted(N);
-  Buf<uint32_t> op_idx(N), order(N), actor_ops(N);
+  DeviceBuffer<uint64_t> end_key(N), end_sorted(N), actor_key(N), actor_sorted(N);
+  DeviceBuffer<uint32_t> op_idx(N), order(N), actor_ops(N);
   find_points<<<grid_for(N), 256>>>(N, t, in.fn_ins, int(in.rule), end_key.get(), op_idx.get(), actor_key.get(),
                                     irr.get());
   size_t bytes = 0;
@@ -463,9 +404,9 @@ GpuCheckResult check_pq_batch_on_gpu(const GpuCheckInput& in) {
 
   // Positions: kinds, largest returned keys, sizes, tuple counts.
   const uint64_t m = N;
-  Buf<uint8_t> is_del(m);
-  Buf<int64_t> max_res(m), delta(m), present(m);
-  Buf<uint64_t> tuple_count(m), tuple_off(m + 1);
+  DeviceBuffer<uint8_t> is_del(m);
+  DeviceBuffer<int64_t> max_res(m), delta(m), present(m);
+  DeviceBuffer<uint64_t> tuple_count(m), tuple_off(m + 1);
   per_position<<<static_cast<unsigned>(std::clamp<uint64_t>(m, 1, 1 << 16)), 256>>>(
       order.get(), m, t, rec.keys, in.fn_del, is_del.get(), max_res.get(), delta.get(), tuple_count.get(), fail.get());
   bytes = 0;
@@ -486,7 +427,7 @@ GpuCheckResult check_pq_batch_on_gpu(const GpuCheckInput& in) {
   const uint32_t pos_bits = SparseMaxView::floor_log2(m + 1) + 1;
   if (pos_bits > 32) throw std::runtime_error("gpu check: more than 2^31 operations");
   const uint64_t mask = (uint64_t{1} << pos_bits) - 1;
-  Buf<uint64_t> tup(T), tup_alt(T);
+  DeviceBuffer<uint64_t> tup(T), tup_alt(T);
   write_tuples<<<static_cast<unsigned>(std::clamp<uint64_t>(m, 1, 1 << 16)), 256>>>(order.get(), m, t, rec.keys,
                                                                              is_del.get(), tuple_off.get(), pos_bits,
                                                                              tup.get());
@@ -497,7 +438,7 @@ GpuCheckResult check_pq_batch_on_gpu(const GpuCheckInput& in) {
   const uint64_t* w = db.Current();
   check(cudaGetLastError(), "tuples sorted");
   timer.lap("tuples sorted");
-  Buf<int32_t> c(T);
+  DeviceBuffer<int32_t> c(T);
   {
     auto keys_it = thrust::make_transform_iterator(w, TupleKey{pos_bits});
     auto steps = thrust::make_transform_iterator(w, TupleStep{mask, is_del.get()});
@@ -507,7 +448,7 @@ GpuCheckResult check_pq_batch_on_gpu(const GpuCheckInput& in) {
   }
   // The sparse table over the positions' largest keys.
   const uint32_t levels = sparse_levels(m);
-  Buf<int64_t> table_data(uint64_t(levels) * m);
+  DeviceBuffer<int64_t> table_data(uint64_t(levels) * m);
   check(cudaMemcpy(table_data.get(), max_res.get(), 8 * m, cudaMemcpyDeviceToDevice), "table");
   for (uint32_t l = 1; l < levels; ++l)
     sparse_level<<<grid_for(m), 256>>>(table_data.get() + uint64_t(l - 1) * m, table_data.get() + uint64_t(l) * m,
@@ -528,11 +469,11 @@ GpuCheckResult check_pq_batch_on_gpu(const GpuCheckInput& in) {
   x.kind = fail_kind(word);
   x.position = fail_pos(word);
   const bool keyed = x.kind == kMissing || x.kind == kBypassed;
-  Buf<unsigned long long> fail_key(1), last_ins(1), last_del(1);
+  DeviceBuffer<unsigned long long> fail_key(1), last_ins(1), last_del(1);
   fail_key.fill_bytes(0xff);
   last_ins.fill_bytes(0);
   last_del.fill_bytes(0);
-  Buf<uint8_t> flag(T);
+  DeviceBuffer<uint8_t> flag(T);
   explain_tuples<<<grid_for(T), 256>>>(view, table, word, keyed, fail_key.get(), flag.get());
   if (keyed) x.key = static_cast<int64_t>(fail_key.at(0));
   const uint32_t fop = order.at(x.position);
@@ -542,7 +483,7 @@ GpuCheckResult check_pq_batch_on_gpu(const GpuCheckInput& in) {
   x.recorded.clear();
   for (uint32_t v : download(rec.keys + res_addr.at(fop), res_len.at(fop))) x.recorded.push_back(v);
   {
-    Buf<uint32_t> sel(T), n_sel(1);
+    DeviceBuffer<uint32_t> sel(T), n_sel(1);
     thrust::counting_iterator<uint32_t> all(0);
     bytes = 0;
     cub::DeviceSelect::Flagged(nullptr, bytes, all, flag.get(), sel.get(), n_sel.get(), T);

@@ -97,13 +97,6 @@ GPULIN_HD inline uint64_t check_tuple(int64_t v, uint64_t p, bool is_del, int64_
   return kNoFailWord;
 }
 
-// Whether tuple's failure is the one at `word` (to find the keys behind it): the
-// same rule, asked for the key.
-GPULIN_HD inline bool tuple_fails_at(int64_t v, uint64_t p, bool is_del, int64_t c_after, uint64_t next_p,
-                                     const SparseMaxView& table, uint64_t word) {
-  return check_tuple(v, p, is_del, c_after, next_p, table) == word;
-}
-
 // The size rule for a delete at a position: `present` keys before it.
 GPULIN_HD inline bool size_ok(uint64_t returned, uint64_t present, uint64_t k) {
   return returned == (present < k ? present : k);

@@ -32,11 +32,11 @@ struct Ordered {
   uint64_t first_fail = kNoFailWord;  // sorted and size rules
 };
 
-// A (key, position) pair, packed when the keys' range leaves room for the position.
+// A (key, position) pair in one word: the key's offset from the smallest key above
+// the position's bits (the caller checks that the keys' range leaves room).
 struct Packing {
   int64_t min_key = 0;
   uint32_t pos_bits = 0;
-  bool packed = true;
   uint64_t pack(int64_t key, uint64_t pos) const {
     return (static_cast<uint64_t>(key) - static_cast<uint64_t>(min_key)) << pos_bits | pos;
   }
@@ -53,18 +53,10 @@ KeySpan tuple_span(const KeyHistory& h, const Ordered& o, uint64_t p) {
 // Sorted (key, position) words: bucketed by their top bits in one stable,
 // parallel scatter (each thread owns a range of positions, so a bucket keeps
 // position order), then each bucket sorted in cache.
-std::vector<uint64_t> sorted_tuples(const KeyHistory& h, const Ordered& o, const Packing& pk, uint64_t total,
-                                    unsigned threads) {
+std::vector<uint64_t> sorted_tuples(const KeyHistory& h, const Ordered& o, const Packing& pk, int64_t max_key,
+                                    uint64_t total, unsigned threads) {
   const uint64_t m = o.op.size();
-  uint64_t max_word = 0;
-  {
-    int64_t max_key = pk.min_key;
-    for (uint64_t p = 0; p < m; ++p) {
-      const KeySpan s = tuple_span(h, o, p);
-      for (uint32_t i = 0; i < s.len; ++i) max_key = std::max(max_key, h.keys[s.off + i]);
-    }
-    max_word = pk.pack(max_key, m);
-  }
+  const uint64_t max_word = pk.pack(max_key, m);
   const uint32_t bits = 64 - static_cast<uint32_t>(__builtin_clzll(max_word | 1));
   constexpr uint32_t kBucketBits = 12;
   const uint32_t shift = bits > kBucketBits ? bits - kBucketBits : 0;
@@ -177,7 +169,7 @@ LinearCheckResult check_pq_batch_linear(const KeyHistory& h, const LinearCheckOp
   o.max_res.assign(m, kNoMax);
   o.present.resize(m);
   uint64_t present = 0, total = 0;
-  int64_t min_key = INT64_MAX;
+  int64_t min_key = INT64_MAX, max_key = INT64_MIN;
   for (uint64_t p = 0; p < m; ++p) {
     const size_t i = scan.order[p];
     const KeyOp& op = h.ops[i];
@@ -189,7 +181,10 @@ LinearCheckResult check_pq_batch_linear(const KeyHistory& h, const LinearCheckOp
     if (f == "ins") {
       present += op.args_len;
       total += op.args_len;
-      for (const int64_t* x = h.begin_of(op.args()); x != h.end_of(op.args()); ++x) min_key = std::min(min_key, *x);
+      for (const int64_t* x = h.begin_of(op.args()); x != h.end_of(op.args()); ++x) {
+        min_key = std::min(min_key, *x);
+        max_key = std::max(max_key, *x);
+      }
       continue;
     }
     o.is_del[p] = 1;
@@ -204,22 +199,21 @@ LinearCheckResult check_pq_batch_linear(const KeyHistory& h, const LinearCheckOp
     if (!std::is_sorted(x, x + s.len) && o.first_fail == kNoFailWord) o.first_fail = fail_word(p, kUnsorted);
     if (!size_ok(s.len, present, k) && o.first_fail > fail_word(p, kSize)) o.first_fail = fail_word(p, kSize);
     if (s.len) o.max_res[p] = *std::max_element(x, x + s.len);
-    for (uint32_t j = 0; j < s.len; ++j) min_key = std::min(min_key, x[j]);
+    for (uint32_t j = 0; j < s.len; ++j) {
+      min_key = std::min(min_key, x[j]);
+      max_key = std::max(max_key, x[j]);
+    }
     present -= std::min<uint64_t>(present, s.len);
     total += s.len;
   }
   r.tuples = total;
 
-  // Sorted tuples; keys spread too wide to pack beside the position fall back to
-  // packing a key's rank (one more sort, rare: 64-bit keys spanning the range).
+  // Sorted tuples. Keys spread too wide to pack beside the position are not
+  // decided here: the caller runs the replay (rare: 64-bit keys spanning the range).
   Packing pk;
   pk.min_key = total ? min_key : 0;
   pk.pos_bits = SparseMaxView::floor_log2(m + 1) + 1;
-  int64_t max_key = pk.min_key;
-  for (uint64_t p = 0; p < m; ++p) {
-    const KeySpan s = tuple_span(h, o, p);
-    for (uint32_t i = 0; i < s.len; ++i) max_key = std::max(max_key, h.keys[s.off + i]);
-  }
+  if (!total) max_key = pk.min_key;
   const uint64_t span = static_cast<uint64_t>(max_key) - static_cast<uint64_t>(pk.min_key);
   if (pk.pos_bits < 64 && span >> (64 - pk.pos_bits) != 0) {
     r.applicable = false;
@@ -227,7 +221,7 @@ LinearCheckResult check_pq_batch_linear(const KeyHistory& h, const LinearCheckOp
             " values; the per-key check packs a key and a position in 64 bits";
     return r;
   }
-  const std::vector<uint64_t> w = sorted_tuples(h, o, pk, total, threads);
+  const std::vector<uint64_t> w = sorted_tuples(h, o, pk, max_key, total, threads);
   const std::vector<int64_t> table_data = sparse_table(o.max_res, threads);
   const SparseMaxView table{table_data.data(), m, sparse_levels(m)};
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "histories/key_history.h"
+#include "verify/keys_text.h"
 #include "verify/witness_checker.h"
 
 namespace gpulin {
@@ -49,9 +50,6 @@ struct LinearCheckResult {
 // Throws FormatError for a header that is not pq-batch / pq, a missing lp_rule,
 // or an op that is neither ins nor del.
 LinearCheckResult check_pq_batch_linear(const KeyHistory& h, const LinearCheckOptions& options = {});
-
-// "[1,2,3]", at most 16 keys shown.
-std::string keys_text(const std::vector<int64_t>& keys);
 
 // The message of a failure, from its facts (shared by the host and GPU checkers).
 std::string describe_linear_failure(const LinearFailure& f, uint64_t k);
