@@ -13,7 +13,7 @@
 // the heap at rest) come from `gpulin stress --record` in scripts/device.sh.
 //
 // Every number is the median of --runs runs (default 3). Flags: --quick, --csv FILE,
-// --ops N (GPU-shaped history size, default 32768 ops), --dir DIR (temporary files).
+// --ops N (GPU-shaped history size, default 65536 ops: 37 million keys), --dir DIR (temporary files).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -78,7 +78,7 @@ void plant_wrong_delete(History& h) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  size_t ops = 32768;
+  size_t ops = 65536;
   std::string csv, dir = std::filesystem::temp_directory_path().string();
   bool quick = false;
   for (int i = 1; i < argc; ++i) {
