@@ -51,7 +51,7 @@ struct KeyHistory {
   std::vector<Event> events;           // every event, sorted by t (as History::events)
   std::vector<KeyOp> ops;              // sorted by inv_t (as History::ops)
   std::vector<std::string> fn_names;   // KeyOp::fn indexes it ("ins", "del", ...)
-  std::vector<int64_t> keys;           // every args and res list, back to back
+  std::vector<int64_t> keys;           // every args and res list, back to back (in no promised order: the spans say where)
 
   const std::string& fn_name(const KeyOp& op) const { return fn_names[op.fn]; }
   // The index of `name` in fn_names, added when new.

@@ -99,12 +99,14 @@ struct Part {
 
   // A guess from the input size that saves regrowing, not a limit. Reserved but
   // untouched memory is not resident, so erring high costs little.
-  void reserve_for(size_t bytes) {
+  // `pool_bytes`: the input whose keys this part's pool may end up holding (part
+  // 0's pool becomes the history's, the other parts' keys appended to it).
+  void reserve_for(size_t bytes, size_t pool_bytes) {
     reserve_huge(events, bytes / 48 + 16);
     slot.reserve(bytes / 48 + 16);
     calls.reserve(bytes / 192 + 16);
     results.reserve(bytes / 192 + 16);
-    reserve_huge(keys, bytes / 6 + 16);
+    reserve_huge(keys, pool_bytes / 6 + 16);
   }
   // Room for the keys of the next line, grown by hand (not by push_back) so that
   // the new buffer gets huge pages too. Lines of more keys than the slack still
@@ -248,9 +250,9 @@ bool comment_or_blank(const char* p, const char* le) {
 
 // Parses the lines of [begin, end) (whole lines) into `part`. Lines are split
 // and counted exactly as the DOM reader does. Stops early once any part failed.
-void parse_chunk(const char* begin, const char* end, const char* padded_end, Part& part,
+void parse_chunk(const char* begin, const char* end, const char* padded_end, size_t pool_bytes, Part& part,
                  std::atomic<bool>& stop) {
-  part.reserve_for(end - begin);
+  part.reserve_for(end - begin, pool_bytes);
   LineParser parser(part);
   uint64_t line = 0;
   for (const char* p = begin; p < end;) {
@@ -341,14 +343,21 @@ void sort_by_t(Joined& j) {
 // Builds the ops in inv order, and the key pool op by op (args, then res): the
 // layout to_key_history gives, as fn_names in order of first use.
 void build_ops(KeyHistory& k, const std::vector<OpSpan>& spans, const Joined& j, std::vector<Part>& parts) {
+  // The pool is the parts' pools back to back, in file order: part 0's buffer
+  // (reserved for the whole input) is kept and the others appended. Every page
+  // of a fresh buffer costs a fault, and on a VM faults are most of a copy's
+  // time: copying the keys into op order touched the whole pool a second time.
+  std::vector<uint64_t> base(parts.size(), 0);
+  for (size_t i = 1; i < parts.size(); ++i) base[i] = base[i - 1] + parts[i - 1].keys.size();
+  k.keys = std::move(parts[0].keys);
+  for (size_t i = 1; i < parts.size(); ++i) {
+    k.keys.insert(k.keys.end(), parts[i].keys.begin(), parts[i].keys.end());
+    release(parts[i].keys);
+  }
+
   k.ops.reserve(spans.size());
   std::vector<std::vector<int32_t>> fn_map(parts.size());
   for (size_t i = 0; i < parts.size(); ++i) fn_map[i].assign(parts[i].fns.size(), -1);
-  uint64_t next = 0;  // where the next payload starts in k.keys
-  auto append = [&](const Payload& p) {
-    const int64_t* from = parts[p.part].keys.data() + p.off;
-    k.keys.insert(k.keys.end(), from, from + p.len);
-  };
   for (const OpSpan& s : spans) {
     const Event& inv = j.events[s.inv_event];
     const Payload& call = j.calls[j.slot[s.inv_event]];
@@ -360,9 +369,8 @@ void build_ops(KeyHistory& k, const std::vector<OpSpan>& spans, const Joined& j,
     int32_t& fn = fn_map[call.part][call.fn];
     if (fn < 0) fn = k.fn_index(parts[call.part].fns[call.fn]);
     op.fn = static_cast<uint16_t>(fn);
-    op.args_off = next;
+    op.args_off = base[call.part] + call.off;
     op.args_len = call.len;
-    next += call.len;
     if (s.ret_event != OpSpan::kNone) {
       const Event& ret = j.events[s.ret_event];
       const Payload& res = j.results[j.slot[s.ret_event]];
@@ -370,21 +378,11 @@ void build_ops(KeyHistory& k, const std::vector<OpSpan>& spans, const Joined& j,
       op.ret_line = ret.line;
       op.res_kind = static_cast<KeyOp::Result>(res.kind);
       if (res.kind == KeyOp::kKeysResult) {
-        op.res_off = next;
+        op.res_off = base[res.part] + res.off;
         op.res_len = res.len;
-        next += res.len;
       }
     }
     k.ops.push_back(op);
-  }
-
-  // One pass, in op order: each page of the pool is touched once, by the copy
-  // (resizing first and copying in parallel zero-fills the pool an extra time).
-  reserve_huge(k.keys, next);
-  for (size_t i = 0; i < spans.size(); ++i) {
-    const KeyOp& op = k.ops[i];
-    append(j.calls[j.slot[spans[i].inv_event]]);
-    if (op.res_kind == KeyOp::kKeysResult) append(j.results[j.slot[spans[i].ret_event]]);
   }
 }
 
@@ -481,7 +479,10 @@ KeyHistory read_padded(simdjson::padded_string buf, const std::string& source, u
   const std::vector<const char*> cuts = cut_at_lines(body, end, threads);
   std::vector<Part> parts(threads);
   std::atomic<bool> stop{false};
-  on_threads(threads, [&](unsigned i) { parse_chunk(cuts[i], cuts[i + 1], padded_end, parts[i], stop); });
+  on_threads(threads, [&](unsigned i) {
+    const size_t pool_bytes = i == 0 ? end - body : cuts[i + 1] - cuts[i];
+    parse_chunk(cuts[i], cuts[i + 1], padded_end, pool_bytes, parts[i], stop);
+  });
 
   // A line turned down: the DOM reader reads the whole input and throws its own
   // error, identical by construction (it reads line errors in file order, then
