@@ -30,7 +30,7 @@ cmake -S . -B build-gpu "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCH
   || { tail -30 "$out/configure.log"; exit 2; }
 log "build"
 targets=(gpulin gheap_gpu_test gpu_check_test merge_path_gpu_test gpulin_bench_gheap)
-want bench && for t in gpulin_bench_merge; do
+want bench && for t in gpulin_bench_merge gpulin_bench_check; do
   grep -q "\b$t\b" build-gpu/CMakeFiles/TargetDirectories.txt 2>/dev/null && targets+=("$t")
 done
 cmake --build build-gpu -j"$(nproc)" --target "${targets[@]}" >"$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -30; tail -20 "$out/build.log"; exit 2; }
@@ -55,7 +55,7 @@ for s in ${STRESS:-gheap-td gheap-bu}; do
   done
 done
 fi
-want bench && for b in ${BENCHES:-gpulin_bench_gheap gpulin_bench_merge}; do
+want bench && for b in ${BENCHES:-gpulin_bench_gheap gpulin_bench_merge gpulin_bench_check}; do
   bin=$(find build-gpu -name $b -type f -perm -u+x | head -1)
   [ -n "$bin" ] || continue
   log "$b"
@@ -67,4 +67,4 @@ echo
 echo "================ device summary ================"
 cat "$out/gpu.txt"
 printf '%s\n' "${summary[@]}"
-for b in gpulin_bench_gheap gpulin_bench_merge; do [ -f "$out/$b.txt" ] && tail -25 "$out/$b.txt"; done
+for b in gpulin_bench_gheap gpulin_bench_merge gpulin_bench_check; do [ -f "$out/$b.txt" ] && tail -25 "$out/$b.txt"; done

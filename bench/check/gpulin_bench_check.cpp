@@ -9,8 +9,13 @@
 //             explanation included, and the ratio of the two.
 //   pq        a 10^6-operation pq history from 64 actors with distinct keys,
 //             linearizable and not: read and check_distinct_pq seconds, ops/s.
-// The GPU's numbers (the per-key check from the recorder's buffers, conservation,
-// the heap at rest) come from `gpulin stress --record` in scripts/device.sh.
+//   gpu       with a CUDA device: the per-key check on the GPU from the history
+//             uploaded in the recorder's layout (the buffers a recorded run leaves
+//             on the device), M keys/s, kernels only (the upload is not timed),
+//             against the host check of the same run. Without a device the section
+//             says so and is skipped. The recorded stress runs' phases (conservation,
+//             the heap at rest, the check at 2^29 keys) come from `gpulin stress
+//             --record` in scripts/device.sh.
 //
 // Every number is the median of --runs runs (default 3). Flags: --quick, --csv FILE,
 // --ops N (GPU-shaped history size, default 65536 ops: 37 million keys), --dir DIR (temporary files).
@@ -25,6 +30,8 @@
 #include <thread>
 #include <vector>
 
+#include <cuda_runtime.h>
+
 #include "histories/binary_format.h"
 #include "histories/jsonl_reader.h"
 #include "histories/jsonl_writer.h"
@@ -32,6 +39,7 @@
 #include "histories/key_history_reader.h"
 #include "verify/distinct_pq_checker.h"
 #include "verify/pq_batch_witness.h"
+#include "verify/pq_linear/gpu_check.h"
 #include "verify/pq_linear/linear_check.h"
 #include "verify/testing/generate_distinct_pq_history.h"
 #include "verify/testing/generate_pq_history.h"
@@ -145,6 +153,21 @@ int main(int argc, char** argv) {
       std::string(lin.failure ? "rejected" : "NOT REJECTED") + ", " + spread_mb_s(mb));
   row("  its time / the linearizable one's", bad_s / good_s, "x", "target <= 2");
   if (lin.failure) std::printf("  explanation: %s\n", lin.failure->message.substr(0, 300).c_str());
+
+  // The same history checked on the GPU, from device buffers.
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::printf("gpu: no CUDA device, section skipped\n");
+  } else {
+    cudaDeviceProp prop{};
+    cudaGetDeviceProperties(&prop, 0);
+    std::printf("gpu: %s\n", prop.name);
+    const UploadedHistory up(kh);
+    GpuCheckResult g;
+    const double s = median_seconds([&] { g = check_pq_batch_on_gpu(up.input()); });
+    row("witness: per-key check, GPU", tuples / s / 1e6, "M keys/s",
+        g.irregular ? "irregular: " + g.why : g.linear.witness.verdict == Verdict::Linearizable ? "pass" : "FAIL");
+  }
 
   // pq with distinct keys, 10^6 operations from 64 actors.
   const size_t pq_ops = quick ? 20000 : 1000000;
