@@ -4,6 +4,7 @@
 
 #include "tools/commands.h"
 #include "tools/explore/explore.h"
+#include "tools/explore/survey_table.h"
 
 namespace gpulin::cli {
 
@@ -19,9 +20,8 @@ void add_survey(CLI::App& app, std::function<int()>& run) {
   sub->add_option("--out", o->out_dir, "folder for the minimal failing histories");
   sub->callback([o, &run] {
     run = [o] {
-      fmt::print("{:<9} {:<6} {:>9} {:>9} {:>10} {:>9} {:>9} {:>9} {:>7}  {}\n", "heap", "variant", "schedules",
-                 "Mpoints/s", "histories", "violation", "invariant", "deadlock", "proof", "first failure (replay with gpulin replay)");
-      bool fixed_clean = true;
+      fmt::print("{}", explore::survey_header());
+      bool fixed_bug = false, fixed_undecided = false;
       for (auto flavor : {gheap::Flavor::TopDown, gheap::Flavor::BottomUp}) {
         for (auto variant : {gheap::Variant::Fixed, gheap::Variant::Paper}) {
           explore::ExploreOptions one = *o;
@@ -29,22 +29,17 @@ void add_survey(CLI::App& app, std::function<int()>& run) {
           one.config.variant = variant;
           one.strategy = "pct";
           const auto s = explore::run_explore(one);
-          auto n = [&s](explore::Failure f) { auto it = s.counts.find(f); return it == s.counts.end() ? 0 : it->second; };
-          std::string first;
-          for (const auto& [kind, r] : s.first)
-            if (explore::is_bug(kind)) { first = fmt::format("{} ({} ops): {}", explore::to_string(kind), r.ops, r.schedule); break; }
-          fmt::print("{:<9} {:<6} {:>9} {:>9.1f} {:>10} {:>9} {:>9} {:>9} {:>7}  {}\n", explore::structure_name(flavor),
-                     explore::variant_name(variant), s.schedules, s.points / std::max(s.sim_seconds, 1e-9) / 1e6,
-                     s.distinct_histories, n(explore::Failure::Violation), n(explore::Failure::Invariant),
-                     n(explore::Failure::Deadlock) + n(explore::Failure::Livelock), n(explore::Failure::WitnessOnly),
-                     first.empty() ? "-" : first);
-          if (variant == gheap::Variant::Fixed && s.found_bug()) fixed_clean = false;
+          fmt::print("{}", explore::survey_row(explore::structure_name(flavor), explore::variant_name(variant), s));
+          if (variant == gheap::Variant::Fixed) {
+            fixed_bug = fixed_bug || s.found_bug();
+            fixed_undecided = fixed_undecided || !explore::survey_clean(s);
+          }
         }
       }
-      fmt::print("columns: violation = no linearization exists (search); invariant = heap properties 1-3 or a lock\n"
-                 "held at a quiescent point; deadlock = every live actor blocked (or livelock); proof = the paper's\n"
-                 "linearization points (root-release / last-lock) fail although the history is linearizable.\n");
-      return fixed_clean ? int(kPass) : int(kViolation);
+      fmt::print("{}", explore::survey_legend());
+      // A fixed heap with a bug: 1; else with an undecided history: 3 (not clean).
+      if (fixed_bug) return int(kViolation);
+      return fixed_undecided ? int(kUndecided) : int(kPass);
     };
   });
 }
