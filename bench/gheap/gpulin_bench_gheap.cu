@@ -67,7 +67,7 @@
 #include "histories/device_recorder.h"
 #include "structures/gheap/bit_reversal.h"
 #include "structures/gheap/device_heap.h"
-#include "structures/gheap/gpu_heap.h"
+#include "cuda/gheap_launch.h"
 
 using namespace gpulin;
 using gheap::Flavor;
@@ -690,7 +690,7 @@ class Bench {
       ck(cudaMemset(ws.out_n, 0, p.ops() * 4), "memset out_n");
       if (rec) rec->clear();
       ck(cudaDeviceSynchronize(), "prepare");
-      const auto view = heap.view(gheap::Variant::Fixed);
+      const auto memory = heap.memory();
       const DeviceRecorderRef ref = rec ? rec->ref() : DeviceRecorderRef{};
       for (const PhaseSpec& ph : p.phases) {
         gheap::GpuOpBatch b;
@@ -701,11 +701,12 @@ class Bench {
         b.out_n = ws.out_n + ph.begin;
         b.count = ph.end - ph.begin;
         ck(cudaEventRecord(e0_), "cudaEventRecord");
-        const int e = gheap::run_heap_batch_on_gpu(fl, view, b, blocks, threads, rec ? &ref : nullptr,
-                                                   static_cast<int64_t>(ph.begin));
-        if (e != 0) throw CudaFailure(static_cast<cudaError_t>(e), "heap kernel (" + ph.name + ")");
+        const cudaError_t e = gheap::launch_heap_batch(fl, gheap::Variant::Fixed, memory, b, blocks, threads, nullptr,
+                                                       rec ? &ref : nullptr, static_cast<int64_t>(ph.begin));
+        if (e != cudaSuccess) throw CudaFailure(e, "heap kernel launch (" + ph.name + ")");
         ck(cudaEventRecord(e1_), "cudaEventRecord");
-        ck(cudaEventSynchronize(e1_), "cudaEventSynchronize");
+        if (const cudaError_t s = cudaEventSynchronize(e1_); s != cudaSuccess)
+          throw CudaFailure(s, "heap kernel (" + ph.name + ")");
         float ms = 0;
         ck(cudaEventElapsedTime(&ms, e0_, e1_), "cudaEventElapsedTime");
         if (ph.col != Col::Untimed) r.col_s[static_cast<int>(ph.col)] += ms / 1e3;

@@ -90,15 +90,15 @@ GPULIN_HD MergeShape merge_and_sort(X& x, const Key* a, uint32_t na, const Key* 
 
 // s.a = B[first], s.b = B[second] (adjacent: s.b == s.a + k), both nodes held by
 // the caller; on the GPU both loads are in flight together.
-template <class X, class Key>
-GPULIN_HD void load_node_pair(X& x, const HeapView<Key>& h, const Scratch<Key>& s, uint32_t first, uint32_t second) {
+template <class X, class Key, class P>
+GPULIN_HD void load_node_pair(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s, uint32_t first, uint32_t second) {
   x.load_two_blocks(s.a, h.node(first), h.node(second), h.k);
 }
 
 // (B[lo_node], B[hi_node]) = MergeAndSort(B[lo_node], B[hi_node]) on two full nodes,
 // both already held by the caller. Stores only what changed.
-template <class X, class Key>
-GPULIN_HD void merge_nodes(X& x, const HeapView<Key>& h, const Scratch<Key>& s, uint32_t lo_node,
+template <class X, class Key, class P>
+GPULIN_HD void merge_nodes(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s, uint32_t lo_node,
                            uint32_t hi_node) {
   const uint32_t k = h.k;
   load_node_pair(x, h, s, lo_node, hi_node);

@@ -15,8 +15,8 @@ GPULIN_HD inline uint32_t release_state(uint32_t old) { return old == INSHOLD ? 
 
 // paper lines 17-20: "while (s == INUSE) s = MS_TRYLOCK(x, state(x), INUSE)": the
 // read of state(x) and the CAS are two steps.
-template <class X, class Key>
-GPULIN_HD uint32_t take_child_paper(X& x, const HeapView<Key>& h, uint32_t node) {
+template <class X, class Key, class P>
+GPULIN_HD uint32_t take_child_paper(X& x, const HeapView<Key, P>& h, uint32_t node) {
   for (;;) {
     const uint32_t seen = x.load(h.lock(node));
     const uint32_t old = x.cas(h.lock(node), seen, INUSE);
@@ -31,8 +31,8 @@ GPULIN_HD uint32_t take_child_paper(X& x, const HeapView<Key>& h, uint32_t node)
 // Deletes into s.items; returns the number of keys. The `fixed` heap's inserts never
 // leave a batch in the heap for others to find (bu_insert.h), so its delete is the
 // TD heap's, hand-off to a walking insert included.
-template <class X, class Key>
-GPULIN_HD uint32_t bu_delete(X& x, const HeapView<Key>& h, const Scratch<Key>& s) {
+template <class X, class Key, class P>
+GPULIN_HD uint32_t bu_delete(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s) {
   if (h.fixed()) return td_delete(x, h, s);
   uint32_t n = 0, count = 0;
   if (!delete_at_root(x, h, s, &n, &count)) return n;        // lines 1-7

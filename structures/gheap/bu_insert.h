@@ -16,15 +16,15 @@ namespace gpulin::gheap {
 
 // (B[par], B[cur]) = MergeAndSort(B[par], B[cur]) unless property 1 already holds
 // between them (line 30). Returns true when it merged.
-template <class X, class Key>
-GPULIN_HD bool bubble_step(X& x, const HeapView<Key>& h, const Scratch<Key>& s, uint32_t par, uint32_t cur) {
+template <class X, class Key, class P>
+GPULIN_HD bool bubble_step(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s, uint32_t par, uint32_t cur) {
   if (property_holds(x, h, s, par, cur)) return false;       // line 30
   merge_nodes(x, h, s, par, cur);                            // line 33
   return true;
 }
 
-template <class X, class Key>
-GPULIN_HD void bu_insert_paper(X& x, const HeapView<Key>& h, const Scratch<Key>& s) {
+template <class X, class Key, class P>
+GPULIN_HD void bu_insert_paper(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s) {
   uint32_t cur = reserve_target(x, h);                       // line 11
   if (cur != 1) {                                            // line 12
     ms_lock(x, h, cur, AVAIL, INUSE);                        // line 13
@@ -75,11 +75,11 @@ GPULIN_HD void bu_insert_paper(X& x, const HeapView<Key>& h, const Scratch<Key>&
 // each wait for the other (it for our start, we for its target). From the root we
 // follow it hand over hand, as the TD heap does. While the root is held no node on
 // the path can become such a target (targets are reserved under the root lock).
-template <class X, class Key>
-GPULIN_HD uint32_t bu_start_node(X& x, const HeapView<Key>& h, const Scratch<Key>& s, uint32_t tar) {
+template <class X, class Key, class P>
+GPULIN_HD uint32_t bu_start_node(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s, uint32_t tar) {
   const uint32_t last = h.k - 1;
   const Key least = s.items[0];
-  const bool compare = h.mutant != Mutant::StartAtParent;
+  constexpr bool compare = P::mutant != Mutant::StartAtParent;
   // Ancestor i (from 0) is tar >> (i + 1); those below the root are read into
   // s.merged, 2k at a time (one gather when the heap is less than 2k levels deep).
   const uint32_t below_root = floor_log2(tar) - 1, room = 2 * h.k;
@@ -111,8 +111,8 @@ GPULIN_HD uint32_t bu_start_node(X& x, const HeapView<Key>& h, const Scratch<Key
 // delete that merges two such batches spreads their keys where neither owner looks.
 // The root is held only to reserve the target and take the start node, so
 // inserts do not queue behind each other at the top (the point of §3.3.4).
-template <class X, class Key>
-GPULIN_HD void bu_insert_fixed(X& x, const HeapView<Key>& h, const Scratch<Key>& s, uint32_t n) {
+template <class X, class Key, class P>
+GPULIN_HD void bu_insert_fixed(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s, uint32_t n) {
   if (!insert_at_root(x, h, s, n)) return;                   // lines 1-10 (partial buffer)
   const uint32_t tar = reserve_and_claim_target(x, h);
   uint32_t start = 1;
@@ -124,8 +124,8 @@ GPULIN_HD void bu_insert_fixed(X& x, const HeapView<Key>& h, const Scratch<Key>&
 }
 
 // Inserts s.items[0, n), 1 <= n <= k.
-template <class X, class Key>
-GPULIN_HD void bu_insert(X& x, const HeapView<Key>& h, const Scratch<Key>& s, uint32_t n) {
+template <class X, class Key, class P>
+GPULIN_HD void bu_insert(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s, uint32_t n) {
   if (!h.fixed()) {
     if (insert_at_root(x, h, s, n)) bu_insert_paper(x, h, s);  // lines 1-10, then 11-36
     return;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "structures/exec/context.h"
 
@@ -50,10 +51,23 @@ struct KeyLimits<uint32_t> {
   static constexpr uint32_t max_value = 0xffffffffu;
 };
 
-// A view of one heap in memory (global memory on the GPU, host memory in the
-// simulator). Nodes are 1-indexed; node x's batch is keys[x*k, (x+1)*k).
+// Which heap runs, fixed per build of a kernel or a simulator run: template
+// parameters (as cuCollections' policies), so that a branch on them is resolved by
+// the compiler and a mutant is code only in its own instantiation. The GPU kernels
+// instantiate Mutant::None only (cuda/gheap_kernels.cu).
+enum class Flavor : uint32_t { TopDown = 0, BottomUp = 1 };
+
+template <Flavor F, Variant V, Mutant M = Mutant::None>
+struct HeapPolicy {
+  static constexpr Flavor flavor = F;
+  static constexpr Variant variant = V;
+  static constexpr Mutant mutant = M;
+};
+
+// One heap's memory (global memory on the GPU, host memory in the simulator).
+// Nodes are 1-indexed; node x's batch is keys[x*k, (x+1)*k).
 template <class Key>
-struct HeapView {
+struct HeapMemory {
   uint32_t k = 0;
   uint32_t capacity = 0;    // nodes 1..capacity exist in memory
   uint32_t* state = nullptr;      // [capacity + 1]
@@ -61,13 +75,64 @@ struct HeapView {
   uint32_t* lastelem = nullptr;   // number of full nodes (guarded by the root lock)
   uint32_t* psize = nullptr;      // partial buffer size  (guarded by the root lock)
   Key* pbuffer = nullptr;         // [k]                  (guarded by the root lock)
-  Variant variant = Variant::Fixed;
-  Mutant mutant = Mutant::None;
 
   GPULIN_HD Key* node(uint32_t x) const { return keys + static_cast<uint64_t>(x) * k; }
   GPULIN_HD uint32_t* lock(uint32_t x) const { return state + x; }
-  GPULIN_HD bool fixed() const { return variant == Variant::Fixed; }
 };
+
+// What an empty heap holds (both executors reset through this): every lock AVAIL,
+// every key of the nodes and the buffer MAX_VALUE, lastelem = psize = 0.
+// fill(ptr, n, value) writes n words in the executor's memory.
+template <class Key, class Fill>
+void reset_heap(const HeapMemory<Key>& m, Fill&& fill) {
+  fill(m.state, m.capacity + uint64_t{1}, uint32_t{AVAIL});
+  fill(m.keys, (m.capacity + uint64_t{1}) * m.k, KeyLimits<Key>::max_value);
+  fill(m.pbuffer, uint64_t{m.k}, KeyLimits<Key>::max_value);
+  fill(m.lastelem, uint64_t{1}, uint32_t{0});
+  fill(m.psize, uint64_t{1}, uint32_t{0});
+}
+
+// The memory as one policy's algorithms see it.
+template <class Key, class P>
+struct HeapView : HeapMemory<Key> {
+  using Policy = P;
+  static constexpr Mutant mutant = P::mutant;
+  GPULIN_HD static constexpr bool fixed() { return P::variant == Variant::Fixed; }
+};
+
+template <class P, class Key>
+GPULIN_HD HeapView<Key, P> view_as(const HeapMemory<Key>& m) {
+  HeapView<Key, P> v;
+  static_cast<HeapMemory<Key>&>(v) = m;
+  return v;
+}
+
+// Calls f(HeapPolicy<...>{}) for a choice made at run time: every flavor, variant
+// and mutant is instantiated, so only the simulator's driver (tools/explore) and
+// tests call this; the GPU launcher instantiates the two variants without mutants.
+template <class F>
+decltype(auto) with_policy(Flavor flavor, Variant variant, Mutant mutant, F&& f) {
+  auto by_mutant = [&](auto fl, auto va) -> decltype(auto) {
+    constexpr Flavor FL = decltype(fl)::value;
+    constexpr Variant VA = decltype(va)::value;
+    switch (mutant) {
+      case Mutant::EarlyRootRelease: return f(HeapPolicy<FL, VA, Mutant::EarlyRootRelease>{});
+      case Mutant::StartAtParent: return f(HeapPolicy<FL, VA, Mutant::StartAtParent>{});
+      case Mutant::SkipPartialMerge: return f(HeapPolicy<FL, VA, Mutant::SkipPartialMerge>{});
+      case Mutant::UnlockBeforeLock: return f(HeapPolicy<FL, VA, Mutant::UnlockBeforeLock>{});
+      case Mutant::BitReversalOffByOne: return f(HeapPolicy<FL, VA, Mutant::BitReversalOffByOne>{});
+      case Mutant::FixedBigChild: return f(HeapPolicy<FL, VA, Mutant::FixedBigChild>{});
+      case Mutant::None: break;
+    }
+    return f(HeapPolicy<FL, VA, Mutant::None>{});
+  };
+  using TD = std::integral_constant<Flavor, Flavor::TopDown>;
+  using BU = std::integral_constant<Flavor, Flavor::BottomUp>;
+  using Paper = std::integral_constant<Variant, Variant::Paper>;
+  using Fixed = std::integral_constant<Variant, Variant::Fixed>;
+  if (flavor == Flavor::TopDown) return variant == Variant::Fixed ? by_mutant(TD{}, Fixed{}) : by_mutant(TD{}, Paper{});
+  return variant == Variant::Fixed ? by_mutant(BU{}, Fixed{}) : by_mutant(BU{}, Paper{});
+}
 
 // Block-private scratch for one operation (shared memory on the GPU): 6k keys,
 // laid out by make_scratch. `a` and `b` are adjacent, so that a[0, 2k) is a second

@@ -2,6 +2,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -18,15 +19,15 @@ __global__ void fill_kernel(uint32_t* p, uint64_t n, uint32_t v) {
     p[i] = v;
 }
 void fill(uint32_t* p, uint64_t n, uint32_t v) {
-  fill_kernel<<<1024, 256>>>(p, n, v);
+  if (v == 0) return check(cudaMemset(p, 0, n * sizeof(uint32_t)), "fill");
+  fill_kernel<<<static_cast<unsigned>(std::min<uint64_t>(1024, (n + 255) / 256)), 256>>>(p, n, v);
   check(cudaGetLastError(), "fill");
 }
 }  // namespace
 
 DeviceHeap::DeviceHeap(uint32_t k, uint64_t max_full_nodes) : k_(k) {
-  const uint32_t levels = floor_log2(static_cast<uint32_t>(max_full_nodes < 1 ? 1 : max_full_nodes)) + 1;
-  if (levels >= 32) throw std::runtime_error("DeviceHeap: too many nodes");
-  capacity_ = (1u << levels) - 1;
+  capacity_ = heap_capacity_for(max_full_nodes);
+  if (capacity_ == 0) throw std::runtime_error("DeviceHeap: too many nodes");
   check(cudaMalloc(&state_, (capacity_ + 1ull) * sizeof(uint32_t)), "cudaMalloc state");
   check(cudaMalloc(&keys_, (capacity_ + 1ull) * k * sizeof(uint32_t)), "cudaMalloc keys");
   check(cudaMalloc(&scalars_, 2 * sizeof(uint32_t)), "cudaMalloc scalars");
@@ -43,25 +44,12 @@ DeviceHeap::~DeviceHeap() {
 
 size_t DeviceHeap::bytes() const { return (capacity_ + 1ull) * (k_ + 1) * sizeof(uint32_t) + (k_ + 2) * sizeof(uint32_t); }
 
-HeapView<uint32_t> DeviceHeap::view(Variant v, Mutant m) const {
-  HeapView<uint32_t> h;
-  h.k = k_;
-  h.capacity = capacity_;
-  h.state = state_;
-  h.keys = keys_;
-  h.lastelem = scalars_;
-  h.psize = scalars_ + 1;
-  h.pbuffer = pbuffer_;
-  h.variant = v;
-  h.mutant = m;
-  return h;
+HeapMemory<uint32_t> DeviceHeap::memory() const {
+  return {k_, capacity_, state_, keys_, scalars_, scalars_ + 1, pbuffer_};
 }
 
 void DeviceHeap::reset() {
-  check(cudaMemset(state_, 0, (capacity_ + 1ull) * sizeof(uint32_t)), "reset state");  // AVAIL == 0
-  fill(keys_, (capacity_ + 1ull) * k_, KeyLimits<uint32_t>::max_value);
-  fill(pbuffer_, k_, KeyLimits<uint32_t>::max_value);
-  check(cudaMemset(scalars_, 0, 2 * sizeof(uint32_t)), "reset scalars");
+  reset_heap(memory(), [](uint32_t* p, uint64_t n, uint32_t v) { fill(p, n, v); });
   check(cudaDeviceSynchronize(), "reset");
 }
 

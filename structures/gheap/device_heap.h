@@ -13,14 +13,18 @@ namespace gpulin::gheap {
 
 class DeviceHeap {
  public:
-  // Room for `max_full_nodes` nodes in fill order (whole levels, see HostHeap).
+  // Room for `max_full_nodes` nodes in fill order (heap_capacity_for).
   // Throws std::runtime_error when the GPU has no room.
   DeviceHeap(uint32_t k, uint64_t max_full_nodes);
   ~DeviceHeap();
   DeviceHeap(const DeviceHeap&) = delete;
   DeviceHeap& operator=(const DeviceHeap&) = delete;
 
-  HeapView<uint32_t> view(Variant v, Mutant m = Mutant::None) const;
+  HeapMemory<uint32_t> memory() const;
+  template <class P>
+  HeapView<uint32_t, P> view() const {
+    return view_as<P>(memory());
+  }
   void reset();                 // empty heap: every node AVAIL and MAX_VALUE
   HeapImage download() const;   // synchronous
   uint32_t lastelem() const;    // synchronous

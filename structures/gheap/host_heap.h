@@ -2,8 +2,9 @@
 // HeapView points into, and reads the heap back as plain batches.
 #pragma once
 
-#include <cstdint>
 #include <algorithm>
+#include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 #include "structures/gheap/bit_reversal.h"
@@ -16,36 +17,27 @@ namespace gpulin::gheap {
 // place (the simulator runs them at every quiescent point).
 class HostHeap {
  public:
-  // Room for `max_full_nodes` nodes in fill order; the arrays cover whole levels
-  // because bit reversal spreads a level's nodes over all of it.
-  HostHeap(uint32_t k, uint32_t max_full_nodes) {
-    const uint32_t levels = floor_log2(max_full_nodes < 1 ? 1 : max_full_nodes) + 1;
+  // Room for `max_full_nodes` nodes in fill order (heap_capacity_for).
+  HostHeap(uint32_t k, uint64_t max_full_nodes) {
     m_.k = k;
-    m_.capacity = (1u << levels) - 1;
-    m_.state.assign(m_.capacity + 1, AVAIL);
-    m_.keys.assign(static_cast<size_t>(m_.capacity + 1) * k, KeyLimits<uint32_t>::max_value);
-    m_.pbuffer.assign(k, KeyLimits<uint32_t>::max_value);
+    m_.capacity = heap_capacity_for(max_full_nodes);
+    if (m_.capacity == 0) throw std::runtime_error("HostHeap: too many nodes");
+    m_.state.resize(m_.capacity + 1);
+    m_.keys.resize(static_cast<size_t>(m_.capacity + 1) * k);
+    m_.pbuffer.resize(k);
+    reset();
   }
 
-  HeapView<uint32_t> view(Variant v, Mutant m) {
-    HeapView<uint32_t> h;
-    h.k = m_.k;
-    h.capacity = m_.capacity;
-    h.state = m_.state.data();
-    h.keys = m_.keys.data();
-    h.lastelem = &m_.lastelem;
-    h.psize = &m_.psize;
-    h.pbuffer = m_.pbuffer.data();
-    h.variant = v;
-    h.mutant = m;
-    return h;
+  HeapMemory<uint32_t> memory() {
+    return {m_.k, m_.capacity, m_.state.data(), m_.keys.data(), &m_.lastelem, &m_.psize, m_.pbuffer.data()};
+  }
+  template <class P>
+  HeapView<uint32_t, P> view() {
+    return view_as<P>(memory());
   }
 
   void reset() {
-    std::fill(m_.state.begin(), m_.state.end(), AVAIL);
-    std::fill(m_.keys.begin(), m_.keys.end(), KeyLimits<uint32_t>::max_value);
-    m_.lastelem = 0;
-    m_.psize = 0;
+    reset_heap(memory(), [](auto* p, uint64_t n, auto v) { std::fill_n(p, n, v); });
   }
 
   uint32_t k() const { return m_.k; }

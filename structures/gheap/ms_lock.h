@@ -11,8 +11,8 @@
 namespace gpulin::gheap {
 
 // MS_TRYLOCK(x, A, B): one CAS; returns the OLD state (success iff it equals A).
-template <class X, class Key>
-GPULIN_HD uint32_t ms_trylock(X& x, const HeapView<Key>& h, uint32_t node, uint32_t from, uint32_t to) {
+template <class X, class Key, class P>
+GPULIN_HD uint32_t ms_trylock(X& x, const HeapView<Key, P>& h, uint32_t node, uint32_t from, uint32_t to) {
   uint32_t old = x.cas(h.lock(node), from, to);
   if (old == from && to == INUSE && from != INUSE) x.record_acq(node);
   return old;
@@ -20,8 +20,8 @@ GPULIN_HD uint32_t ms_trylock(X& x, const HeapView<Key>& h, uint32_t node, uint3
 
 // MS_LOCK(x, A, B): while (CAS(state(x), A, B) != A). Between attempts the actor
 // waits for the word to change, so a blocked actor is visibly blocked.
-template <class X, class Key>
-GPULIN_HD void ms_lock(X& x, const HeapView<Key>& h, uint32_t node, uint32_t from, uint32_t to) {
+template <class X, class Key, class P>
+GPULIN_HD void ms_lock(X& x, const HeapView<Key, P>& h, uint32_t node, uint32_t from, uint32_t to) {
   for (;;) {
     uint32_t old = x.cas(h.lock(node), from, to);
     if (old == from) break;
@@ -32,8 +32,8 @@ GPULIN_HD void ms_lock(X& x, const HeapView<Key>& h, uint32_t node, uint32_t fro
 
 // "while (s == INUSE) s = MS_TRYLOCK(x, A, INUSE)": try until the node is not held
 // by someone else; returns the state seen when the attempt stopped (A on success).
-template <class X, class Key>
-GPULIN_HD uint32_t ms_trylock_while_inuse(X& x, const HeapView<Key>& h, uint32_t node, uint32_t from) {
+template <class X, class Key, class P>
+GPULIN_HD uint32_t ms_trylock_while_inuse(X& x, const HeapView<Key, P>& h, uint32_t node, uint32_t from) {
   for (;;) {
     uint32_t old = ms_trylock(x, h, node, from, INUSE);
     if (old != INUSE) return old;
@@ -43,16 +43,16 @@ GPULIN_HD uint32_t ms_trylock_while_inuse(X& x, const HeapView<Key>& h, uint32_t
 
 // MS_UNLOCK(x, A, B): CAS(state(x), A, B). In the fixed heaps a release that finds
 // the node in another state is an impossible state and fails the run loudly.
-template <class X, class Key>
-GPULIN_HD void ms_unlock(X& x, const HeapView<Key>& h, uint32_t node, uint32_t from, uint32_t to) {
+template <class X, class Key, class P>
+GPULIN_HD void ms_unlock(X& x, const HeapView<Key, P>& h, uint32_t node, uint32_t from, uint32_t to) {
   if (from == INUSE) x.record_rel(node);
   uint32_t old = x.cas(h.lock(node), from, to);
   if (old != from && h.fixed()) x.fail("lock release found the node in an unexpected state");
 }
 
 // Waits until the node's state is `want`.
-template <class X, class Key>
-GPULIN_HD void wait_for_state(X& x, const HeapView<Key>& h, uint32_t node, uint32_t want) {
+template <class X, class Key, class P>
+GPULIN_HD void wait_for_state(X& x, const HeapView<Key, P>& h, uint32_t node, uint32_t want) {
   for (;;) {
     uint32_t s = x.load(h.lock(node));
     if (s == want) return;

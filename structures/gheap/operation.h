@@ -12,17 +12,15 @@
 
 namespace gpulin::gheap {
 
-enum class Flavor : uint32_t { TopDown = 0, BottomUp = 1 };
-
 // fn kFnIns: inserts keys[0, n); fn kFnDel: deletes (keys unused). Returns the
 // number of keys a delete returned (in s.items).
-template <class X, class Key>
-GPULIN_HD uint32_t run_operation(X& x, Flavor flavor, const HeapView<Key>& h, const Scratch<Key>& s,
+template <class X, class Key, class P>
+GPULIN_HD uint32_t run_operation(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s,
                                  uint32_t fn, const Key* keys, uint32_t n) {
   if (fn == kFnIns) {
     block_copy(x, s.items, keys, n);
     x.record_inv(kFnIns, s.items, n);
-    if (flavor == Flavor::TopDown)
+    if constexpr (P::flavor == Flavor::TopDown)
       td_insert(x, h, s, n);
     else
       bu_insert(x, h, s, n);
@@ -30,7 +28,11 @@ GPULIN_HD uint32_t run_operation(X& x, Flavor flavor, const HeapView<Key>& h, co
     return 0;
   }
   x.record_inv(kFnDel, s.items, 0);
-  const uint32_t m = flavor == Flavor::TopDown ? td_delete(x, h, s) : bu_delete(x, h, s);
+  uint32_t m;
+  if constexpr (P::flavor == Flavor::TopDown)
+    m = td_delete(x, h, s);
+  else
+    m = bu_delete(x, h, s);
   x.record_ret(s.items, m, false);
   return m;
 }

@@ -12,8 +12,8 @@ namespace gpulin::gheap {
 // Insert lines 1-10. s.items[0, n) holds the new keys. Returns true when a full
 // batch (k keys, in s.items) must now go into the heap, with the root still held;
 // false when the keys were absorbed by the partial buffer and the root released.
-template <class X, class Key>
-GPULIN_HD bool insert_at_root(X& x, const HeapView<Key>& h, const Scratch<Key>& s, uint32_t n) {
+template <class X, class Key, class P>
+GPULIN_HD bool insert_at_root(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s, uint32_t n) {
   const uint32_t k = h.k;
   block_sort(x, s.items, n, s.merged);                       // line 1
   ms_lock(x, h, 1, AVAIL, INUSE);                            // line 2
@@ -55,8 +55,8 @@ GPULIN_HD bool insert_at_root(X& x, const HeapView<Key>& h, const Scratch<Key>& 
 // *count_out gets lastelem as read under the root lock (for take_last).
 // With load_root false the caller reads B[1] into s.items itself (later, still
 // under the root's lock).
-template <class X, class Key>
-GPULIN_HD bool delete_at_root(X& x, const HeapView<Key>& h, const Scratch<Key>& s, uint32_t* n_out,
+template <class X, class Key, class P>
+GPULIN_HD bool delete_at_root(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s, uint32_t* n_out,
                               uint32_t* count_out, bool load_root = true) {
   ms_lock(x, h, 1, AVAIL, INUSE);                            // line 1
   *count_out = x.load(h.lastelem);
@@ -75,51 +75,67 @@ GPULIN_HD bool delete_at_root(X& x, const HeapView<Key>& h, const Scratch<Key>& 
 
 // Takes the last node in fill order (Fig. 4(c) line 3: tar = lastelem--). `count`
 // is lastelem as read under the same hold of the root lock (0: read it now).
-template <class X, class Key>
-GPULIN_HD uint32_t take_last(X& x, const HeapView<Key>& h, uint32_t count = 0) {
+template <class X, class Key, class P>
+GPULIN_HD uint32_t take_last(X& x, const HeapView<Key, P>& h, uint32_t count = 0) {
   if (count == 0) count = x.load(h.lastelem);
   // Callers hold the root and saw lastelem != 0; zero here means another operation
   // changed it under the root lock (the early-root-release mutant does).
   if (count == 0) x.fail("delete found no full node to take (lastelem is 0 under the root lock)");
   x.store_guarded(h.lastelem, count - 1);
-  return node_of(count, h.mutant);
+  return node_of<P::mutant>(count);
 }
 
 // Reserves the next node in fill order for an insert (line 11: tar = lastelem++,
 // read as the new count because nodes are 1-indexed and the root is node 1).
-template <class X, class Key>
-GPULIN_HD uint32_t reserve_target(X& x, const HeapView<Key>& h) {
+template <class X, class Key, class P>
+GPULIN_HD uint32_t reserve_target(X& x, const HeapView<Key, P>& h) {
   const uint32_t count = x.load(h.lastelem) + 1;
-  const uint32_t node = node_of(count, h.mutant);
+  const uint32_t node = node_of<P::mutant>(count);
   if (node > h.capacity || count > h.capacity) x.fail("heap capacity exhausted");
   x.store_guarded(h.lastelem, count);
   return node;
 }
 
-// (B[1], pBuffer) = MergeAndSort(B[1], pBuffer): after a refill the root must hold
-// the k smallest of itself and the buffer (property 3; TD delete line 16, BU line 12).
-template <class X, class Key>
-GPULIN_HD void merge_root_with_buffer(X& x, const HeapView<Key>& h, const Scratch<Key>& s) {
-  if (h.mutant == Mutant::SkipPartialMerge) return;
-  const uint32_t p = x.load(h.psize);
+// The partial buffer's size when a refilled root must merge with it (root held;
+// 0 under the mutant that skips the merge).
+template <class X, class Key, class P>
+GPULIN_HD uint32_t buffered_keys(X& x, const HeapView<Key, P>& h) {
+  if constexpr (P::mutant == Mutant::SkipPartialMerge) return 0;
+  return x.load(h.psize);
+}
+
+// (batch, pBuffer) = MergeAndSort(batch, pBuffer) for a root batch in block-private
+// memory and the buffer's p > 0 keys: after a refill the root must hold the k
+// smallest of itself and the buffer (property 3; TD delete line 16, BU line 12).
+// Returns whether anything moved: then s.merged[0, k) is the root's new batch and
+// s.merged[k, k + p) the buffer's, for the caller to store.
+template <class X, class Key, class P>
+GPULIN_HD bool merge_with_buffer(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s, const Key* batch, uint32_t p) {
+  x.load_block(s.b, h.pbuffer, p);
+  return merge_and_sort(x, batch, h.k, s.b, p, s.merged) != MergeShape::AlreadyOrdered;
+}
+
+// The same for B[1] in the heap (the BU paper delete, after move_to_root).
+template <class X, class Key, class P>
+GPULIN_HD void merge_root_with_buffer(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s) {
+  const uint32_t p = buffered_keys(x, h);
   if (p == 0) return;
   x.load_block(s.a, h.node(1), h.k);
-  x.load_block(s.b, h.pbuffer, p);
-  if (merge_and_sort(x, s.a, h.k, s.b, p, s.merged) == MergeShape::AlreadyOrdered) return;
+  if (!merge_with_buffer(x, h, s, s.a, p)) return;
   x.store_block(h.node(1), s.merged, h.k);
   x.store_block(h.pbuffer, s.merged + h.k, p);
 }
 
 // Fills node `x_node` with MAX_VALUE (an emptied node, Fig. 4(c) line 4).
-template <class X, class Key>
-GPULIN_HD void clear_node(X& x, const HeapView<Key>& h, const Scratch<Key>& s, uint32_t x_node) {
+template <class X, class Key, class P>
+GPULIN_HD void clear_node(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s, uint32_t x_node) {
   x.parallel_for(h.k, [&](uint32_t i) { s.a[i] = KeyLimits<Key>::max_value; });
   x.store_block(h.node(x_node), s.a, h.k);
 }
 
 // B[1] = B[tar]; B[tar] = MAX_VALUE (the refill, both heaps).
-template <class X, class Key>
-GPULIN_HD void move_to_root(X& x, const HeapView<Key>& h, const Scratch<Key>& s, uint32_t tar) {
+template <class X, class Key, class P>
+GPULIN_HD void move_to_root(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s, uint32_t tar) {
   x.load_block(s.b, h.node(tar), h.k);
   x.store_block(h.node(1), s.b, h.k);
   clear_node(x, h, s, tar);

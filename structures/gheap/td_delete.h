@@ -8,29 +8,42 @@
 
 namespace gpulin::gheap {
 
+// The two children of a node, merged: s.merged[0, k) is the small half (for
+// `small`), s.merged[k, 2k) the large half (for `big`). `moved`: a node's batch
+// changes (not when the left already held the small half).
+struct ChildSplit {
+  uint32_t small, big;
+  bool moved;
+};
+
 // "Suppose right child batch has the largest item" (line 30): the larger half goes
 // to the child whose maximum was larger (§3.2.1); the walk continues down the other.
-template <class X, class Key>
-GPULIN_HD uint32_t merge_children(X& x, const HeapView<Key>& h, const Scratch<Key>& s, uint32_t l,
-                                  uint32_t r, uint32_t* big_out) {
+// Loads and merges; the caller stores (when, differs between the deletes).
+template <class X, class Key, class P>
+GPULIN_HD ChildSplit split_children(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s, uint32_t l, uint32_t r) {
   const uint32_t k = h.k;
   load_node_pair(x, h, s, l, r);
-  const bool left_bigger = h.mutant != Mutant::FixedBigChild && s.b[k - 1] < s.a[k - 1];
-  const uint32_t big = left_bigger ? l : r, small = left_bigger ? r : l;
+  const bool left_bigger = P::mutant != Mutant::FixedBigChild && s.b[k - 1] < s.a[k - 1];
   const MergeShape shape = merge_and_sort(x, s.a, k, s.b, k, s.merged);
-  // merged[0, k) is the small half. Skip stores of nodes whose batch is unchanged.
-  const bool l_keeps_small = !left_bigger;
-  if (!(shape == MergeShape::AlreadyOrdered && l_keeps_small)) {
-    x.store_block(h.node(small), s.merged, k);
-    x.store_block(h.node(big), s.merged + k, k);
+  return {left_bigger ? r : l, left_bigger ? l : r, !(shape == MergeShape::AlreadyOrdered && !left_bigger)};
+}
+
+// split_children with both halves stored at once (the BU paper delete, lines 23-24).
+template <class X, class Key, class P>
+GPULIN_HD uint32_t merge_children(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s, uint32_t l,
+                                  uint32_t r, uint32_t* big_out) {
+  const ChildSplit c = split_children(x, h, s, l, r);
+  if (c.moved) {
+    x.store_block(h.node(c.small), s.merged, h.k);
+    x.store_block(h.node(c.big), s.merged + h.k, h.k);
   }
-  *big_out = big;
-  return small;
+  *big_out = c.big;
+  return c.small;
 }
 
 // True when B[parent] and B[child] already satisfy property 1 (line 33, early stop).
-template <class X, class Key>
-GPULIN_HD bool property_holds(X& x, const HeapView<Key>& h, const Scratch<Key>& s, uint32_t parent,
+template <class X, class Key, class P>
+GPULIN_HD bool property_holds(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s, uint32_t parent,
                               uint32_t child) {
   load_node_pair(x, h, s, parent, child);
   return !(s.b[0] < s.a[h.k - 1]);
@@ -38,15 +51,15 @@ GPULIN_HD bool property_holds(X& x, const HeapView<Key>& h, const Scratch<Key>& 
 
 // Writes the sifting batch s.c back to its node (it lives in block-private memory
 // while the delete holds the node, and is stored once, before the node's release).
-template <class X, class Key>
-GPULIN_HD void flush_cur(X& x, const HeapView<Key>& h, const Scratch<Key>& s, uint32_t cur, bool changed) {
+template <class X, class Key, class P>
+GPULIN_HD void flush_cur(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s, uint32_t cur, bool changed) {
   if (changed) x.store_block(h.node(cur), s.c, h.k);
 }
 
 // The sift-down of a delete (lines 17-38), with B[cur] kept in s.c: per level it
 // loads the two children once and stores each changed node once.
-template <class X, class Key>
-GPULIN_HD void td_sift_down(X& x, const HeapView<Key>& h, const Scratch<Key>& s, bool changed) {
+template <class X, class Key, class P>
+GPULIN_HD void td_sift_down(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s, bool changed) {
   const uint32_t k = h.k;
   uint32_t cur = 1;
   for (;;) {                                                 // line 17
@@ -93,12 +106,9 @@ GPULIN_HD void td_sift_down(X& x, const HeapView<Key>& h, const Scratch<Key>& s,
       cur = only;
       continue;
     }
-    // line 31: (B[small], B[big]) = MergeAndSort(B[l], B[r]), the larger half to the
-    // child whose maximum was larger (see merge_children).
-    load_node_pair(x, h, s, l, r);
-    const bool left_bigger = h.mutant != Mutant::FixedBigChild && s.b[k - 1] < s.a[k - 1];
-    const uint32_t big = left_bigger ? l : r, small = left_bigger ? r : l;
-    const bool moved = !(merge_and_sort(x, s.a, k, s.b, k, s.merged) == MergeShape::AlreadyOrdered && !left_bigger);
+    // line 31: (B[small], B[big]) = MergeAndSort(B[l], B[r]); B[big] is stored now,
+    // B[small] only if the walk stops here (else it merges with B[cur] first).
+    const auto [small, big, moved] = split_children(x, h, s, l, r);
     if (moved) x.store_block(h.node(big), s.merged + k, k);
     ms_unlock(x, h, big, INUSE, AVAIL);                      // line 32
     if (!(s.merged[0] < s.c[k - 1])) {                       // line 33: property holds
@@ -120,16 +130,16 @@ GPULIN_HD void td_sift_down(X& x, const HeapView<Key>& h, const Scratch<Key>& s,
 }
 
 // Deletes into s.items; returns the number of keys.
-template <class X, class Key>
-GPULIN_HD uint32_t td_delete(X& x, const HeapView<Key>& h, const Scratch<Key>& s) {
+template <class X, class Key, class P>
+GPULIN_HD uint32_t td_delete(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s) {
   const uint32_t k = h.k;
   uint32_t n = 0, count = 0;
   // fixed: line 7's read of B[1] waits until the last node is locked too, so that
   // both come in one step (the root's hold is what bounds deletes, §5).
   // (The early-root-release mutant reads it first: it releases a root it has read.)
-  const bool read_root_later = h.fixed() && h.mutant != Mutant::EarlyRootRelease;
+  constexpr bool read_root_later = P::variant == Variant::Fixed && P::mutant != Mutant::EarlyRootRelease;
   if (!delete_at_root(x, h, s, &n, &count, !read_root_later)) return n;  // lines 1-7
-  if (h.mutant == Mutant::EarlyRootRelease) {
+  if constexpr (P::mutant == Mutant::EarlyRootRelease) {
     // Mutant: the root is released with the old batch still in it, then retaken.
     ms_unlock(x, h, 1, INUSE, AVAIL);
     ms_lock(x, h, 1, AVAIL, INUSE);
@@ -162,14 +172,12 @@ GPULIN_HD uint32_t td_delete(X& x, const HeapView<Key>& h, const Scratch<Key>& s
     clear_node(x, h, s, tar);
     ms_unlock(x, h, tar, INUSE, AVAIL);                      // line 15
   }
-  // line 16: (B[1], pBuffer) = MergeAndSort(B[1], pBuffer)
-  const uint32_t p = h.mutant == Mutant::SkipPartialMerge ? 0 : x.load(h.psize);
-  if (p != 0) {
-    x.load_block(s.b, h.pbuffer, p);
-    if (merge_and_sort(x, s.c, k, s.b, p, s.merged) != MergeShape::AlreadyOrdered) {
-      block_copy(x, s.c, s.merged, k);
-      x.store_block(h.pbuffer, s.merged + k, p);
-    }
+  // line 16: (B[1], pBuffer) = MergeAndSort(B[1], pBuffer), B[1] still in s.c
+  // (stored by the sift).
+  const uint32_t p = buffered_keys(x, h);
+  if (p != 0 && merge_with_buffer(x, h, s, s.c, p)) {
+    block_copy(x, s.c, s.merged, k);
+    x.store_block(h.pbuffer, s.merged + k, p);
   }
   td_sift_down(x, h, s, /*changed=*/true);
   return n;

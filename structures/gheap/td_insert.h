@@ -12,8 +12,8 @@ namespace gpulin::gheap {
 
 // Line 11 and lines 12-13: reserves the next node in fill order (root held) and
 // claims it as TARGET, empty until the insert arrives.
-template <class X, class Key>
-GPULIN_HD uint32_t reserve_and_claim_target(X& x, const HeapView<Key>& h) {
+template <class X, class Key, class P>
+GPULIN_HD uint32_t reserve_and_claim_target(X& x, const HeapView<Key, P>& h) {
   const uint32_t tar = reserve_target(x, h);                 // line 11
   // Reading R2: line 13 prints MS_LOCK(tar, AVAIL, INUSE) but line 21 expects the
   // target in TARGET; with INUSE even a one-actor run writes the root (both variants
@@ -26,8 +26,8 @@ GPULIN_HD uint32_t reserve_and_claim_target(X& x, const HeapView<Key>& h) {
 // INUSE, an ancestor of tar or tar == start == 1) to the claimed target, hand over
 // hand, each node keeping the smaller half. The TD insert starts at the root; the
 // fixed BU insert (bu_insert.h) starts lower, where the bottom-up insert would stop.
-template <class X, class Key>
-GPULIN_HD void insert_descend(X& x, const HeapView<Key>& h, const Scratch<Key>& s, uint32_t tar, uint32_t start) {
+template <class X, class Key, class P>
+GPULIN_HD void insert_descend(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s, uint32_t tar, uint32_t start) {
   const uint32_t k = h.k;
   uint32_t cur = start;
   uint32_t steps_left = floor_log2(tar) - floor_log2(start);  // cur = tar >> steps_left
@@ -43,7 +43,7 @@ GPULIN_HD void insert_descend(X& x, const HeapView<Key>& h, const Scratch<Key>& 
     }
     const uint32_t next = tar >> --steps_left;               // line 17
     if (next != tar) {                                       // line 18
-      if (h.mutant == Mutant::UnlockBeforeLock) {
+      if constexpr (P::mutant == Mutant::UnlockBeforeLock) {
         ms_unlock(x, h, cur, INUSE, AVAIL);
         ms_lock(x, h, next, AVAIL, INUSE);
       } else {
@@ -90,8 +90,8 @@ GPULIN_HD void insert_descend(X& x, const HeapView<Key>& h, const Scratch<Key>& 
 }
 
 // Inserts s.items[0, n), 1 <= n <= k.
-template <class X, class Key>
-GPULIN_HD void td_insert(X& x, const HeapView<Key>& h, const Scratch<Key>& s, uint32_t n) {
+template <class X, class Key, class P>
+GPULIN_HD void td_insert(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s, uint32_t n) {
   if (!insert_at_root(x, h, s, n)) return;                   // lines 1-10
   insert_descend(x, h, s, reserve_and_claim_target(x, h), 1);
 }

@@ -41,7 +41,7 @@ Execution HeapRunner::execute(const Program& program, sim::Strategy& strategy, u
     heap_.emplace(config_.k, static_cast<uint32_t>(inserts + 1));
   heap_->reset();
   recorder_.clear();
-  const auto view = heap_->view(config_.variant, config_.mutant);
+  const auto memory = heap_->memory();
   const uint32_t k = config_.k;
 
   Execution e;
@@ -58,12 +58,17 @@ Execution HeapRunner::execute(const Program& program, sim::Strategy& strategy, u
         const auto s = gheap::make_scratch(scratch.data(), k);
         sim::SimContext x(sim_, a, &recorder_, config_.threads);
         int64_t op_id = static_cast<int64_t>(a) << 20;
-        for (const HeapOp& op : program.actors[a]) {
-          x.begin_op(op_id++);
-          gheap::run_operation(x, config_.flavor, view, s, op.insert ? gheap::kFnIns : gheap::kFnDel,
-                               op.keys.data(), static_cast<uint32_t>(op.keys.size()));
-          x.end_op();
-        }
+        // The run's heap as a compile-time policy (every mutant is instantiated here,
+        // in the simulator's driver, and nowhere on the GPU).
+        gheap::with_policy(config_.flavor, config_.variant, config_.mutant, [&](auto policy) {
+          const auto view = gheap::view_as<decltype(policy)>(memory);
+          for (const HeapOp& op : program.actors[a]) {
+            x.begin_op(op_id++);
+            gheap::run_operation(x, view, s, op.insert ? gheap::kFnIns : gheap::kFnDel, op.keys.data(),
+                                 static_cast<uint32_t>(op.keys.size()));
+            x.end_op();
+          }
+        });
       },
       strategy, max_points);
   sim_.set_quiescent_hook(nullptr);

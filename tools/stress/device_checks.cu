@@ -42,7 +42,7 @@ __global__ void gather_batches(const uint32_t* src, const uint64_t* len, const u
   }
 }
 
-__global__ void heap_keys(gheap::HeapView<uint32_t> h, uint32_t lastelem, uint32_t psize, uint32_t* dst) {
+__global__ void heap_keys(gheap::HeapMemory<uint32_t> h, uint32_t lastelem, uint32_t psize, uint32_t* dst) {
   GPULIN_GRID_STRIDE(j, uint64_t(lastelem) * h.k + psize) {
     const uint64_t i = j / h.k;
     dst[j] = i < lastelem ? h.node(gheap::node_of(static_cast<uint32_t>(i + 1)))[j % h.k] : h.pbuffer[j - uint64_t(lastelem) * h.k];
@@ -59,7 +59,7 @@ enum AtRest : uint32_t { kLocked = 1, kOutsideNotEmpty, kUnsortedNode, kBelowPar
 __global__ void mark_present(uint32_t lastelem, uint8_t* present) {
   GPULIN_GRID_STRIDE(i, lastelem) present[gheap::node_of(static_cast<uint32_t>(i + 1))] = 1;
 }
-__global__ void nodes_at_rest(gheap::HeapView<uint32_t> h, const uint8_t* present, uint32_t max_node,
+__global__ void nodes_at_rest(gheap::HeapMemory<uint32_t> h, const uint8_t* present, uint32_t max_node,
                               unsigned long long* bad) {
   const uint32_t k = h.k;
   for (uint64_t x = 1 + blockIdx.x; x <= h.capacity; x += gridDim.x) {
@@ -78,7 +78,7 @@ __global__ void nodes_at_rest(gheap::HeapView<uint32_t> h, const uint8_t* presen
     if (x >= 2 && x <= max_node && keys[0] < h.node(static_cast<uint32_t>(x / 2))[k - 1]) report(kBelowParent);
   }
 }
-__global__ void partial_at_rest(gheap::HeapView<uint32_t> h, uint32_t psize, bool has_root, unsigned long long* bad) {
+__global__ void partial_at_rest(gheap::HeapMemory<uint32_t> h, uint32_t psize, bool has_root, unsigned long long* bad) {
   bool broken = psize >= h.k;
   for (uint32_t j = threadIdx.x; j < psize && j < h.k; j += blockDim.x) {
     if (j && h.pbuffer[j - 1] > h.pbuffer[j]) broken = true;
@@ -135,7 +135,7 @@ void DeviceConservation::add_phase(const uint32_t* fn, const uint32_t* n, const 
   }
 }
 
-std::vector<std::string> DeviceConservation::finish(const gheap::HeapView<uint32_t>& heap) {
+std::vector<std::string> DeviceConservation::finish(const gheap::HeapMemory<uint32_t>& heap) {
   std::vector<std::string> failures;
   const uint64_t bad_k = read_at(b_->bad.get()), bad_sorted = read_at(b_->bad.get() + 1);
   if (bad_k) failures.push_back(std::to_string(bad_k) + " deletes returned more than k keys");
@@ -171,7 +171,7 @@ std::vector<std::string> DeviceConservation::finish(const gheap::HeapView<uint32
   return failures;
 }
 
-std::optional<std::string> check_device_heap_at_rest(const gheap::HeapView<uint32_t>& heap) {
+std::optional<std::string> check_device_heap_at_rest(const gheap::HeapMemory<uint32_t>& heap) {
   const uint32_t lastelem = read_at(heap.lastelem), psize = read_at(heap.psize);
   DeviceBuffer<uint8_t> present(uint64_t(heap.capacity) + 1);
   present.fill_bytes(0);

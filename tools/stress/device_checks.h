@@ -31,7 +31,7 @@ class DeviceConservation {
                  const uint32_t* out_n, uint64_t ops, uint32_t k);
   // The heap's keys at rest join the "taken out" side; then both sides are sorted
   // and compared. Failures in words, empty when everything holds.
-  std::vector<std::string> finish(const gheap::HeapView<uint32_t>& heap);
+  std::vector<std::string> finish(const gheap::HeapMemory<uint32_t>& heap);
 
   uint64_t inserted() const { return inserted_; }
   uint64_t deleted() const { return deleted_; }
@@ -43,6 +43,6 @@ class DeviceConservation {
 };
 
 // The heap at rest, checked on the GPU; nullopt when it holds.
-std::optional<std::string> check_device_heap_at_rest(const gheap::HeapView<uint32_t>& heap);
+std::optional<std::string> check_device_heap_at_rest(const gheap::HeapMemory<uint32_t>& heap);
 
 }  // namespace gpulin::stress

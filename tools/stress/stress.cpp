@@ -13,7 +13,7 @@
 #include "histories/jsonl_writer.h"
 #include "structures/gheap/bit_reversal.h"
 #include "structures/gheap/device_heap.h"
-#include "structures/gheap/gpu_heap.h"
+#include "cuda/gheap_launch.h"
 #include "tools/explore/heap_config.h"
 #include "tools/stress/workload.h"
 #include "tools/explore/heap_at_rest.h"
@@ -109,7 +109,7 @@ StressResult run_stress(const StressOptions& o) {
   stage("workload generated");
   StressResult r;
   gheap::DeviceHeap heap(o.k, w.total_inserts + 1);
-  const auto view = heap.view(o.variant);
+  const auto memory = heap.memory();
   const bool on_device = o.check == "device";
 
   std::unique_ptr<DeviceRecorder> rec;
@@ -157,10 +157,11 @@ StressResult run_stress(const StressOptions& o) {
     cudaEventCreate(&t0);
     cudaEventCreate(&t1);
     cudaEventRecord(t0);
-    const int e = gheap::run_heap_batch_on_gpu(o.flavor, view, b, o.blocks, o.threads, rec ? &ref : nullptr, op_base);
+    check(gheap::launch_heap_batch(o.flavor, o.variant, memory, b, o.blocks, o.threads, nullptr, rec ? &ref : nullptr,
+                                   op_base),
+          "heap kernel launch (" + p.name + ")");
     cudaEventRecord(t1);
-    check(static_cast<cudaError_t>(e), "heap kernel (" + p.name + ")");
-    cudaEventSynchronize(t1);
+    check(cudaEventSynchronize(t1), "heap kernel (" + p.name + ")");
     float ms = 0;
     cudaEventElapsedTime(&ms, t0, t1);
     r.phases.push_back({p.name, p.fn.size(), ms / 1000.0});
@@ -197,9 +198,9 @@ StressResult run_stress(const StressOptions& o) {
   // From here on, the clock of "end of the kernels to the verdict".
   const auto after_kernels = std::chrono::steady_clock::now();
   if (on_device) {
-    for (auto& f : conserve->finish(view)) r.failures.push_back(f);
+    for (auto& f : conserve->finish(memory)) r.failures.push_back(f);
     r.deleted_keys = conserve->deleted();
-    if (auto bad = check_device_heap_at_rest(view)) r.failures.push_back("invariant: " + *bad);
+    if (auto bad = check_device_heap_at_rest(memory)) r.failures.push_back("invariant: " + *bad);
   } else {
     // What the heap still holds must be exactly what was inserted and not deleted.
     const gheap::HeapImage img = heap.download();

@@ -1,0 +1,67 @@
+// The heap's GPU kernels: instantiations of the same templates the simulator runs
+// (structures/gheap/operation.h), with the CUDA execution context. No second copy
+// of the algorithm, and no mutant: only HeapPolicy<flavor, variant, Mutant::None>.
+#include "cuda/cuda_context.cuh"
+#include "cuda/gheap_launch.h"
+#include "structures/gheap/operation.h"
+
+namespace gpulin::gheap {
+
+namespace {
+
+// Launchable with up to 1024 threads a block (the paper sweeps threads per block,
+// Fig. 14): the bound keeps registers within 64 a thread.
+template <class P, bool Record>
+__global__ void __launch_bounds__(1024)
+    heap_batch_kernel(HeapView<uint32_t, P> h, GpuOpBatch ops, DeviceRecorderRef rec, int64_t op_id_base) {
+  static_assert(P::mutant == Mutant::None, "mutants are not built into GPU kernels");
+  extern __shared__ uint32_t smem[];
+  __shared__ uint32_t broadcast[2];
+  const uint32_t k = h.k;
+  const Scratch<uint32_t> s = make_scratch(smem, k);
+  cuda_exec::CudaContext<Record> x(broadcast, rec);
+  for (uint64_t i = blockIdx.x; i < ops.count; i += gridDim.x) {
+    x.begin_op(op_id_base + static_cast<int64_t>(i));
+    const uint32_t m = run_operation(x, h, s, ops.fn[i], ops.keys + i * k, ops.n[i]);
+    if (ops.fn[i] == kFnDel) {
+      for (uint32_t j = threadIdx.x; j < m; j += blockDim.x) ops.out[i * k + j] = s.items[j];
+      if (threadIdx.x == 0) ops.out_n[i] = m;
+    }
+    x.end_op();
+  }
+}
+
+template <class P, bool Record>
+cudaError_t launch(const HeapMemory<uint32_t>& h, const GpuOpBatch& ops, uint32_t blocks, uint32_t threads,
+                   cudaStream_t stream, DeviceRecorderRef rec, int64_t op_id_base) {
+  const size_t shared = kScratchKeysPerK * static_cast<size_t>(h.k) * sizeof(uint32_t);
+  if (shared > 48 * 1024) {
+    cudaError_t e = cudaFuncSetAttribute(heap_batch_kernel<P, Record>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(shared));
+    if (e != cudaSuccess) return e;
+  }
+  heap_batch_kernel<P, Record><<<blocks, threads, shared, stream>>>(view_as<P>(h), ops, rec, op_id_base);
+  return cudaGetLastError();
+}
+
+template <class P>
+cudaError_t launch_policy(const HeapMemory<uint32_t>& h, const GpuOpBatch& ops, uint32_t blocks, uint32_t threads,
+                          cudaStream_t stream, const DeviceRecorderRef* recorder, int64_t op_id_base) {
+  return recorder ? launch<P, true>(h, ops, blocks, threads, stream, *recorder, op_id_base)
+                  : launch<P, false>(h, ops, blocks, threads, stream, {}, op_id_base);
+}
+
+}  // namespace
+
+cudaError_t launch_heap_batch(Flavor flavor, Variant variant, const HeapMemory<uint32_t>& h, const GpuOpBatch& ops,
+                              uint32_t blocks, uint32_t threads, cudaStream_t stream,
+                              const DeviceRecorderRef* recorder, int64_t op_id_base) {
+  const bool fixed = variant == Variant::Fixed;
+  if (flavor == Flavor::TopDown)
+    return fixed ? launch_policy<HeapPolicy<Flavor::TopDown, Variant::Fixed>>(h, ops, blocks, threads, stream, recorder, op_id_base)
+                 : launch_policy<HeapPolicy<Flavor::TopDown, Variant::Paper>>(h, ops, blocks, threads, stream, recorder, op_id_base);
+  return fixed ? launch_policy<HeapPolicy<Flavor::BottomUp, Variant::Fixed>>(h, ops, blocks, threads, stream, recorder, op_id_base)
+               : launch_policy<HeapPolicy<Flavor::BottomUp, Variant::Paper>>(h, ops, blocks, threads, stream, recorder, op_id_base);
+}
+
+}  // namespace gpulin::gheap

@@ -1,0 +1,37 @@
+// Host-side entry to the heap's GPU kernels (cuda/gheap_kernels.cu), the CUDA
+// executor of structures/gheap. Plain C++ so that host code includes it without nvcc.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+#include "histories/device_events.h"
+#include "structures/gheap/config.h"
+
+namespace gpulin::gheap {
+
+// A batch of operations for the GPU: operation i is fn[i] (kFnIns or kFnDel), with
+// n[i] keys at keys[i*k ...] for an insert. Blocks take operations round-robin:
+// block b runs b, b + blocks, ... in order. Deleted keys go to out[i*k ...], their
+// count to out_n[i]. All pointers are device memory.
+struct GpuOpBatch {
+  const uint32_t* fn = nullptr;
+  const uint32_t* n = nullptr;
+  const uint32_t* keys = nullptr;
+  uint32_t* out = nullptr;
+  uint32_t* out_n = nullptr;
+  uint64_t count = 0;
+};
+
+// Launches the batch on heap memory `h` (device memory) with `blocks` x `threads`
+// on `stream` and returns the launch's error; it does not synchronise (a fault in
+// the kernel shows at the caller's next synchronisation). With `recorder` every
+// event is recorded (op ids are `op_id_base + i`); without it, recording is
+// compiled out. Only the production heaps are instantiated: both flavors and
+// variants, no mutant (mutants run in the simulator).
+cudaError_t launch_heap_batch(Flavor flavor, Variant variant, const HeapMemory<uint32_t>& h, const GpuOpBatch& ops,
+                              uint32_t blocks, uint32_t threads, cudaStream_t stream,
+                              const DeviceRecorderRef* recorder = nullptr, int64_t op_id_base = 0);
+
+}  // namespace gpulin::gheap
