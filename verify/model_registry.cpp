@@ -12,6 +12,7 @@
 #include "verify/models/pq_batch.h"
 #include "verify/models/psync_pq.h"
 #include "verify/models/register.h"
+#include "verify/models/counters.h"
 #include "verify/models/set.h"
 
 namespace gpulin {
@@ -39,8 +40,9 @@ std::unique_ptr<Model> build(const Header& h, const std::string& source, uint32_
   }
   if (m == "kv") return make_kv_model();
   if (m == "multimap") return make_multimap_model();
+  if (m == "counters") return make_counters_model();
   throw FormatError(source, line,
-                    "unknown model '" + m + "' (pq-batch, pq, psync-pq, bucket-pq, map, multimap, set, register, kv)");
+                    "unknown model '" + m + "' (pq-batch, pq, psync-pq, bucket-pq, map, multimap, set, register, kv, counters)");
 }
 
 }  // namespace
