@@ -19,8 +19,9 @@
 //           --fig14-both adds BU).
 //   fig15   initial heap of 2^L - 1 nodes (L in {10, 12, 14, 16}), then 2^20 keys
 //           of insert-delete pairs, each block alternating ins and del as in the
-//           paper (make_insdel says how this differs from `gpulin stress`'s
-//           insdel:L); only the pairs are timed. The paper used 2^18 pairs.
+//           paper (workload insdel:L, tools/stress/workload_shape.h, the same
+//           operations as `gpulin stress`); only the pairs are timed. The paper
+//           used 2^18 pairs.
 //   fig16   0, 25, 50, 75, 100 % of the inserts partial (workload partial:P).
 //
 // Every heap run is checked, untimed: each delete's batch sorted, as many keys
@@ -68,6 +69,7 @@
 #include "structures/gheap/bit_reversal.h"
 #include "structures/gheap/device_heap.h"
 #include "cuda/gheap_launch.h"
+#include "tools/stress/workload_shape.h"
 
 using namespace gpulin;
 using gheap::Flavor;
@@ -136,10 +138,6 @@ __host__ __device__ inline uint32_t stream_key(uint64_t seed, uint64_t i) {
   const uint32_t v = static_cast<uint32_t>(mix64(seed + (i + 1) * 0x9e3779b97f4a7c15ull) >> 32);
   return v == kEmpty ? kEmpty - 1 : v;
 }
-struct SplitMix {  // sequential host RNG (batch sizes of partial workloads)
-  uint64_t s;
-  uint64_t operator()() { return mix64(s += 0x9e3779b97f4a7c15ull); }
-};
 
 // ------------------------------------------------------------------ kernels
 constexpr uint32_t kGrid = 2048, kBlock = 256;
@@ -217,7 +215,9 @@ struct PhaseSpec {
 enum class Src { Hash, Ascend, Descend };
 
 // One run's operations, built on the host (fn, n, stream offsets: small) and
-// expanded to key slots on the device.
+// expanded to key slots on the device. The operations are tools/stress's
+// (workload_shape.h: one meaning of each workload name); only the keys are drawn
+// here, on the GPU.
 struct Plan {
   std::string name;  // random | ascend | descend | partial:P | insdel:L
   uint32_t k = 0;
@@ -232,87 +232,40 @@ struct Plan {
   uint64_t ops() const { return fn.size(); }
 };
 
-void push_ins(Plan& p, uint32_t n, uint64_t& pos) {
-  p.fn.push_back(gheap::kFnIns);
-  p.n.push_back(n);
-  p.off.push_back(pos);
-  pos += n;
-  p.inserted += n;
-  ++p.ins_ops;
-}
-void push_del(Plan& p) {
-  p.fn.push_back(gheap::kFnDel);
-  p.n.push_back(0);
-  p.off.push_back(0);
+Plan plan_of(const std::string& spec, uint64_t N, uint32_t k, uint32_t blocks, uint64_t seed) {
+  stress::WorkloadShape w = stress::plan_workload(spec, N, k, blocks, seed);
+  Plan p;
+  p.name = w.name;
+  p.k = k;
+  p.src = w.order == stress::KeyOrder::Ascend ? Src::Ascend : w.order == stress::KeyOrder::Descend ? Src::Descend : Src::Hash;
+  p.flat = p.src == Src::Hash ? 0 : w.stream_keys;
+  p.n_keys = w.timed_keys;
+  p.inserted = w.stream_keys;
+  p.ins_ops = w.ins_ops;
+  p.fn = std::move(w.fn);
+  p.n = std::move(w.n);
+  p.off = std::move(w.off);
+  for (const stress::ShapePhase& ph : w.phases) {
+    const Col col = !ph.timed ? Col::Untimed : ph.name == "insert" ? Col::Ins : ph.name == "delete" ? Col::Del : Col::Pairs;
+    p.phases.push_back({ph.name, ph.begin, ph.end, col});
+  }
+  return p;
 }
 
-// random | ascend | descend: N keys in full batches, then enough deletes to empty
-// the heap (one more than the full nodes: it returns the empty partial buffer).
+// random | ascend | descend: N keys in full batches, then deletes until empty.
 Plan make_full(const std::string& kind, uint64_t N, uint32_t k) {
   if (N < k || N % k) throw std::invalid_argument("N must be a multiple of k");
-  Plan p;
-  p.name = kind;
-  p.k = k;
-  p.src = kind == "ascend" ? Src::Ascend : kind == "descend" ? Src::Descend : Src::Hash;
-  p.flat = p.src == Src::Hash ? 0 : N;
-  p.n_keys = N;
-  uint64_t pos = 0;
-  for (uint64_t i = 0; i < N / k; ++i) push_ins(p, k, pos);
-  const uint64_t ins = p.ops();
-  for (uint64_t i = 0; i < N / k + 1; ++i) push_del(p);
-  p.phases = {{"insert", 0, ins, Col::Ins}, {"delete", ins, p.ops(), Col::Del}};
-  return p;
+  return plan_of(kind, N, k, 1, 0);
 }
 
-// partial:P (as tools/stress/workload.cpp): each insert is partial (1..k-1 keys)
-// with probability P %, else full; then deletes until empty.
+// partial:P: each insert partial (1..k-1 keys) with probability P %.
 Plan make_partial(uint32_t percent, uint64_t N, uint32_t k, uint64_t seed) {
-  Plan p;
-  p.name = "partial:" + std::to_string(percent);
-  p.k = k;
-  p.n_keys = N;
-  SplitMix rng{seed * 0x2545f4914f6cdd1dull + percent};
-  uint64_t pos = 0;
-  while (pos < N) {
-    uint32_t n = k;
-    if (percent && k > 1 && rng() % 100 < percent) n = 1 + static_cast<uint32_t>(rng() % (k - 1));
-    n = static_cast<uint32_t>(std::min<uint64_t>(n, N - pos));
-    push_ins(p, n, pos);
-  }
-  const uint64_t ins = p.ops();
-  for (uint64_t i = 0; i < (N + k - 1) / k + 1; ++i) push_del(p);
-  p.phases = {{"insert", 0, ins, Col::Ins}, {"delete", ins, p.ops(), Col::Del}};
-  return p;
+  return plan_of("partial:" + std::to_string(percent), N, k, 1, seed);
 }
 
-// insdel:L (§5.5): fill 2^L - 1 full nodes (untimed), then N keys worth of
-// insert-delete pairs (timed), then drain (untimed) so that the run can be checked
-// as a whole. The pairs come in rounds of `blocks` inserts then `blocks` deletes, so
-// that with round-robin assignment every block does one insert, then one delete,
-// and so on, as in the paper ("every thread performs one ins and one del"). (The
-// `gpulin stress` insdel:L alternates ins, del, ins, ...: with an even block count
-// half the blocks only insert and half only delete.)
+// insdel:L (§5.5): fill, timed pairs in rounds of `blocks`, drain (untimed).
 Plan make_insdel(uint32_t levels, uint64_t N, uint32_t k, uint32_t blocks) {
-  Plan p;
-  p.name = "insdel:" + std::to_string(levels);
-  p.k = k;
-  p.n_keys = N;
-  uint64_t pos = 0;
-  const uint64_t fill = (1ull << levels) - 1, pairs = std::max<uint64_t>(1, N / k);
-  for (uint64_t i = 0; i < fill; ++i) push_ins(p, k, pos);
-  const uint64_t a = p.ops();
-  for (uint64_t done = 0; done < pairs;) {
-    const uint64_t g = std::min<uint64_t>(blocks, pairs - done);
-    for (uint64_t i = 0; i < g; ++i) push_ins(p, k, pos);
-    for (uint64_t i = 0; i < g; ++i) push_del(p);
-    done += g;
-  }
-  const uint64_t b = p.ops();
-  // After the pairs lastelem is back at `fill` (no pair's delete can find the heap
-  // empty: fill >= 2^L - 1 far exceeds the blocks in flight); two spare deletes.
-  for (uint64_t i = 0; i < fill + 2; ++i) push_del(p);
-  p.phases = {{"fill", 0, a, Col::Untimed}, {"pairs", a, b, Col::Pairs}, {"drain", b, p.ops(), Col::Untimed}};
-  return p;
+  return plan_of("insdel:" + std::to_string(levels), N, k, blocks, 0);
 }
 
 // ------------------------------------------------------------------ device memory

@@ -105,7 +105,7 @@ StressResult run_stress(const StressOptions& o) {
   auto stage = [&](const std::string& what) { std::fprintf(stderr, "[stress %7.1f s] %s\n", since(started), what.c_str()); };
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) throw std::runtime_error("no CUDA device");
-  const Workload w = make_workload(o.workload, o.keys, o.k, o.seed);
+  const Workload w = make_workload(o.workload, o.keys, o.k, o.blocks, o.seed);
   stage("workload generated");
   StressResult r;
   gheap::DeviceHeap heap(o.k, w.total_inserts + 1);

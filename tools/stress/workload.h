@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "tools/stress/workload_shape.h"
+
 namespace gpulin::stress {
 
 struct Phase {
@@ -22,11 +24,8 @@ struct Workload {
   uint64_t total_inserts = 0;  // operations: sizes the heap
 };
 
-// random | ascend | descend : N keys inserted in full batches, then deleted.
-// partial:P              : as random, P percent of the inserts partial (1..k-1 keys).
-// insdel:L               : fill L levels (2^L - 1 nodes), then N keys worth of
-//                          insert-delete pairs (the paper's §5.5).
-// Throws std::invalid_argument for an unknown name.
-Workload make_workload(const std::string& spec, uint64_t keys, uint32_t k, uint64_t seed);
+// The workload `spec` (workload_shape.h says what each name means) with its keys
+// drawn on the host from `seed`. Throws std::invalid_argument for an unknown name.
+Workload make_workload(const std::string& spec, uint64_t keys, uint32_t k, uint32_t blocks, uint64_t seed);
 
 }  // namespace gpulin::stress
