@@ -21,16 +21,27 @@ bool ExploreSummary::found_bug() const {
   return false;
 }
 
-namespace {
-
-using Clock = std::chrono::steady_clock;
-
 std::unique_ptr<sim::Strategy> make_strategy(const ExploreOptions& o, uint64_t seed) {
   if (o.strategy == "random") return std::make_unique<sim::RandomStrategy>(seed);
   if (o.strategy == "pct") return std::make_unique<sim::PctStrategy>(seed, o.depth);
   if (o.strategy == "dfs") return std::make_unique<sim::DfsStrategy>(o.preemptions);
   throw std::invalid_argument("unknown strategy '" + o.strategy + "' (random, pct, dfs)");
 }
+
+std::optional<std::vector<uint32_t>> retry_schedules(const ScheduleAttempt& attempt, const std::vector<uint32_t>& picks,
+                                                     const ExploreOptions& o, uint64_t tries) {
+  sim::ReplayStrategy replay(picks, /*strict=*/false);
+  if (auto r = attempt(replay)) return r;
+  sim::PctStrategy pct(o.seed ^ 0x5eed, o.depth);
+  sim::RandomStrategy rnd(o.seed ^ 0xbeef);
+  for (uint64_t i = 0; i < tries; ++i)
+    if (auto r = attempt(i % 2 ? static_cast<sim::Strategy&>(rnd) : static_cast<sim::Strategy&>(pct))) return r;
+  return std::nullopt;
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
 
 // A history's identity for counting distinct ones: its events and results.
 uint64_t history_fingerprint(const History& h) {
@@ -56,13 +67,7 @@ std::optional<std::vector<uint32_t>> still_fails(HeapRunner& runner, const Progr
     if (judge(e, o.judge).failure == kind) return e.run.picks;
     return std::nullopt;
   };
-  sim::ReplayStrategy replay(picks, /*strict=*/false);
-  if (auto r = attempt(replay)) return r;
-  sim::PctStrategy pct(o.seed ^ 0x5eed, o.depth);
-  sim::RandomStrategy rnd(o.seed ^ 0xbeef);
-  for (uint64_t i = 0; i < tries; ++i)
-    if (auto r = attempt(i % 2 ? static_cast<sim::Strategy&>(rnd) : static_cast<sim::Strategy&>(pct))) return r;
-  return std::nullopt;
+  return retry_schedules(attempt, picks, o, tries);
 }
 
 // Greedy shrinking: drop whole actors, then single operations, while the failure

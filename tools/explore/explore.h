@@ -3,10 +3,14 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
 #include <map>
 #include <optional>
 #include <string>
 
+#include "sim/strategy.h"
 #include "tools/explore/heap_config.h"
 #include "tools/explore/heap_run.h"
 #include "tools/explore/program.h"
@@ -54,5 +58,16 @@ struct ExploreSummary {
 };
 
 ExploreSummary run_explore(const ExploreOptions& options);
+
+// The strategy named by options.strategy (random, pct, dfs), seeded.
+std::unique_ptr<sim::Strategy> make_strategy(const ExploreOptions& options, uint64_t seed);
+// Shrinking's question, "does this smaller program still fail the same way?": runs
+// `attempt` under a lenient replay of `picks`, then under up to `tries` fresh PCT
+// and random schedules; the picks of the first failing run, if any. `attempt` runs
+// one execution under the strategy it is given (begin_run included) and returns its
+// picks when it failed as wanted.
+using ScheduleAttempt = std::function<std::optional<std::vector<uint32_t>>(sim::Strategy&)>;
+std::optional<std::vector<uint32_t>> retry_schedules(const ScheduleAttempt& attempt, const std::vector<uint32_t>& picks,
+                                                     const ExploreOptions& options, uint64_t tries);
 
 }  // namespace gpulin::explore
