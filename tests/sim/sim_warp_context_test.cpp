@@ -20,6 +20,27 @@ struct alignas(16) Smem {
   unsigned char bytes[256];
 };
 
+// One block of `warps` warp fibers over `smem`, under random schedules from `seed`;
+// body(x) is each warp's code. `bulk_bytes`: the bytes its bulk copies delivered.
+template <class Body>
+RunResult run_block(Smem& smem, uint32_t warps, uint64_t seed, Body&& body, uint64_t* bulk_bytes = nullptr) {
+  Simulator sim;
+  SimBlock blk(sim, smem.bytes, sizeof smem.bytes, warps);
+  RandomStrategy rnd(seed);
+  rnd.begin_run(warps);
+  RunResult r = sim.run(
+      warps,
+      [&](uint32_t a) {
+        SimWarpContext x(sim, blk, 0, 1, a);
+        body(x);
+      },
+      rnd, 10'000);
+  if (bulk_bytes) *bulk_bytes = blk.bulk_bytes();
+  return r;
+}
+
+uint64_t* bar0(Smem& smem) { return reinterpret_cast<uint64_t*>(smem.bytes); }
+
 // Warp 0 produces two phases on `full` (bytes by bulk copy, then its arrival); warp
 // 1 waits for each and reads what landed. Under every random schedule the reader
 // sees the data of its phase.
@@ -28,24 +49,20 @@ TEST(SimWarpContext, BarrierPhasesOrderAProducerAndAConsumer) {
     Smem smem{};
     alignas(16) uint32_t src[2][4] = {{1, 2, 3, 4}, {5, 6, 7, 8}};
     std::vector<uint32_t> seen;
-    Simulator sim;
-    SimBlock blk(sim, smem.bytes, sizeof smem.bytes, 2);
-    auto* full = reinterpret_cast<uint64_t*>(smem.bytes);
-    auto* empty = full + 1;
+    uint64_t* full = bar0(smem);
+    uint64_t* empty = full + 1;
     auto* stage = reinterpret_cast<uint32_t*>(smem.bytes + 16);
-    RandomStrategy rnd(seed);
-    rnd.begin_run(2);
-    const RunResult r = sim.run(
-        2,
-        [&](uint32_t a) {
-          SimWarpContext x(sim, blk, 0, 1, a);
+    uint64_t bytes = 0;
+    const RunResult r = run_block(
+        smem, 2, seed,
+        [&](SimWarpContext& x) {
           if (x.first_thread()) {
             x.init_barrier(full, 1);
             x.init_barrier(empty, 32);
           }
           x.block_sync();
           for (uint32_t phase = 0; phase < 2; ++phase) {
-            if (a == 0) {
+            if (x.warp() == 0) {
               if (phase > 0) x.wait(empty, 0);  // the consumer released the stage
               x.expect_bytes(full, 16);
               x.bulk_load(stage, src[phase], 16, full);
@@ -57,31 +74,22 @@ TEST(SimWarpContext, BarrierPhasesOrderAProducerAndAConsumer) {
             }
           }
         },
-        rnd, 10'000);
+        &bytes);
     ASSERT_EQ(r.outcome, Outcome::Completed) << r.message;
     EXPECT_EQ(seen, (std::vector<uint32_t>{4, 8})) << "seed " << seed;
-    EXPECT_EQ(blk.bulk_bytes(), 32u);
+    EXPECT_EQ(bytes, 32u);
   }
 }
 
 // A wait for a phase nobody completes parks the warp: the run is a deadlock, not a hang.
 TEST(SimWarpContext, AWaitNobodyCompletesIsADeadlock) {
   Smem smem{};
-  Simulator sim;
-  SimBlock blk(sim, smem.bytes, sizeof smem.bytes, 2);
-  auto* bar = reinterpret_cast<uint64_t*>(smem.bytes);
-  RandomStrategy rnd(3);
-  rnd.begin_run(2);
-  const RunResult r = sim.run(
-      2,
-      [&](uint32_t a) {
-        SimWarpContext x(sim, blk, 0, 1, a);
-        if (x.first_thread()) x.init_barrier(bar, 2);  // two arrivals expected, one comes
-        x.block_sync();
-        if (a == 0) x.arrive(bar);
-        x.wait(bar, 0);
-      },
-      rnd, 10'000);
+  const RunResult r = run_block(smem, 2, 3, [&](SimWarpContext& x) {
+    if (x.first_thread()) x.init_barrier(bar0(smem), 2);  // two arrivals expected, one comes
+    x.block_sync();
+    if (x.warp() == 0) x.arrive(bar0(smem));
+    x.wait(bar0(smem), 0);
+  });
   EXPECT_EQ(r.outcome, Outcome::Deadlock) << r.message;
 }
 
@@ -89,20 +97,11 @@ TEST(SimWarpContext, AWaitNobodyCompletesIsADeadlock) {
 // (the "previous" phase of parity 1), wait(0) needs phase 0 complete.
 TEST(SimWarpContext, ParityOneIsCompleteBeforeTheFirstPhase) {
   Smem smem{};
-  Simulator sim;
-  SimBlock blk(sim, smem.bytes, sizeof smem.bytes, 1);
-  auto* bar = reinterpret_cast<uint64_t*>(smem.bytes);
-  RandomStrategy rnd(1);
-  rnd.begin_run(1);
-  const RunResult r = sim.run(
-      1,
-      [&](uint32_t) {
-        SimWarpContext x(sim, blk, 0, 1, 0);
-        x.init_barrier(bar, 1);
-        x.wait(bar, 1);
-        x.wait(bar, 0);  // never completes: one warp, no arrival
-      },
-      rnd, 10'000);
+  const RunResult r = run_block(smem, 1, 1, [&](SimWarpContext& x) {
+    x.init_barrier(bar0(smem), 1);
+    x.wait(bar0(smem), 1);
+    x.wait(bar0(smem), 0);  // never completes: one warp, no arrival
+  });
   EXPECT_EQ(r.outcome, Outcome::Deadlock);
 }
 
@@ -110,21 +109,12 @@ TEST(SimWarpContext, BulkCopyRulesAreFaults) {
   Smem smem{};
   alignas(16) unsigned char src[64] = {};
   for (uint32_t bad = 0; bad < 3; ++bad) {
-    Simulator sim;
-    SimBlock blk(sim, smem.bytes, sizeof smem.bytes, 1);
-    auto* bar = reinterpret_cast<uint64_t*>(smem.bytes);
-    RandomStrategy rnd(1);
-    rnd.begin_run(1);
-    const RunResult r = sim.run(
-        1,
-        [&](uint32_t) {
-          SimWarpContext x(sim, blk, 0, 1, 0);
-          x.init_barrier(bar, 1);
-          if (bad == 0) x.bulk_load(smem.bytes + 20, src, 16, bar);   // misaligned destination
-          if (bad == 1) x.bulk_load(smem.bytes + 16, src, 12, bar);   // not whole 16-byte units
-          if (bad == 2) x.bulk_load(smem.bytes + 240, src, 32, bar);  // past shared memory
-        },
-        rnd, 10'000);
+    const RunResult r = run_block(smem, 1, 1, [&](SimWarpContext& x) {
+      x.init_barrier(bar0(smem), 1);
+      if (bad == 0) x.bulk_load(smem.bytes + 20, src, 16, bar0(smem));   // misaligned destination
+      if (bad == 1) x.bulk_load(smem.bytes + 16, src, 12, bar0(smem));   // not whole 16-byte units
+      if (bad == 2) x.bulk_load(smem.bytes + 240, src, 32, bar0(smem));  // past shared memory
+    });
     EXPECT_EQ(r.outcome, Outcome::Fault) << "case " << bad;
   }
 }

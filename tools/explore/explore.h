@@ -2,6 +2,7 @@
 // checked; the first failure of each kind shrunk to a minimal replayable program.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -58,6 +59,28 @@ struct ExploreSummary {
 };
 
 ExploreSummary run_explore(const ExploreOptions& options);
+
+// What every exploration loop does beside its runs: the progress line on stderr
+// (options.progress, at most four times a second, cleared at the end) and the
+// summary's closing totals.
+class ExploreProgress {
+ public:
+  explicit ExploreProgress(const ExploreOptions& options);
+  void update(const ExploreSummary& sum);
+  // Clears the line; sets exhaustive, distinct_histories (distinct results seen)
+  // and total_seconds.
+  void finish(ExploreSummary& sum, const sim::Strategy& strategy, uint64_t distinct);
+
+ private:
+  const ExploreOptions& o_;
+  std::chrono::steady_clock::time_point start_, last_;
+};
+
+// Counts a run's failure (None counts nothing); the first of its kind gets a
+// report: kind and found_at set, then `report` fills the rest (shrinks the program,
+// replays it, writes its schedule).
+void count_failure(ExploreSummary& sum, Failure kind, uint64_t found_at,
+                   const std::function<void(FailureReport&)>& report);
 
 // The strategy named by options.strategy (random, pct, dfs), seeded.
 std::unique_ptr<sim::Strategy> make_strategy(const ExploreOptions& options, uint64_t seed);

@@ -83,11 +83,10 @@ void write_failure(const FailureReport& r, const MergeConfig& c, const ExploreOp
 
 ExploreSummary run_merge_explore(const ExploreOptions& o, const MergeConfig& config) {
   ExploreSummary sum;
-  const auto start = Clock::now();
+  ExploreProgress progress(o);
   auto strategy = make_strategy(o, o.seed);
   MergeProgram program = generate_merge_program(config, o.seed);
   std::set<std::vector<uint32_t>> seen;  // distinct outputs (keys, then tags)
-  auto last_progress = start;
   for (uint64_t i = 0; i < o.schedules; ++i) {
     if (o.strategy != "dfs" && o.program_every && i && i % o.program_every == 0)
       program = generate_merge_program(config, o.seed + i);
@@ -101,36 +100,21 @@ ExploreSummary run_merge_explore(const ExploreOptions& o, const MergeConfig& con
     out.insert(out.end(), e.tags.begin(), e.tags.end());
     seen.insert(std::move(out));
     const Judgement j = judge_merge(e);
-    if (j.failure != Failure::None) {
-      ++sum.counts[j.failure];
-      if (!sum.first.count(j.failure)) {
-        FailureReport r;
-        r.kind = j.failure;
-        r.found_at = i;
-        MergeConfig c = config;
-        MergeProgram p = program;
-        std::vector<uint32_t> picks = e.run.picks;
-        if (o.shrink) std::tie(c, p, picks) = shrink(c, p, picks, j.failure, o);
-        sim::ReplayStrategy exact(picks, /*strict=*/true);
-        const MergeExecution minimal = execute_merge(c, p, exact, o.max_points);
-        r.message = judge_merge(minimal).message;
-        r.schedule = merge_replay_string(c, p, minimal.run.picks);
-        r.ops = p.size();
-        write_failure(r, c, o);
-        sum.first[j.failure] = r;
-      }
-    }
-    if (o.progress && Clock::now() - last_progress > std::chrono::milliseconds(250)) {
-      last_progress = Clock::now();
-      std::fprintf(stderr, "\r  %llu/%llu schedules, %.1f M points/s, %zu failures   ",
-                   static_cast<unsigned long long>(sum.schedules), static_cast<unsigned long long>(o.schedules),
-                   sum.points / std::max(sum.sim_seconds, 1e-9) / 1e6, sum.first.size());
-    }
+    count_failure(sum, j.failure, i, [&](FailureReport& r) {
+      MergeConfig c = config;
+      MergeProgram p = program;
+      std::vector<uint32_t> picks = e.run.picks;
+      if (o.shrink) std::tie(c, p, picks) = shrink(c, p, picks, j.failure, o);
+      sim::ReplayStrategy exact(picks, /*strict=*/true);
+      const MergeExecution minimal = execute_merge(c, p, exact, o.max_points);
+      r.message = judge_merge(minimal).message;
+      r.schedule = merge_replay_string(c, p, minimal.run.picks);
+      r.ops = p.size();
+      write_failure(r, c, o);
+    });
+    progress.update(sum);
   }
-  if (o.progress) std::fprintf(stderr, "\r%80s\r", "");
-  sum.exhaustive = strategy->exhausted();
-  sum.distinct_histories = seen.size();
-  sum.total_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  progress.finish(sum, *strategy, seen.size());
   return sum;
 }
 
