@@ -35,6 +35,53 @@
 //     void x.record_ret(const Key* res, uint32_t n, bool is_null)
 //   faults the structure detects (capacity exhausted, impossible state):
 //     void x.fail(const char* what)
+//
+// Warp-role contexts (GPU Merge Path, structures/merge_path/global_merge.h): the
+// actor is a warp, not a block. A block's warps take separate roles and meet only at
+// transaction barriers in the block's shared memory; code is warp-uniform (every
+// lane of the warp calls each operation, with the same arguments) except inside
+// for_each_lane. The simulator runs each warp as a fiber; the GPU context
+// (cuda/cuda_warp_context.cuh) is the real instructions. In the simulator the lanes
+// of a warp advance together: a warp step (one for_each_lane, or one barrier
+// operation outside it) runs every lane, then passes one scheduling point.
+//   ids (no scheduling point):
+//     uint32_t x.warp()        this warp's index in its block
+//     uint64_t x.block(), x.blocks()   this block's index, the grid's blocks
+//     bool     x.first_thread()        thread 0 of the block (sim: warp 0's fiber)
+//     bool     x.leader()              lane 0 of the warp: single-thread roles run
+//                                      under it (sim: true, the fiber is one thread)
+//   per-lane work of the calling warp:
+//     void x.for_each_lane(f)  f(lane) for the warp's 32 lanes (GPU: the calling
+//                              thread's lane only); arrivals made inside take effect
+//                              after every lane ran (sim: at the step's point)
+//     Regs<T, N>               N values of T per thread that live across warp steps;
+//                              .of(t) is consumer thread t's array (GPU: registers)
+//     void x.warp_sync()       __syncwarp: orders the warp's shared-memory accesses
+//                              (sim: nothing to do, a warp is one fiber)
+//     void x.copy16(dst, src)  one 16-byte aligned vector copy (no point)
+//   block-level collective (scheduling point; parks until every warp arrived):
+//     void x.block_sync()      __syncthreads over all warps of the block
+//     void x.publish_barrier_init()   after first_thread() initialised the
+//                              barriers, before block_sync (GPU sm_90:
+//                              fence.mbarrier_init; sim: nothing)
+//   transaction barriers in shared memory (mbarrier), each a scheduling point:
+//     void x.init_barrier(uint64_t* bar, uint32_t count)  `count` arrivals a phase
+//     void x.expect_bytes(bar, n)   n more bytes will land on bar in this phase
+//     void x.bulk_load(void* dst_shared, const void* src_global, uint32_t n, bar)
+//              asynchronous copy of n bytes (16-byte aligned both sides, n % 16 ==
+//              0), its bytes counted on bar when they land (sim: at once, the
+//              earliest moment the copy engine could write)
+//     void x.arrive(bar)            one arrival, release; a phase completes with
+//                                   all its arrivals and all its announced bytes
+//     void x.wait(bar, parity)      until the phase of that parity completed,
+//                                   acquire; the hardware's parity semantics (the
+//                                   sim parks the fiber until the phase flips, so
+//                                   a wait nobody completes is a deadlock)
+//   Order: a phase's arrivals release what each arriving thread did before; a wait
+//   that sees the phase complete acquires it. Shared-memory data handed between
+//   warps (descriptors, stages, split rings) is ordered by these barriers only.
+//   Reads of a structure's immutable inputs need no scheduling point (they commute
+//   with every other actor's step).
 #pragma once
 
 #include <cstdint>

@@ -1,7 +1,9 @@
 // GPU Merge Path, the global merge (Green, McColl, Bader, ICS'12, §2), written once
-// over a block context so that the same partitioning and windowed merging run as a
-// CUDA kernel (merge.cuh, DeviceBlock) and as plain host loops over blocks, warps and
-// lanes (host_merge.h, HostBlock) that the CPU tests check against std::merge.
+// over the warp-role execution context (structures/exec/context.h) so that the same
+// partitioning and windowed merging run as a CUDA kernel (merge.cuh on
+// cuda/cuda_warp_context.cuh) and in the simulator, each warp a fiber
+// (sim/sim_warp_context.h, driven by tools/explore/merge_sim.h), where the CPU tests
+// and `gpulin explore --structure merge` check it against std::merge.
 //
 // The output C = merge(A, B) is cut into windows of `tile` = consumer threads * items
 // outputs; block g of G owns the contiguous windows [W*g/G, W*(g+1)/G), its
@@ -17,10 +19,10 @@
 //
 //  2. Merging (§2.3), a sliding window in shared memory. The copy warp brings each
 //     window's A and B sub-arrays (corners split(w), split(w+1)) into a shared-memory
-//     stage with sequential reads (§2.5 item 1: the bulk copy engine on the GPU, a
-//     plain copy on the host), `stages` windows ahead. Each consumer thread finds its
-//     own diagonal t * items inside the window by the same cross-diagonal search, now
-//     in shared memory, and merges `items` outputs serially (§2.3 "we let each of the
+//     stage with sequential reads (§2.5 item 1: the bulk copy engine on the GPU, an
+//     immediate copy in the simulator), `stages` windows ahead. Each consumer thread
+//     finds its own diagonal t * items inside the window by the same cross-diagonal
+//     search, now in shared memory, and merges `items` outputs serially (§2.3 "we let each of the
 //     SPs merge several elements"); each warp then writes its part of the window
 //     back with sequential, 16-byte writes. The window's top-left corner is the
 //     previous window's bottom-right corner. The search and the serial merge are
@@ -37,27 +39,16 @@
 // Stability: on equal keys the element of A comes first (the core's convention).
 // Any strict weak order `comp` (Less, Greater, ...) may replace `<`.
 //
-// Block context concept (`Block`); warp-level calls are made by every lane of a warp:
-//   for_each_lane(f)                   f(lane) for every lane of the calling warp
-//                                      (GPU: the calling thread's lane)
-//   warp_sync()                        __syncwarp: orders the warp's shared-memory accesses
-//   init_barrier(bar, count)           a transaction barrier expecting `count` arrivals a phase
-//   expect_bytes(bar, n)               n more bytes will land on bar
-//   bulk_load(dst, src, n, bar)        asynchronous copy of n bytes (16-byte aligned both
-//                                      sides, n % 16 == 0), counted on bar
-//   arrive(bar)                        one arrival (release); a phase completes with all
-//                                      its arrivals and all its announced bytes
-//   wait(bar, parity)                  until the phase of that parity completed (acquire)
-//   copy16(dst, src)                   one 16-byte aligned vector copy
-//   Regs<T, N>                         N values of T per consumer thread that live across
-//                                      warp steps: .of(t) is thread t's array (GPU: the
-//                                      calling thread's registers)
+// The context `X` (named `Block` below): structures/exec/context.h, "warp-role
+// contexts" - ids, for_each_lane, Regs, warp_sync, copy16, block_sync and the
+// transaction barriers (init_barrier, expect_bytes, bulk_load, arrive, wait).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
+#include "structures/merge_path/merge_mutant.h"
 #include "structures/merge_path/merge_path_core.h"
 
 #if defined(__CUDA_ARCH__)
@@ -66,7 +57,7 @@
 #else
 #include <cassert>
 #define GPULIN_MP_UNROLL
-// Host emulation only: the preconditions the bulk-copy engine and the shared-memory
+// Simulator only: the preconditions the bulk-copy engine and the shared-memory
 // layout rely on, checked on every window in the CPU tests.
 #define GPULIN_MP_CHECK(cond) assert(cond)
 #endif
@@ -333,7 +324,7 @@ GPULIN_HD void search_batch(Block& blk, const MergeArgs<Key, Value, Comp>& p, Me
 // and a free stage, publishes the window in stage k % stages: the descriptor, the
 // bulk copies and the element-wise ends, then the arrival that completes the stage's
 // phase once the bytes have landed.
-template <class Policy, class Block, class Key, class Value, class Comp>
+template <class Policy, MergeMutant Mutant = MergeMutant::None, class Block, class Key, class Value, class Comp>
 GPULIN_HD void issue_window(Block& blk, const MergeArgs<Key, Value, Comp>& p, MergeSmem<Policy, Key, Value> sm,
                             uint64_t w_begin, uint64_t k) {
   using L = MergeLayout<Policy, Key, Value>;
@@ -353,7 +344,11 @@ GPULIN_HD void issue_window(Block& blk, const MergeArgs<Key, Value, Comp>& p, Me
   const uint64_t total = p.na + p.nb;
   const uint64_t c0 = (w_begin + k) * tile;
   const uint64_t c1 = mp_min(c0 + tile, total);
-  const uint64_t la = a1 - a0, bb0 = c0 - a0, lb = (c1 - c0) - la;
+  uint64_t la = a1 - a0, lb = (c1 - c0) - la;
+  const uint64_t bb0 = c0 - a0;
+  if constexpr (Mutant == MergeMutant::WindowOverrun) {
+    if (lb > 0 && a1 < p.na) ++la, --lb;  // A[a1] belongs to the next window
+  }
   GPULIN_MP_CHECK(a0 <= a1 && a1 <= p.na && bb0 + lb <= p.nb && la + lb <= tile);
   const Placement pa = place_range(p.a, p.na, a0, la, 0);
   const Placement pb = place_range(p.b, p.nb, bb0, lb, pa.end);
@@ -456,6 +451,38 @@ GPULIN_HD void consume_window(Block& blk, const MergeArgs<Key, Value, Comp>& p, 
   store_slice(blk, p.c + c0, wk, len);
   if constexpr (pairs) store_slice(blk, p.cv + c0, wv, len);
   blk.warp_sync();  // the buffer is rewritten for the next window
+}
+
+// One block of the merge (§2), the whole kernel body: block g owns windows
+// [W*g/G, W*(g+1)/G). Thread 0 initialises the transaction barriers before any role
+// starts (the block's only block-wide barrier); then warps 0 .. C-1 merge
+// (consumers), warp C searches the window boundaries (partitioning), warp C+1's
+// leader copies windows into shared memory. `smem` is MergeLayout::bytes, 16-byte
+// aligned. `Mutant` is a bug injection for the explorer (merge_mutant.h); the GPU
+// kernels use the default.
+template <class Policy, MergeMutant Mutant = MergeMutant::None, class Block, class Key, class Value, class Comp>
+GPULIN_HD void merge_block(Block& blk, MergeArgs<Key, Value, Comp> args, unsigned char* smem) {
+  const MergeSmem<Policy, Key, Value> sm{smem};
+  if (blk.first_thread()) {
+    init_block(blk, sm);
+    blk.publish_barrier_init();
+  }
+  blk.block_sync();
+  const uint64_t blocks = blk.blocks(), g = blk.block();
+  const uint64_t w_begin = block_first_window(args.windows, blocks, g);
+  const uint64_t w_end = block_first_window(args.windows, blocks, g + 1);
+  const uint32_t warp = blk.warp();
+  if (warp == Policy::consumer_warps) {
+    const uint64_t batches = batch_count(w_begin, w_end);
+    for (uint64_t b = 0; b < batches; ++b) search_batch(blk, args, sm, w_begin, w_end, b);
+  } else if (warp == Policy::consumer_warps + 1) {
+    if (blk.leader())
+      for (uint64_t k = 0; w_begin + k < w_end; ++k) issue_window<Policy, Mutant>(blk, args, sm, w_begin, k);
+  } else {
+    typename Block::template Regs<Key, Policy::items> out_k;
+    typename Block::template Regs<Value, Policy::items> out_v;
+    for (uint64_t k = 0; w_begin + k < w_end; ++k) consume_window(blk, args, sm, w_begin, k, warp, out_k, out_v);
+  }
 }
 
 }  // namespace gpulin::merge_path

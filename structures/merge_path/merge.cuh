@@ -1,8 +1,9 @@
-// The global merge on the GPU (GPU Merge Path, §2): the block context over CUDA
-// (DeviceBlock), the kernel (per block: a search warp for the partitioning of §2.1-2.2,
-// a copy warp and consumer warps for the windowed merging of §2.3) and the host API
-// of merge.h. The algorithm itself is global_merge.h, shared with the host
-// instantiation (host_merge.h) that the CPU tests check.
+// The global merge on the GPU (GPU Merge Path, §2): the kernel (per block: a search
+// warp for the partitioning of §2.1-2.2, a copy warp and consumer warps for the
+// windowed merging of §2.3) and the host API of merge.h. The algorithm itself is
+// global_merge.h, written against the warp-role execution context
+// (structures/exec/context.h); here it runs on cuda/cuda_warp_context.cuh, in the
+// simulator on sim/sim_warp_context.h.
 //
 // Hopper (sm_90): a window's A and B sub-arrays arrive in shared memory by the bulk
 // copy engine (cp.async.bulk, completing on an mbarrier) while the consumers merge
@@ -17,91 +18,11 @@
 #include <atomic>
 #include <cstdint>
 
+#include "cuda/cuda_warp_context.cuh"
 #include "structures/merge_path/global_merge.h"
 #include "structures/merge_path/merge.h"
 
 namespace gpulin::merge_path {
-
-struct DeviceBlock {
-  // Per-thread values across warp steps: the calling thread's registers (indexed
-  // with constants only, in fully unrolled loops).
-  template <class T, uint32_t N>
-  struct Regs {
-    T v[N];
-    __device__ __forceinline__ T* of(uint32_t) { return v; }
-  };
-  template <class F>
-  __device__ __forceinline__ void for_each_lane(F&& f) const {
-    f(static_cast<uint32_t>(threadIdx.x & 31));
-  }
-  __device__ __forceinline__ void warp_sync() const { __syncwarp(); }
-  __device__ __forceinline__ void copy16(void* dst, const void* src) const {
-    *static_cast<uint4*>(dst) = *static_cast<const uint4*>(src);
-  }
-  static __device__ __forceinline__ uint32_t smem_addr(const void* p) {
-    return static_cast<uint32_t>(__cvta_generic_to_shared(p));
-  }
-  __device__ __forceinline__ void init_barrier(uint64_t* bar, uint32_t count) const {
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(bar)), "r"(count) : "memory");
-  }
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
-  __device__ __forceinline__ void arrive(uint64_t* bar) const {
-    uint64_t state;
-    asm volatile("mbarrier.arrive.shared.b64 %0, [%1];" : "=l"(state) : "r"(smem_addr(bar)) : "memory");
-  }
-  __device__ __forceinline__ void wait(uint64_t* bar, uint32_t parity) const {
-    uint32_t done = 0;
-    do {
-      asm volatile(
-          "{\n\t.reg .pred p;\n\t"
-          "mbarrier.test_wait.parity.shared.b64 p, [%1], %2;\n\t"
-          "selp.u32 %0, 1, 0, p;\n\t}"
-          : "=r"(done)
-          : "r"(smem_addr(bar)), "r"(parity)
-          : "memory");
-    } while (!done);
-  }
-#else
-  __device__ __forceinline__ void arrive(uint64_t* bar) const {
-    asm volatile("mbarrier.arrive.release.cta.shared::cta.b64 _, [%0];" ::"r"(smem_addr(bar)) : "memory");
-  }
-  __device__ __forceinline__ void wait(uint64_t* bar, uint32_t parity) const {
-    uint32_t done = 0;
-    do {
-      asm volatile(
-          "{\n\t.reg .pred p;\n\t"
-          "mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 p, [%1], %2;\n\t"
-          "selp.u32 %0, 1, 0, p;\n\t}"
-          : "=r"(done)
-          : "r"(smem_addr(bar)), "r"(parity)
-          : "memory");
-    } while (!done);
-  }
-#endif
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  __device__ __forceinline__ void expect_bytes(uint64_t* bar, uint32_t n) const {
-    // The stage about to be overwritten by the copy engine (async proxy) was last
-    // read by ordinary loads (generic proxy), ordered before by the empty barrier.
-    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-    asm volatile("mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(bar)), "r"(n)
-                 : "memory");
-  }
-  __device__ __forceinline__ void bulk_load(void* dst, const void* src, uint32_t n, uint64_t* bar) const {
-    asm volatile(
-        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
-            smem_addr(dst)),
-        "l"(src), "r"(n), "r"(smem_addr(bar))
-        : "memory");
-  }
-#else
-  // Before Hopper (no bulk copy engine): the copy thread copies synchronously; the
-  // full barrier's arrival still orders the data for the consumers.
-  __device__ __forceinline__ void expect_bytes(uint64_t*, uint32_t) const {}
-  __device__ __forceinline__ void bulk_load(void* dst, const void* src, uint32_t n, uint64_t*) const {
-    for (uint32_t i = 0; i < n; i += 16) copy16(static_cast<char*>(dst) + i, static_cast<const char*>(src) + i);
-  }
-#endif
-};
 
 // The merge kernel (§2): block g owns windows [W*g/G, W*(g+1)/G). Warps 0 .. C-1
 // merge (consumers), warp C searches the window boundaries (partitioning), warp C+1
@@ -110,30 +31,8 @@ template <class Policy, class Key, class Value, class Comp>
 __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     merge_path_kernel(MergeArgs<Key, Value, Comp> args) {
   extern __shared__ __align__(16) unsigned char merge_smem[];
-  DeviceBlock blk;
-  const MergeSmem<Policy, Key, Value> sm{merge_smem};
-  if (threadIdx.x == 0) {
-    init_block(blk, sm);
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-#endif
-  }
-  __syncthreads();
-  const uint64_t blocks = gridDim.x, g = blockIdx.x;
-  const uint64_t w_begin = block_first_window(args.windows, blocks, g);
-  const uint64_t w_end = block_first_window(args.windows, blocks, g + 1);
-  const uint32_t warp = threadIdx.x / 32;
-  if (warp == Policy::consumer_warps) {
-    const uint64_t batches = batch_count(w_begin, w_end);
-    for (uint64_t b = 0; b < batches; ++b) search_batch(blk, args, sm, w_begin, w_end, b);
-  } else if (warp == Policy::consumer_warps + 1) {
-    if ((threadIdx.x & 31) == 0)
-      for (uint64_t k = 0; w_begin + k < w_end; ++k) issue_window(blk, args, sm, w_begin, k);
-  } else {
-    typename DeviceBlock::template Regs<Key, Policy::items> out_k;
-    typename DeviceBlock::template Regs<Value, Policy::items> out_v;
-    for (uint64_t k = 0; w_begin + k < w_end; ++k) consume_window(blk, args, sm, w_begin, k, warp, out_k, out_v);
-  }
+  cuda_exec::CudaWarpContext x;
+  merge_block<Policy>(x, args, merge_smem);
 }
 
 namespace detail {

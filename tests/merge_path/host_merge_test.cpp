@@ -1,6 +1,7 @@
-// The global merge (GPU Merge Path §2) instantiated on the host - the same
-// partitioning, windows, shared-memory placement and pipeline as the CUDA kernel -
-// against std::merge: every key type, duplicates and all-equal keys, lengths from 0
+// The global merge (GPU Merge Path §2) in the simulator - the same merge_block, with
+// its partitioning, windows, shared-memory placement and barrier pipeline, that the
+// CUDA kernel runs, each warp a fiber under random schedules drawn from the
+// property's seed - against std::merge: every key type, duplicates and all-equal keys, lengths from 0
 // to 10^6, very unequal lengths, misaligned arrays, stability with tagged values, a
 // descending comparator, several tile shapes and block counts.
 #include <gtest/gtest.h>
@@ -16,7 +17,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "structures/merge_path/host_merge.h"
+#include "tools/explore/merge_sim.h"
 
 namespace gpulin::merge_path {
 namespace {
@@ -64,14 +65,15 @@ struct Shifted {
 // The host merge of (a, b) under Policy against std::merge; offsets shift a, b, out.
 template <class Policy, class T, class Comp, class StdComp>
 void check_keys(const std::vector<T>& a, const std::vector<T>& b, Comp comp, StdComp std_comp, uint64_t blocks,
-                uint32_t off_a = 0, uint32_t off_b = 0, uint32_t off_c = 0) {
+                uint32_t off_a = 0, uint32_t off_b = 0, uint32_t off_c = 0, uint64_t seed = 1) {
   std::vector<T> expected(a.size() + b.size());
   std::merge(a.begin(), a.end(), b.begin(), b.end(), expected.begin(), std_comp);
   Shifted<T> sa(a, off_a), sb(b, off_b);
   std::vector<T> cbuf(expected.size() + off_c + 1);
   std::fill(cbuf.begin(), cbuf.end(), T(7));  // poison: every output must be written
   T* c = cbuf.data() + off_c;
-  const HostMergeStats st = host_merge_keys_policy<Policy>(sa.p, a.size(), sb.p, b.size(), c, comp, blocks);
+  const SimMergeStats st = sim_merge_keys_policy<Policy>(sa.p, a.size(), sb.p, b.size(), c, comp, blocks, seed);
+  RC_ASSERT(st.completed());
   RC_ASSERT(bitwise_equal(c, expected.data(), expected.size()));
   RC_ASSERT(cbuf[off_c + expected.size()] == T(7));  // nothing written past the end
   // Each input element reaches shared memory about once: bulk copies cover all but
@@ -104,21 +106,22 @@ void keys_property() {
   const uint32_t off_a = *rc::gen::inRange<uint32_t>(0, 4), off_b = *rc::gen::inRange<uint32_t>(0, 4),
                  off_c = *rc::gen::inRange<uint32_t>(0, 4);
   const int shape = *rc::gen::inRange(0, 4);
+  const uint64_t schedule = *rc::gen::arbitrary<uint64_t>();
   using Default = typename DefaultMergePolicy<T, NoValue>::type;
-  if (shape == 0) check_keys<Tiny>(a, b, Less(), std::less<T>(), blocks, off_a, off_b, off_c);
-  if (shape == 1) check_keys<Odd>(a, b, Less(), std::less<T>(), blocks, off_a, off_b, off_c);
-  if (shape == 2) check_keys<Warp>(a, b, Less(), std::less<T>(), blocks, off_a, off_b, off_c);
-  if (shape == 3) check_keys<Default>(a, b, Less(), std::less<T>(), blocks, off_a, off_b, off_c);
+  if (shape == 0) check_keys<Tiny>(a, b, Less(), std::less<T>(), blocks, off_a, off_b, off_c, schedule);
+  if (shape == 1) check_keys<Odd>(a, b, Less(), std::less<T>(), blocks, off_a, off_b, off_c, schedule);
+  if (shape == 2) check_keys<Warp>(a, b, Less(), std::less<T>(), blocks, off_a, off_b, off_c, schedule);
+  if (shape == 3) check_keys<Default>(a, b, Less(), std::less<T>(), blocks, off_a, off_b, off_c, schedule);
 }
 
-RC_GTEST_PROP(HostGlobalMerge, Int32MatchesStdMerge, ()) { keys_property<int32_t>(); }
-RC_GTEST_PROP(HostGlobalMerge, Int64MatchesStdMerge, ()) { keys_property<int64_t>(); }
-RC_GTEST_PROP(HostGlobalMerge, Uint32MatchesStdMerge, ()) { keys_property<uint32_t>(); }
-RC_GTEST_PROP(HostGlobalMerge, Uint64MatchesStdMerge, ()) { keys_property<uint64_t>(); }
-RC_GTEST_PROP(HostGlobalMerge, FloatMatchesStdMergeBitwise, ()) { keys_property<float>(); }
-RC_GTEST_PROP(HostGlobalMerge, DoubleMatchesStdMergeBitwise, ()) { keys_property<double>(); }
+RC_GTEST_PROP(SimGlobalMerge, Int32MatchesStdMerge, ()) { keys_property<int32_t>(); }
+RC_GTEST_PROP(SimGlobalMerge, Int64MatchesStdMerge, ()) { keys_property<int64_t>(); }
+RC_GTEST_PROP(SimGlobalMerge, Uint32MatchesStdMerge, ()) { keys_property<uint32_t>(); }
+RC_GTEST_PROP(SimGlobalMerge, Uint64MatchesStdMerge, ()) { keys_property<uint64_t>(); }
+RC_GTEST_PROP(SimGlobalMerge, FloatMatchesStdMergeBitwise, ()) { keys_property<float>(); }
+RC_GTEST_PROP(SimGlobalMerge, DoubleMatchesStdMergeBitwise, ()) { keys_property<double>(); }
 
-RC_GTEST_PROP(HostGlobalMerge, DescendingComparator, ()) {
+RC_GTEST_PROP(SimGlobalMerge, DescendingComparator, ()) {
   const uint64_t distinct = *rc::gen::element<uint64_t>(1, 3, 1000);
   const uint64_t na = *rc::gen::inRange<uint64_t>(0, 700), nb = *rc::gen::inRange<uint64_t>(0, 700);
   const uint64_t seed = *rc::gen::arbitrary<uint64_t>();
@@ -134,7 +137,8 @@ RC_GTEST_PROP(HostGlobalMerge, DescendingComparator, ()) {
 // Key-value pairs whose values tag where each key came from: (0, i) for A[i],
 // (1, j) for B[j]. The merged values must be exactly std::merge's (stable) ones.
 template <class Policy, class K>
-void check_tagged_pairs(const std::vector<K>& ka, const std::vector<K>& kb, uint64_t blocks, uint32_t off) {
+void check_tagged_pairs(const std::vector<K>& ka, const std::vector<K>& kb, uint64_t blocks, uint32_t off,
+                        uint64_t seed) {
   struct Tagged {
     K key;
     uint32_t tag;
@@ -153,8 +157,9 @@ void check_tagged_pairs(const std::vector<K>& ka, const std::vector<K>& kb, uint
   Shifted<uint32_t> sva(va, 0), svb(vb, off);
   std::vector<K> ok(expected.size() + off + 1, K(3));
   std::vector<uint32_t> ov(expected.size() + 1, 0xdeadbeefu);
-  host_merge_pairs_policy<Policy>(ska.p, sva.p, ka.size(), skb.p, svb.p, kb.size(), ok.data() + off, ov.data(),
-                                  Less(), blocks);
+  const SimMergeStats st = sim_merge_pairs_policy<Policy>(ska.p, sva.p, ka.size(), skb.p, svb.p, kb.size(),
+                                                          ok.data() + off, ov.data(), Less(), blocks, seed);
+  RC_ASSERT(st.completed());
   for (size_t k = 0; k < expected.size(); ++k) {
     RC_ASSERT(ok[off + k] == expected[k].key);
     RC_ASSERT(ov[k] == expected[k].tag);
@@ -170,7 +175,7 @@ void check_tagged_pairs(const std::vector<K>& ka, const std::vector<K>& kb, uint
   }
 }
 
-RC_GTEST_PROP(HostGlobalMerge, PairsStableWithTaggedValues, ()) {
+RC_GTEST_PROP(SimGlobalMerge, PairsStableWithTaggedValues, ()) {
   const uint64_t distinct = *rc::gen::element<uint64_t>(1, 2, 7, 1000);
   const bool big = *rc::gen::weightedElement<bool>({{19, false}, {1, true}});
   const uint64_t max_len = big ? 100000 : 500;
@@ -182,16 +187,17 @@ RC_GTEST_PROP(HostGlobalMerge, PairsStableWithTaggedValues, ()) {
   const auto kb = sorted_keys<int32_t>(nb, distinct, seed + 1);
   const auto la = sorted_keys<uint64_t>(na, distinct, seed);
   const auto lb = sorted_keys<uint64_t>(nb, distinct, seed + 1);
+  const uint64_t s = *rc::gen::arbitrary<uint64_t>();  // the schedules
   switch (*rc::gen::inRange(0, 4)) {
-    case 0: check_tagged_pairs<Tiny>(ka, kb, blocks, off); break;
-    case 1: check_tagged_pairs<typename DefaultMergePolicy<int32_t, uint32_t>::type>(ka, kb, blocks, off); break;
-    case 2: check_tagged_pairs<Odd>(la, lb, blocks, off); break;
-    default: check_tagged_pairs<typename DefaultMergePolicy<uint64_t, uint32_t>::type>(la, lb, blocks, off); break;
+    case 0: check_tagged_pairs<Tiny>(ka, kb, blocks, off, s); break;
+    case 1: check_tagged_pairs<typename DefaultMergePolicy<int32_t, uint32_t>::type>(ka, kb, blocks, off, s); break;
+    case 2: check_tagged_pairs<Odd>(la, lb, blocks, off, s); break;
+    default: check_tagged_pairs<typename DefaultMergePolicy<uint64_t, uint32_t>::type>(la, lb, blocks, off, s); break;
   }
 }
 
 // Float keys with float values (two arrays of different alignment phases).
-TEST(HostGlobalMerge, FloatPairsDescending) {
+TEST(SimGlobalMerge, FloatPairsDescending) {
   const auto a = sorted_keys<double>(3001, 50, 1, true), b = sorted_keys<double>(1234, 50, 2, true);
   std::vector<float> va(a.size()), vb(b.size());
   for (size_t i = 0; i < va.size(); ++i) va[i] = static_cast<float>(i);
@@ -203,7 +209,7 @@ TEST(HostGlobalMerge, FloatPairsDescending) {
              [](const auto& x, const auto& y) { return x.first > y.first; });
   std::vector<double> ok(expected.size());
   std::vector<float> ov(expected.size());
-  host_merge_pairs(a.data(), va.data() + 0, a.size(), b.data(), vb.data(), b.size(), ok.data(), ov.data(), Greater());
+  sim_merge_pairs(a.data(), va.data() + 0, a.size(), b.data(), vb.data(), b.size(), ok.data(), ov.data(), Greater());
   for (size_t k = 0; k < expected.size(); ++k) {
     ASSERT_EQ(std::memcmp(&ok[k], &expected[k].first, sizeof(double)), 0) << k;
     ASSERT_EQ(ov[k], expected[k].second) << k;
@@ -211,17 +217,17 @@ TEST(HostGlobalMerge, FloatPairsDescending) {
 }
 
 // A few large cases with the GPU's own policy and block count.
-TEST(HostGlobalMerge, MillionEach) {
+TEST(SimGlobalMerge, MillionEach) {
   const auto a = sorted_keys<int32_t>(1000000, 1u << 20, 11), b = sorted_keys<int32_t>(1000000, 1u << 20, 12);
   std::vector<int32_t> expected(2000000), got(2000000);
   std::merge(a.begin(), a.end(), b.begin(), b.end(), expected.begin());
-  const auto st = host_merge_keys(a.data(), a.size(), b.data(), b.size(), got.data());
+  const auto st = sim_merge_keys(a.data(), a.size(), b.data(), b.size(), got.data());
   EXPECT_EQ(got, expected);
-  EXPECT_EQ(st.blocks, std::min<uint64_t>(st.windows, kHostDefaultBlocks));
+  EXPECT_EQ(st.blocks, std::min<uint64_t>(st.windows, kSimDefaultBlocks));
   EXPECT_GT(st.blocks, 100u);
 }
 
-TEST(HostGlobalMerge, VeryUnequalAndEmpty) {
+TEST(SimGlobalMerge, VeryUnequalAndEmpty) {
   const auto big = sorted_keys<float>(1000000, 1000, 21);
   const std::vector<float> one{0.0f}, none;
   for (const auto* pair : {&one, &none}) {
@@ -230,22 +236,22 @@ TEST(HostGlobalMerge, VeryUnequalAndEmpty) {
       const auto& b = big_first ? *pair : big;
       std::vector<float> expected(a.size() + b.size()), got(a.size() + b.size(), 5.0f);
       std::merge(a.begin(), a.end(), b.begin(), b.end(), expected.begin());
-      host_merge_keys(a.data(), a.size(), b.data(), b.size(), got.data());
+      sim_merge_keys(a.data(), a.size(), b.data(), b.size(), got.data());
       EXPECT_TRUE(bitwise_equal(got.data(), expected.data(), expected.size()));
     }
   }
   std::vector<float> out(1, 9.0f);
-  host_merge_keys(none.data(), 0, none.data(), 0, out.data());
+  sim_merge_keys(none.data(), 0, none.data(), 0, out.data());
   EXPECT_EQ(out[0], 9.0f);
 }
 
-TEST(HostGlobalMerge, AllEqualMillionStable) {
+TEST(SimGlobalMerge, AllEqualMillionStable) {
   const std::vector<uint32_t> ka(600000, 42), kb(400000, 42);
   std::vector<uint32_t> va(ka.size()), vb(kb.size());
   for (size_t i = 0; i < va.size(); ++i) va[i] = static_cast<uint32_t>(i);
   for (size_t j = 0; j < vb.size(); ++j) vb[j] = static_cast<uint32_t>(va.size() + j);
   std::vector<uint32_t> ok(1000000), ov(1000000);
-  host_merge_pairs(ka.data(), va.data(), ka.size(), kb.data(), vb.data(), kb.size(), ok.data(), ov.data());
+  sim_merge_pairs(ka.data(), va.data(), ka.size(), kb.data(), vb.data(), kb.size(), ok.data(), ov.data());
   for (uint32_t k = 0; k < ov.size(); ++k) ASSERT_EQ(ov[k], k);  // all of A, then all of B, in order
 }
 
@@ -290,12 +296,12 @@ void placement_exhaustive() {
   }
 }
 
-TEST(HostGlobalMerge, PlacementExhaustive4) { placement_exhaustive<int32_t>(); }
-TEST(HostGlobalMerge, PlacementExhaustive8) { placement_exhaustive<double>(); }
+TEST(SimGlobalMerge, PlacementExhaustive4) { placement_exhaustive<int32_t>(); }
+TEST(SimGlobalMerge, PlacementExhaustive8) { placement_exhaustive<double>(); }
 
 // The partitioning stage alone: equidistant diagonals, monotone splits, every window
 // a consistent corner-to-corner piece of the path (§2.1, Observation 2).
-RC_GTEST_PROP(HostGlobalMerge, PartitionSplitsAreOnThePath, ()) {
+RC_GTEST_PROP(SimGlobalMerge, PartitionSplitsAreOnThePath, ()) {
   const uint64_t na = *rc::gen::inRange<uint64_t>(0, 300), nb = *rc::gen::inRange<uint64_t>(0, 300);
   const auto a = sorted_keys<int32_t>(na, 4, na * 7 + nb), b = sorted_keys<int32_t>(nb, 4, nb * 13 + na);
   const uint64_t windows = window_count<Tiny>(na, nb);

@@ -194,6 +194,29 @@ TEST(CliExplore, PaperTopDownFailsAndItsScheduleReplays) {
   fs::remove_all(out);
 }
 
+TEST(CliExplore, MergePassesAndItsOverrunMutantFailsAndReplays) {
+  const Result ok = gpulin("explore --structure merge --strategy pct --schedules 500");
+  EXPECT_EQ(ok.code, 0) << ok.out << ok.err;
+  EXPECT_NE(ok.out.find("violations           0"), std::string::npos) << ok.out;
+  const fs::path out = scratch_dir("explore-merge");
+  const Result bad = gpulin("explore --structure merge --mutant merge-window-overrun --strategy pct --schedules 500 "
+                            "--out " + quote(out.string()));
+  ASSERT_EQ(bad.code, 1) << bad.out << bad.err;
+  fs::path schedule;
+  for (const auto& e : fs::directory_iterator(out))
+    if (e.path().extension() == ".schedule") schedule = e.path();
+  ASSERT_FALSE(schedule.empty()) << "no .schedule written";
+  std::ifstream in(schedule);
+  std::string first;
+  std::getline(in, first);
+  const Result replay = gpulin("replay --schedule " + quote(first));
+  EXPECT_EQ(replay.code, 1) << first << "\n" << replay.out << replay.err;
+  EXPECT_NE(replay.err.find("wrong result"), std::string::npos) << replay.err;
+  EXPECT_EQ(gpulin("explore --structure merge --mutant early-root-release --schedules 1").code, 2);
+  EXPECT_EQ(gpulin("replay --schedule 'merge:blocks=3|a=0:2,1;b=0:;c=0|'").code, 2);
+  fs::remove_all(out);
+}
+
 TEST(CliImport, JepsenEtcdZeroIsNotLinearizable) {
   const fs::path log = kShared / "external/porcupine/jepsen/etcd_000.log";
   if (!fs::exists(log)) GTEST_SKIP() << "no " << log;

@@ -21,16 +21,58 @@ bool ExploreSummary::found_bug() const {
   return false;
 }
 
-namespace {
-
-using Clock = std::chrono::steady_clock;
-
 std::unique_ptr<sim::Strategy> make_strategy(const ExploreOptions& o, uint64_t seed) {
   if (o.strategy == "random") return std::make_unique<sim::RandomStrategy>(seed);
   if (o.strategy == "pct") return std::make_unique<sim::PctStrategy>(seed, o.depth);
   if (o.strategy == "dfs") return std::make_unique<sim::DfsStrategy>(o.preemptions);
   throw std::invalid_argument("unknown strategy '" + o.strategy + "' (random, pct, dfs)");
 }
+
+ExploreProgress::ExploreProgress(const ExploreOptions& options)
+    : o_(options), start_(std::chrono::steady_clock::now()), last_(start_) {}
+
+void ExploreProgress::update(const ExploreSummary& sum) {
+  const auto now = std::chrono::steady_clock::now();
+  if (!o_.progress || now - last_ <= std::chrono::milliseconds(250)) return;
+  last_ = now;
+  std::fprintf(stderr, "\r  %llu/%llu schedules, %.1f M points/s, %zu failures   ",
+               static_cast<unsigned long long>(sum.schedules), static_cast<unsigned long long>(o_.schedules),
+               sum.points / std::max(sum.sim_seconds, 1e-9) / 1e6, sum.first.size());
+}
+
+void ExploreProgress::finish(ExploreSummary& sum, const sim::Strategy& strategy, uint64_t distinct) {
+  if (o_.progress) std::fprintf(stderr, "\r%80s\r", "");
+  sum.exhaustive = strategy.exhausted();
+  sum.distinct_histories = distinct;
+  sum.total_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+}
+
+void count_failure(ExploreSummary& sum, Failure kind, uint64_t found_at,
+                   const std::function<void(FailureReport&)>& report) {
+  if (kind == Failure::None) return;
+  ++sum.counts[kind];
+  if (sum.first.count(kind)) return;
+  FailureReport r;
+  r.kind = kind;
+  r.found_at = found_at;
+  report(r);
+  sum.first[kind] = std::move(r);
+}
+
+std::optional<std::vector<uint32_t>> retry_schedules(const ScheduleAttempt& attempt, const std::vector<uint32_t>& picks,
+                                                     const ExploreOptions& o, uint64_t tries) {
+  sim::ReplayStrategy replay(picks, /*strict=*/false);
+  if (auto r = attempt(replay)) return r;
+  sim::PctStrategy pct(o.seed ^ 0x5eed, o.depth);
+  sim::RandomStrategy rnd(o.seed ^ 0xbeef);
+  for (uint64_t i = 0; i < tries; ++i)
+    if (auto r = attempt(i % 2 ? static_cast<sim::Strategy&>(rnd) : static_cast<sim::Strategy&>(pct))) return r;
+  return std::nullopt;
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
 
 // A history's identity for counting distinct ones: its events and results.
 uint64_t history_fingerprint(const History& h) {
@@ -56,13 +98,7 @@ std::optional<std::vector<uint32_t>> still_fails(HeapRunner& runner, const Progr
     if (judge(e, o.judge).failure == kind) return e.run.picks;
     return std::nullopt;
   };
-  sim::ReplayStrategy replay(picks, /*strict=*/false);
-  if (auto r = attempt(replay)) return r;
-  sim::PctStrategy pct(o.seed ^ 0x5eed, o.depth);
-  sim::RandomStrategy rnd(o.seed ^ 0xbeef);
-  for (uint64_t i = 0; i < tries; ++i)
-    if (auto r = attempt(i % 2 ? static_cast<sim::Strategy&>(rnd) : static_cast<sim::Strategy&>(pct))) return r;
-  return std::nullopt;
+  return retry_schedules(attempt, picks, o, tries);
 }
 
 // Greedy shrinking: drop whole actors, then single operations, while the failure
@@ -114,14 +150,13 @@ void write_failure(FailureReport& r, const Execution& e, const ExploreOptions& o
 
 ExploreSummary run_explore(const ExploreOptions& o) {
   ExploreSummary sum;
-  const auto start = Clock::now();
+  ExploreProgress progress(o);
   auto strategy = make_strategy(o, o.seed);
   HeapRunner runner(o.config);
   WorkloadShape shape = o.shape;
   shape.k = o.config.k;
   Program program = generate_program(shape, o.seed);
   std::unordered_set<uint64_t> seen;
-  auto last_progress = start;
   for (uint64_t i = 0; i < o.schedules; ++i) {
     if (o.strategy != "dfs" && o.program_every && i && i % o.program_every == 0)
       program = generate_program(shape, o.seed + i);
@@ -134,37 +169,22 @@ ExploreSummary run_explore(const ExploreOptions& o) {
     seen.insert(history_fingerprint(e.history));
     const Judgement j = judge(e, o.judge);
     sum.searched += j.searched;
-    if (j.failure != Failure::None) {
-      ++sum.counts[j.failure];
-      if (!sum.first.count(j.failure)) {
-        FailureReport r;
-        r.kind = j.failure;
-        r.found_at = i;
-        Program p = program;
-        std::vector<uint32_t> picks = e.run.picks;
-        if (o.shrink) std::tie(p, picks) = shrink(runner, p, picks, j.failure, o);
-        sim::ReplayStrategy exact(picks, /*strict=*/true);
-        exact.begin_run(static_cast<uint32_t>(p.actors.size()));
-        Execution minimal = runner.execute(p, exact, o.max_points);
-        const Judgement mj = judge(minimal, o.judge);
-        r.message = mj.message;
-        r.schedule = replay_string(o.config, p, minimal.run.picks);
-        r.ops = p.op_count();
-        write_failure(r, minimal, o);
-        sum.first[j.failure] = r;
-      }
-    }
-    if (o.progress && Clock::now() - last_progress > std::chrono::milliseconds(250)) {
-      last_progress = Clock::now();
-      std::fprintf(stderr, "\r  %llu/%llu schedules, %.1f M points/s, %zu failures   ",
-                   static_cast<unsigned long long>(sum.schedules), static_cast<unsigned long long>(o.schedules),
-                   sum.points / std::max(sum.sim_seconds, 1e-9) / 1e6, sum.first.size());
-    }
+    count_failure(sum, j.failure, i, [&](FailureReport& r) {
+      Program p = program;
+      std::vector<uint32_t> picks = e.run.picks;
+      if (o.shrink) std::tie(p, picks) = shrink(runner, p, picks, j.failure, o);
+      sim::ReplayStrategy exact(picks, /*strict=*/true);
+      exact.begin_run(static_cast<uint32_t>(p.actors.size()));
+      Execution minimal = runner.execute(p, exact, o.max_points);
+      const Judgement mj = judge(minimal, o.judge);
+      r.message = mj.message;
+      r.schedule = replay_string(o.config, p, minimal.run.picks);
+      r.ops = p.op_count();
+      write_failure(r, minimal, o);
+    });
+    progress.update(sum);
   }
-  if (o.progress) std::fprintf(stderr, "\r%80s\r", "");
-  sum.exhaustive = strategy->exhausted();
-  sum.distinct_histories = seen.size();
-  sum.total_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  progress.finish(sum, *strategy, seen.size());
   return sum;
 }
 

@@ -2,11 +2,16 @@
 // checked; the first failure of each kind shrunk to a minimal replayable program.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
 #include <map>
 #include <optional>
 #include <string>
 
+#include "sim/strategy.h"
 #include "tools/explore/heap_config.h"
 #include "tools/explore/heap_run.h"
 #include "tools/explore/program.h"
@@ -54,5 +59,38 @@ struct ExploreSummary {
 };
 
 ExploreSummary run_explore(const ExploreOptions& options);
+
+// What every exploration loop does beside its runs: the progress line on stderr
+// (options.progress, at most four times a second, cleared at the end) and the
+// summary's closing totals.
+class ExploreProgress {
+ public:
+  explicit ExploreProgress(const ExploreOptions& options);
+  void update(const ExploreSummary& sum);
+  // Clears the line; sets exhaustive, distinct_histories (distinct results seen)
+  // and total_seconds.
+  void finish(ExploreSummary& sum, const sim::Strategy& strategy, uint64_t distinct);
+
+ private:
+  const ExploreOptions& o_;
+  std::chrono::steady_clock::time_point start_, last_;
+};
+
+// Counts a run's failure (None counts nothing); the first of its kind gets a
+// report: kind and found_at set, then `report` fills the rest (shrinks the program,
+// replays it, writes its schedule).
+void count_failure(ExploreSummary& sum, Failure kind, uint64_t found_at,
+                   const std::function<void(FailureReport&)>& report);
+
+// The strategy named by options.strategy (random, pct, dfs), seeded.
+std::unique_ptr<sim::Strategy> make_strategy(const ExploreOptions& options, uint64_t seed);
+// Shrinking's question, "does this smaller program still fail the same way?": runs
+// `attempt` under a lenient replay of `picks`, then under up to `tries` fresh PCT
+// and random schedules; the picks of the first failing run, if any. `attempt` runs
+// one execution under the strategy it is given (begin_run included) and returns its
+// picks when it failed as wanted.
+using ScheduleAttempt = std::function<std::optional<std::vector<uint32_t>>(sim::Strategy&)>;
+std::optional<std::vector<uint32_t>> retry_schedules(const ScheduleAttempt& attempt, const std::vector<uint32_t>& picks,
+                                                     const ExploreOptions& options, uint64_t tries);
 
 }  // namespace gpulin::explore

@@ -1,0 +1,84 @@
+#include "sim/sim_block.h"
+
+#include <cstring>
+#include <string>
+
+namespace gpulin::sim {
+
+SimBlock::SimBlock(Simulator& sim, unsigned char* smem, size_t smem_bytes, uint32_t warps)
+    : sim_(sim), smem_(smem), smem_bytes_(smem_bytes), warps_(warps), bars_(smem_bytes / 8) {}
+
+bool SimBlock::in_smem(const void* p, size_t n) const {
+  const auto* b = static_cast<const unsigned char*>(p);
+  return b >= smem_ && b + n <= smem_ + smem_bytes_;
+}
+
+SimBlock::Barrier& SimBlock::at(const uint64_t* bar) {
+  const auto off = reinterpret_cast<const unsigned char*>(bar) - smem_;
+  if (!in_smem(bar, 8) || off % 8 != 0) sim_.fault("mbarrier outside shared memory or misaligned");
+  return bars_[static_cast<size_t>(off) / 8];
+}
+
+void SimBlock::init_barrier(uint64_t* bar, uint32_t count) {
+  Barrier& b = at(bar);
+  b = Barrier{};
+  b.initialised = true;
+  b.count = count;
+}
+
+void SimBlock::maybe_complete(Barrier& b) {
+  if (b.arrivals < b.count || b.pending != 0) return;
+  b.arrivals = 0;
+  ++b.phase;
+  sim_.wrote(&b.phase);  // wakes the fibers parked on this phase
+}
+
+void SimBlock::expect_bytes(uint64_t* bar, uint32_t n) {
+  Barrier& b = at(bar);
+  if (!b.initialised) sim_.fault("expect_tx on an uninitialised mbarrier");
+  b.pending += n;
+}
+
+// The copy engine's rules (PTX cp.async.bulk): 16-byte aligned source and
+// destination, a whole number of 16-byte units, the destination in shared memory.
+// The bytes land at once, the earliest moment the engine could write them, so a
+// stage refilled before its readers finished shows up as a wrong result.
+void SimBlock::bulk_load(void* dst, const void* src, uint32_t n, uint64_t* bar) {
+  if (reinterpret_cast<uintptr_t>(dst) % 16 != 0 || reinterpret_cast<uintptr_t>(src) % 16 != 0)
+    sim_.fault("bulk copy: misaligned source or destination");
+  if (n == 0 || n % 16 != 0) sim_.fault("bulk copy: size " + std::to_string(n) + " is not a multiple of 16");
+  if (!in_smem(dst, n)) sim_.fault("bulk copy: destination outside shared memory");
+  Barrier& b = at(bar);
+  if (!b.initialised) sim_.fault("bulk copy completing on an uninitialised mbarrier");
+  std::memcpy(dst, src, n);
+  bulk_bytes_ += n;
+  ++bulk_copies_;
+  b.pending -= n;
+  maybe_complete(b);
+}
+
+void SimBlock::arrive(uint64_t* bar) {
+  Barrier& b = at(bar);
+  if (!b.initialised) sim_.fault("arrival on an uninitialised mbarrier");
+  ++b.arrivals;
+  maybe_complete(b);
+}
+
+void SimBlock::wait(uint64_t* bar, uint32_t parity) {
+  Barrier& b = at(bar);
+  if (!b.initialised) sim_.fault("wait on an uninitialised mbarrier");
+  while ((b.phase & 1u) == (parity & 1u)) sim_.park(&b.phase, b.phase);
+}
+
+void SimBlock::block_sync() {
+  if (++sync_arrived_ == warps_) {
+    sync_arrived_ = 0;
+    ++sync_generation_;
+    sim_.wrote(&sync_generation_);
+    return;
+  }
+  const uint32_t seen = sync_generation_;
+  while (sync_generation_ == seen) sim_.park(&sync_generation_, seen);
+}
+
+}  // namespace gpulin::sim

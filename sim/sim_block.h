@@ -1,0 +1,62 @@
+// The shared state of one simulated thread block whose warps are actors (the
+// warp-role contract of structures/exec/context.h): its shared memory's transaction
+// barriers (mbarriers) and its block-wide barrier. Each warp's SimWarpContext calls
+// in here at its scheduling points; a wait that cannot proceed parks the fiber on
+// the barrier's phase word, so a wait nobody completes ends the run as a deadlock.
+//
+// Barriers follow the hardware (PTX ISA, mbarrier): a phase completes when its
+// expected arrivals have arrived and its transaction count (bytes announced by
+// expect_bytes, minus bytes delivered by bulk copies) is zero; wait(parity) passes
+// once the phase of that parity completed, i.e. while the current phase's parity
+// differs. Breaches of the bulk copy engine's rules, and arrivals on a barrier never
+// initialised, are faults of the run.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "sim/simulator.h"
+
+namespace gpulin::sim {
+
+class SimBlock {
+ public:
+  // `smem`: the block's shared memory (barriers are 8-byte words inside it);
+  // `warps`: every warp of the block (the block barrier waits for all of them).
+  SimBlock(Simulator& sim, unsigned char* smem, size_t smem_bytes, uint32_t warps);
+
+  // No scheduling point in these: the calling context passes it first.
+  void init_barrier(uint64_t* bar, uint32_t count);
+  void expect_bytes(uint64_t* bar, uint32_t n);
+  void bulk_load(void* dst, const void* src, uint32_t n, uint64_t* bar);
+  void arrive(uint64_t* bar);
+  // Parks the calling fiber until the phase of `parity` completed.
+  void wait(uint64_t* bar, uint32_t parity);
+  // Parks until every warp of the block arrived (__syncthreads).
+  void block_sync();
+
+  uint64_t bulk_bytes() const { return bulk_bytes_; }
+  uint64_t bulk_copies() const { return bulk_copies_; }
+
+ private:
+  struct Barrier {
+    bool initialised = false;
+    uint32_t count = 0, arrivals = 0;
+    int64_t pending = 0;  // transaction count: announced minus delivered bytes
+    uint32_t phase = 0;   // completed phases; fibers park on this word
+  };
+  Barrier& at(const uint64_t* bar);
+  void maybe_complete(Barrier& b);
+  bool in_smem(const void* p, size_t n) const;
+
+  Simulator& sim_;
+  unsigned char* smem_;
+  size_t smem_bytes_;
+  uint32_t warps_;
+  std::vector<Barrier> bars_;  // one per 8-byte word of shared memory, never resized
+  uint32_t sync_arrived_ = 0, sync_generation_ = 0;
+  uint64_t bulk_bytes_ = 0, bulk_copies_ = 0;
+};
+
+}  // namespace gpulin::sim

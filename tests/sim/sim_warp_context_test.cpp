@@ -1,0 +1,123 @@
+// The warp-role context of the simulator (sim/sim_warp_context.h, sim/sim_block.h):
+// transaction barriers with the hardware's phase-parity semantics, a wait nobody
+// completes ending the run as a deadlock, the block barrier, lane arrivals taking
+// effect after the warp step, and the bulk copy engine's rules as faults.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "sim/sim_block.h"
+#include "sim/sim_warp_context.h"
+#include "sim/simulator.h"
+#include "sim/strategies/random_strategy.h"
+
+namespace gpulin::sim {
+namespace {
+
+struct alignas(16) Smem {
+  unsigned char bytes[256];
+};
+
+// One block of `warps` warp fibers over `smem`, under random schedules from `seed`;
+// body(x) is each warp's code. `bulk_bytes`: the bytes its bulk copies delivered.
+template <class Body>
+RunResult run_block(Smem& smem, uint32_t warps, uint64_t seed, Body&& body, uint64_t* bulk_bytes = nullptr) {
+  Simulator sim;
+  SimBlock blk(sim, smem.bytes, sizeof smem.bytes, warps);
+  RandomStrategy rnd(seed);
+  rnd.begin_run(warps);
+  RunResult r = sim.run(
+      warps,
+      [&](uint32_t a) {
+        SimWarpContext x(sim, blk, 0, 1, a);
+        body(x);
+      },
+      rnd, 10'000);
+  if (bulk_bytes) *bulk_bytes = blk.bulk_bytes();
+  return r;
+}
+
+uint64_t* bar0(Smem& smem) { return reinterpret_cast<uint64_t*>(smem.bytes); }
+
+// Warp 0 produces two phases on `full` (bytes by bulk copy, then its arrival); warp
+// 1 waits for each and reads what landed. Under every random schedule the reader
+// sees the data of its phase.
+TEST(SimWarpContext, BarrierPhasesOrderAProducerAndAConsumer) {
+  for (uint64_t seed = 0; seed < 50; ++seed) {
+    Smem smem{};
+    alignas(16) uint32_t src[2][4] = {{1, 2, 3, 4}, {5, 6, 7, 8}};
+    std::vector<uint32_t> seen;
+    uint64_t* full = bar0(smem);
+    uint64_t* empty = full + 1;
+    auto* stage = reinterpret_cast<uint32_t*>(smem.bytes + 16);
+    uint64_t bytes = 0;
+    const RunResult r = run_block(
+        smem, 2, seed,
+        [&](SimWarpContext& x) {
+          if (x.first_thread()) {
+            x.init_barrier(full, 1);
+            x.init_barrier(empty, 32);
+          }
+          x.block_sync();
+          for (uint32_t phase = 0; phase < 2; ++phase) {
+            if (x.warp() == 0) {
+              if (phase > 0) x.wait(empty, 0);  // the consumer released the stage
+              x.expect_bytes(full, 16);
+              x.bulk_load(stage, src[phase], 16, full);
+              x.arrive(full);
+            } else {
+              x.wait(full, phase & 1);
+              seen.push_back(stage[3]);
+              x.for_each_lane([&](uint32_t) { x.arrive(empty); });  // every lane arrives
+            }
+          }
+        },
+        &bytes);
+    ASSERT_EQ(r.outcome, Outcome::Completed) << r.message;
+    EXPECT_EQ(seen, (std::vector<uint32_t>{4, 8})) << "seed " << seed;
+    EXPECT_EQ(bytes, 32u);
+  }
+}
+
+// A wait for a phase nobody completes parks the warp: the run is a deadlock, not a hang.
+TEST(SimWarpContext, AWaitNobodyCompletesIsADeadlock) {
+  Smem smem{};
+  const RunResult r = run_block(smem, 2, 3, [&](SimWarpContext& x) {
+    if (x.first_thread()) x.init_barrier(bar0(smem), 2);  // two arrivals expected, one comes
+    x.block_sync();
+    if (x.warp() == 0) x.arrive(bar0(smem));
+    x.wait(bar0(smem), 0);
+  });
+  EXPECT_EQ(r.outcome, Outcome::Deadlock) << r.message;
+}
+
+// The parity semantics of the hardware: wait(1) passes before any phase completed
+// (the "previous" phase of parity 1), wait(0) needs phase 0 complete.
+TEST(SimWarpContext, ParityOneIsCompleteBeforeTheFirstPhase) {
+  Smem smem{};
+  const RunResult r = run_block(smem, 1, 1, [&](SimWarpContext& x) {
+    x.init_barrier(bar0(smem), 1);
+    x.wait(bar0(smem), 1);
+    x.wait(bar0(smem), 0);  // never completes: one warp, no arrival
+  });
+  EXPECT_EQ(r.outcome, Outcome::Deadlock);
+}
+
+TEST(SimWarpContext, BulkCopyRulesAreFaults) {
+  Smem smem{};
+  alignas(16) unsigned char src[64] = {};
+  for (uint32_t bad = 0; bad < 3; ++bad) {
+    const RunResult r = run_block(smem, 1, 1, [&](SimWarpContext& x) {
+      x.init_barrier(bar0(smem), 1);
+      if (bad == 0) x.bulk_load(smem.bytes + 20, src, 16, bar0(smem));   // misaligned destination
+      if (bad == 1) x.bulk_load(smem.bytes + 16, src, 12, bar0(smem));   // not whole 16-byte units
+      if (bad == 2) x.bulk_load(smem.bytes + 240, src, 32, bar0(smem));  // past shared memory
+    });
+    EXPECT_EQ(r.outcome, Outcome::Fault) << "case " << bad;
+  }
+}
+
+}  // namespace
+}  // namespace gpulin::sim

@@ -1,0 +1,134 @@
+// The global merge (structures/merge_path/global_merge.h) in the simulator: every
+// block's warps are fibers on sim/sim_warp_context.h, scheduled by a Strategy. The
+// CPU tests (tests/merge_path) and `gpulin explore --structure merge` run the merge
+// through here; the GPU runs the same merge_block in merge.cuh's kernel.
+//
+// Blocks share nothing but the read-only inputs and write disjoint outputs, so a
+// merge with more blocks than one run can hold (64 actors) runs its blocks in
+// groups, one simulator run each, every run under the same strategy.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "sim/sim_block.h"
+#include "sim/sim_warp_context.h"
+#include "sim/simulator.h"
+#include "sim/strategies/random_strategy.h"
+#include "sim/strategy.h"
+#include "structures/merge_path/global_merge.h"
+
+namespace gpulin::merge_path {
+
+// What one simulated merge did: the run (the first that did not complete, else the
+// last, with the points of all), and the traffic the tests check (each input element
+// brought into shared memory about once).
+struct SimMergeStats {
+  sim::RunResult run;
+  uint64_t windows = 0;
+  uint64_t blocks = 0;
+  uint64_t bulk_bytes = 0;
+  uint64_t bulk_copies = 0;
+  uint64_t runs = 0;  // simulator runs (0 when the strategy had none left)
+  bool completed() const { return run.outcome == sim::Outcome::Completed; }
+};
+
+// Blocks a simulated merge has when none are asked for (an H100: 132
+// multiprocessors, two blocks of the default policy each).
+inline constexpr uint64_t kSimDefaultBlocks = 264;
+
+// Warps of one block: the consumers, the search warp, the copy warp.
+template <class Policy>
+constexpr uint32_t block_warps() {
+  return Policy::consumer_warps + 2;
+}
+
+template <class Policy, MergeMutant Mutant = MergeMutant::None, class Key, class Value, class Comp>
+SimMergeStats sim_merge_impl(MergeArgs<Key, Value, Comp> args, uint64_t blocks, sim::Strategy& strategy,
+                             uint64_t max_points) {
+  SimMergeStats st;
+  const uint64_t total = args.na + args.nb;
+  if (total == 0) return st;
+  using L = MergeLayout<Policy, Key, Value>;
+  constexpr uint32_t W = block_warps<Policy>();
+  static_assert(W <= sim::kMaxActors, "a block's warps must fit one simulator run");
+  const uint64_t windows = window_count<Policy>(args.na, args.nb);
+  args.windows = windows;
+  const uint64_t g_count = std::min<uint64_t>(windows, blocks == 0 ? kSimDefaultBlocks : blocks);
+  st.windows = windows;
+  st.blocks = g_count;
+  const uint64_t per_run = sim::kMaxActors / W;
+  // Shared memory of the blocks of one run, 16-byte aligned.
+  const size_t stride = (L::bytes + 15) / 16 * 16;
+  std::unique_ptr<unsigned char[]> raw(new unsigned char[stride * per_run + 16]);
+  unsigned char* base = raw.get() + (16 - reinterpret_cast<uintptr_t>(raw.get()) % 16) % 16;
+  sim::Simulator sim;
+  uint64_t points = 0;
+  for (uint64_t first = 0; first < g_count; first += per_run) {
+    const uint64_t n = std::min<uint64_t>(per_run, g_count - first);
+    std::memset(base, 0xA5, stride * n);  // stale shared memory: reading unloaded slots shows
+    std::vector<std::unique_ptr<sim::SimBlock>> blks;
+    for (uint64_t i = 0; i < n; ++i) blks.push_back(std::make_unique<sim::SimBlock>(sim, base + i * stride, L::bytes, W));
+    const auto actors = static_cast<uint32_t>(n * W);
+    if (!strategy.begin_run(actors)) break;
+    st.run = sim.run(
+        actors,
+        [&](uint32_t a) {
+          sim::SimWarpContext x(sim, *blks[a / W], first + a / W, g_count, a % W);
+          merge_block<Policy, Mutant>(x, args, base + (a / W) * stride);
+        },
+        strategy, max_points);
+    ++st.runs;
+    points += st.run.points;
+    for (const auto& b : blks) {
+      st.bulk_bytes += b->bulk_bytes();
+      st.bulk_copies += b->bulk_copies();
+    }
+    if (!st.completed()) break;
+  }
+  st.run.points = points;
+  return st;
+}
+
+// Convenience entries for the tests: random schedules from `seed`, no point budget.
+inline constexpr uint64_t kNoPointLimit = ~uint64_t(0);
+
+// out[0, na + nb) = stable merge of sorted a and b under comp, with window size
+// Policy::tile and `blocks` blocks (0: kSimDefaultBlocks).
+template <class Policy, class Key, class Comp = Less>
+SimMergeStats sim_merge_keys_policy(const Key* a, uint64_t na, const Key* b, uint64_t nb, Key* out,
+                                    Comp comp = Comp(), uint64_t blocks = 0, uint64_t seed = 1) {
+  MergeArgs<Key, NoValue, Comp> args{a, nullptr, na, b, nullptr, nb, out, nullptr, 0, comp};
+  sim::RandomStrategy strategy(seed);
+  return sim_merge_impl<Policy>(args, blocks, strategy, kNoPointLimit);
+}
+
+template <class Key, class Comp = Less>
+SimMergeStats sim_merge_keys(const Key* a, uint64_t na, const Key* b, uint64_t nb, Key* out, Comp comp = Comp(),
+                             uint64_t blocks = 0, uint64_t seed = 1) {
+  return sim_merge_keys_policy<typename DefaultMergePolicy<Key, NoValue>::type>(a, na, b, nb, out, comp, blocks,
+                                                                                seed);
+}
+
+template <class Policy, class Key, class Value, class Comp = Less>
+SimMergeStats sim_merge_pairs_policy(const Key* a_keys, const Value* a_vals, uint64_t na, const Key* b_keys,
+                                     const Value* b_vals, uint64_t nb, Key* out_keys, Value* out_vals,
+                                     Comp comp = Comp(), uint64_t blocks = 0, uint64_t seed = 1) {
+  MergeArgs<Key, Value, Comp> args{a_keys, a_vals, na, b_keys, b_vals, nb, out_keys, out_vals, 0, comp};
+  sim::RandomStrategy strategy(seed);
+  return sim_merge_impl<Policy>(args, blocks, strategy, kNoPointLimit);
+}
+
+template <class Key, class Value, class Comp = Less>
+SimMergeStats sim_merge_pairs(const Key* a_keys, const Value* a_vals, uint64_t na, const Key* b_keys,
+                              const Value* b_vals, uint64_t nb, Key* out_keys, Value* out_vals, Comp comp = Comp(),
+                              uint64_t blocks = 0, uint64_t seed = 1) {
+  return sim_merge_pairs_policy<typename DefaultMergePolicy<Key, Value>::type>(a_keys, a_vals, na, b_keys, b_vals,
+                                                                              nb, out_keys, out_vals, comp, blocks,
+                                                                              seed);
+}
+
+}  // namespace gpulin::merge_path
