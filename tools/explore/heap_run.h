@@ -12,29 +12,10 @@
 #include "sim/simulator.h"
 #include "structures/gheap/host_heap.h"
 #include "tools/explore/heap_config.h"
+#include "tools/explore/judgement.h"
 #include "tools/explore/program.h"
 
 namespace gpulin::explore {
-
-enum class Failure {
-  None,
-  Violation,      // the search found no linearization
-  WitnessOnly,    // the proof's points fail, but the search linearizes the history
-  Invariant,      // a quiescent heap broke properties 1-3, or kept a lock
-  Deadlock,
-  Livelock,
-  Fault,          // an impossible state the structure detected
-  Undecided,      // witness failed and the search ran out of budget
-};
-const char* to_string(Failure f);
-// Failures that make `explore` exit 1 (WitnessOnly is a finding about a proof).
-bool is_bug(Failure f);
-
-struct Judgement {
-  Failure failure = Failure::None;
-  std::string message;
-  bool searched = false;  // the search ran on this history
-};
 
 struct Execution {
   sim::RunResult run;

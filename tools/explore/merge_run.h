@@ -13,7 +13,7 @@
 #include "sim/simulator.h"
 #include "sim/strategy.h"
 #include "structures/merge_path/global_merge.h"
-#include "tools/explore/heap_run.h"
+#include "tools/explore/judgement.h"
 #include "tools/explore/merge_program.h"
 
 namespace gpulin::explore {

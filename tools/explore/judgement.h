@@ -1,0 +1,30 @@
+// What an explored run can come to, for every structure: the kinds of failure the
+// explorer counts, and the judgement of one run. (The heap and the merge runners
+// both produce these; neither includes the other.)
+#pragma once
+
+#include <string>
+
+namespace gpulin::explore {
+
+enum class Failure {
+  None,
+  Violation,      // the search found no linearization (or, for the merge, a wrong output)
+  WitnessOnly,    // the proof's points fail, but the search linearizes the history
+  Invariant,      // a quiescent heap broke properties 1-3, or kept a lock
+  Deadlock,
+  Livelock,
+  Fault,          // an impossible state the structure detected
+  Undecided,      // witness failed and the search ran out of budget
+};
+const char* to_string(Failure f);
+// Failures that make `explore` exit 1 (WitnessOnly is a finding about a proof).
+bool is_bug(Failure f);
+
+struct Judgement {
+  Failure failure = Failure::None;
+  std::string message;
+  bool searched = false;  // the search ran on this history
+};
+
+}  // namespace gpulin::explore
