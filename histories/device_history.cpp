@@ -1,14 +1,17 @@
 #include <algorithm>
 
+#include "histories/assemble_events.h"
 #include "histories/device_recorder.h"
 #include "histories/id_index.h"
 #include "histories/key_history.h"
 
 namespace gpulin {
 
-KeyHistory assemble_device_history(std::vector<DeviceEvent> events, const std::vector<uint32_t>& keys,
-                                   uint32_t key_cap, Header header, const std::vector<std::string>& fn_names,
-                                   std::string source) {
+namespace {
+
+template <class K>
+KeyHistory assemble(std::vector<DeviceEvent> events, const K* keys, uint64_t key_cap, Header header,
+                    const std::vector<std::string>& fn_names, std::string source) {
   // Tickets are 1, 2, 3, ... with no gaps (one counter for every event), so each
   // event goes straight to its place; anything else falls back to sorting.
   bool dense = true;
@@ -44,7 +47,7 @@ KeyHistory assemble_device_history(std::vector<DeviceEvent> events, const std::v
   auto copy_keys = [&](const DeviceEvent& e, uint64_t& off, uint32_t& len) {
     off = h.keys.size();
     len = e.key_len;
-    const uint32_t* p = keys.data() + uint64_t(e.actor) * key_cap + e.key_off;
+    const K* p = keys + uint64_t(e.actor) * key_cap + e.key_off;
     h.keys.insert(h.keys.end(), p, p + e.key_len);
   };
   for (const DeviceEvent& e : events) {
@@ -69,6 +72,24 @@ KeyHistory assemble_device_history(std::vector<DeviceEvent> events, const std::v
     }
   }
   return h;
+}
+
+}  // namespace
+
+KeyHistory assemble_recorded_history(std::vector<DeviceEvent> events, const uint32_t* keys, uint64_t key_cap,
+                                     Header header, const std::vector<std::string>& fn_names, std::string source) {
+  return assemble(std::move(events), keys, key_cap, std::move(header), fn_names, std::move(source));
+}
+
+KeyHistory assemble_recorded_history(std::vector<DeviceEvent> events, const int64_t* keys, uint64_t key_cap,
+                                     Header header, const std::vector<std::string>& fn_names, std::string source) {
+  return assemble(std::move(events), keys, key_cap, std::move(header), fn_names, std::move(source));
+}
+
+KeyHistory assemble_device_history(std::vector<DeviceEvent> events, const std::vector<uint32_t>& keys,
+                                   uint32_t key_cap, Header header, const std::vector<std::string>& fn_names,
+                                   std::string source) {
+  return assemble(std::move(events), keys.data(), key_cap, std::move(header), fn_names, std::move(source));
 }
 
 }  // namespace gpulin

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "histories/history.h"
+#include "histories/key_history.h"
 
 namespace gpulin {
 
@@ -37,6 +38,7 @@ class HostRecorder {
 
   // The history of everything recorded (ops still open become pending).
   History to_history(Header header, std::string source) const;
+  KeyHistory to_key_history(Header header, std::string source) const;
 
  private:
   struct Raw {
