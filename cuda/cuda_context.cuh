@@ -27,7 +27,16 @@ class CudaContext {
   // `broadcast` is two words of shared memory owned by this context. Broadcasts
   // alternate between them, so a thread still reading one value never races the
   // next write: that write comes after at least one more barrier.
-  __device__ explicit CudaContext(uint32_t* broadcast, DeviceRecorderRef rec = {}) : bcast_(broadcast), rec_(rec) {}
+  //
+  // `spin_bound`: re-reads a wait_while_equals may make before it calls fail, so a
+  // wait that never ends (a lost release, a deadlock) traps with a message instead
+  // of hanging the GPU. The default, 2^24 re-reads with back-off up to 1 us, is
+  // about 17 s: far beyond any wait of a correct run (the root lock under 128
+  // blocks waits milliseconds).
+  static constexpr uint64_t kDefaultSpinBound = uint64_t{1} << 24;
+  __device__ explicit CudaContext(uint32_t* broadcast, DeviceRecorderRef rec = {},
+                                  uint64_t spin_bound = kDefaultSpinBound)
+      : bcast_(broadcast), rec_(rec), spin_bound_(spin_bound) {}
 
   // An acquire needs no barrier before it (nothing of this block must be ordered
   // before a load), only the one that publishes the value.
@@ -69,10 +78,15 @@ class CudaContext {
     __syncthreads();
     return *b;
   }
+  // Every thread sees the same loads (they are broadcast), so all of them count
+  // the same re-reads and reach the bound together.
   __device__ void wait_while_equals(uint32_t* p, uint32_t seen) {
-    for (uint32_t backoff = 32;; backoff = backoff < 1024 ? backoff * 2 : backoff) {
+    uint32_t backoff = 32;
+    for (uint64_t spins = 0;; ++spins) {
       if (load(p) != seen) return;
+      if (spins >= spin_bound_) fail("spin bound exceeded: a wait_while_equals that never ended");
       __nanosleep(backoff);
+      backoff = backoff < 1024 ? backoff * 2 : backoff;
     }
   }
 
@@ -190,6 +204,7 @@ class CudaContext {
   uint32_t* bcast_;
   uint32_t slot_ = 0;
   DeviceRecorderRef rec_;
+  uint64_t spin_bound_;
   int64_t op_ = 0;
 };
 

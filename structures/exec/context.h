@@ -15,7 +15,9 @@
 //     uint32_t x.fetch_add(uint32_t* p, uint32_t v)
 //     void     x.wait_while_equals(uint32_t* p, uint32_t seen)
 //              spin until *p != seen; the simulator parks the actor until a write
-//              changes the word, which is how it tells a deadlock from progress
+//              changes the word, which is how it tells a deadlock from progress;
+//              on the GPU the spin is bounded (CudaContext's spin_bound re-reads,
+//              about 17 s by default), then it is a fault: x.fail, never a hang
 //   shared bulk data (a heap node's batch), one scheduling point per transfer:
 //     void x.load_block(Key* dst_private, const Key* src_global, uint32_t n)
 //     void x.store_block(Key* dst_global, const Key* src_private, uint32_t n)
