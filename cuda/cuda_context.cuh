@@ -179,6 +179,9 @@ class CudaContext {
   }
   template <class Key>
   __device__ void with_keys(uint32_t kind, uint32_t fn, const Key* keys, uint32_t n, bool is_null) {
+    // The device recorder's key buffers are 32-bit: a wider key would be recorded
+    // truncated, and its history judged on keys the structure never had.
+    static_assert(!Record || sizeof(Key) <= sizeof(uint32_t), "the device recorder stores 32-bit keys");
     if constexpr (Record) {
       uint32_t* b = next_slot();
       if (threadIdx.x == 0) {
