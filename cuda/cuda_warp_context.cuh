@@ -44,6 +44,16 @@ class CudaWarpContext {
     f(static_cast<uint32_t>(threadIdx.x & 31));
   }
   __device__ __forceinline__ void warp_sync() const { __syncwarp(); }
+  // Lane collectives over the full warp: each lane evaluates the function for its
+  // own lane, the hardware combines.
+  template <class F>
+  __device__ __forceinline__ uint32_t ballot(F&& pred) const {
+    return __ballot_sync(0xffffffffu, pred(static_cast<uint32_t>(threadIdx.x & 31)));
+  }
+  template <class F>
+  __device__ __forceinline__ auto shuffle(F&& value_of, uint32_t src_lane) const {
+    return __shfl_sync(0xffffffffu, value_of(static_cast<uint32_t>(threadIdx.x & 31)), static_cast<int>(src_lane));
+  }
   __device__ __forceinline__ void copy16(void* dst, const void* src) const {
     *static_cast<uint4*>(dst) = *static_cast<const uint4*>(src);
   }

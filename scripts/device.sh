@@ -29,7 +29,7 @@ cmake -S . -B build-gpu "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCH
   -DCMAKE_PREFIX_PATH="$prefix/usr;$prefix/usr/lib/x86_64-linux-gnu/cmake" >"$out/configure.log" 2>&1 \
   || { tail -30 "$out/configure.log"; exit 2; }
 log "build"
-targets=(gpulin gheap_gpu_test gpu_check_test merge_path_gpu_test spin_bound_test gpulin_bench_gheap)
+targets=(gpulin gheap_gpu_test gpu_check_test merge_path_gpu_test spin_bound_test lane_search_test gpulin_bench_gheap)
 want bench && for t in gpulin_bench_merge gpulin_bench_check; do
   grep -q "\b$t\b" build-gpu/CMakeFiles/TargetDirectories.txt 2>/dev/null && targets+=("$t")
 done

@@ -52,6 +52,22 @@ class SimWarpContext {
     std::memcpy(dst, src, 16);
   }
 
+  // Lane collectives: the warp's registers only, so no scheduling point. Outside
+  // for_each_lane (warp-uniform code), as on the GPU every lane must take part.
+  template <class F>
+  uint32_t ballot(F&& pred) {
+    outside_lanes("ballot");
+    uint32_t mask = 0;
+    for (uint32_t lane = 0; lane < 32; ++lane)
+      if (pred(lane)) mask |= 1u << lane;
+    return mask;
+  }
+  template <class F>
+  auto shuffle(F&& value_of, uint32_t src_lane) {
+    outside_lanes("shuffle");
+    return value_of(src_lane % 32);
+  }
+
   void block_sync() {
     outside_lanes("block_sync");
     sim_.point();

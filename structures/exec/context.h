@@ -60,6 +60,12 @@
 //                              .of(t) is consumer thread t's array (GPU: registers)
 //     void x.warp_sync()       __syncwarp: orders the warp's shared-memory accesses
 //                              (sim: nothing to do, a warp is one fiber)
+//   lane collectives (warp-uniform code, outside for_each_lane; no scheduling
+//   point, registers only):
+//     uint32_t x.ballot(pred)          bit l set when pred(l) holds (__ballot_sync)
+//     T        x.shuffle(value_of, s)  value_of(s) for every lane (__shfl_sync);
+//                                      each lane supplies value_of(its lane)
+//     (structures/exec/lane_search.h builds on them: the first lane where ...)
 //     void x.copy16(dst, src)  one 16-byte aligned vector copy (no point)
 //   block-level collective (scheduling point; parks until every warp arrived):
 //     void x.block_sync()      __syncthreads over all warps of the block

@@ -12,6 +12,7 @@
 #include "sim/sim_warp_context.h"
 #include "sim/simulator.h"
 #include "sim/strategies/random_strategy.h"
+#include "structures/exec/lane_search.h"
 
 namespace gpulin::sim {
 namespace {
@@ -117,6 +118,41 @@ TEST(SimWarpContext, BulkCopyRulesAreFaults) {
     });
     EXPECT_EQ(r.outcome, Outcome::Fault) << "case " << bad;
   }
+}
+
+// The lane collectives see every lane: ballot against the predicate lane by lane,
+// and first_value_above (structures/exec/lane_search.h, shared with the GPU test)
+// against a plain scan, on arrays with no, one and many qualifying lanes.
+TEST(SimWarpContext, BallotAndShuffleSeeEveryLane) {
+  uint64_t rng = 12345;
+  for (int trial = 0; trial < 200; ++trial) {
+    uint32_t values[32];
+    for (uint32_t& v : values) v = static_cast<uint32_t>((rng = rng * 6364136223846793005ull + 1) >> 59);  // 0..31
+    const uint32_t bound = static_cast<uint32_t>(trial % 34);
+    uint32_t want_mask = 0, want_value = 999;
+    for (uint32_t l = 0; l < 32; ++l)
+      if (values[l] > bound) want_mask |= 1u << l;
+    for (uint32_t l = 0; l < 32 && want_value == 999; ++l)
+      if (values[l] > bound) want_value = values[l];
+    Smem smem{};
+    uint32_t mask = 0, value = 0;
+    const RunResult r = run_block(smem, 1, trial, [&](SimWarpContext& x) {
+      mask = x.ballot([&](uint32_t l) { return values[l] > bound; });
+      value = first_value_above(x, values, bound, 999);
+    });
+    ASSERT_EQ(r.outcome, Outcome::Completed) << r.message;
+    EXPECT_EQ(mask, want_mask) << trial;
+    EXPECT_EQ(value, want_value) << trial;
+  }
+}
+
+TEST(SimWarpContext, ACollectiveInsideForEachLaneIsAFault) {
+  Smem smem{};
+  const RunResult r = run_block(smem, 1, 1, [&](SimWarpContext& x) {
+    x.for_each_lane([&](uint32_t) { (void)x.ballot([](uint32_t) { return true; }); });
+  });
+  EXPECT_EQ(r.outcome, Outcome::Fault);
+  EXPECT_NE(r.message.find("ballot"), std::string::npos) << r.message;
 }
 
 }  // namespace
