@@ -7,34 +7,28 @@
 
 namespace gpulin {
 
-namespace {
-
-// Sorts events (and their slots alongside) by t. Recorders and the writer emit t
-// order already, so the common case is one linear check.
-void sort_by_t(RawHistory& raw) {
+void sort_events_by_t(std::vector<Event>& events, std::vector<uint32_t>& slot) {
   auto less_t = [](const Event& a, const Event& b) { return a.t < b.t; };
-  if (std::is_sorted(raw.events.begin(), raw.events.end(), less_t)) return;
-  std::vector<uint32_t> order(raw.events.size());
+  if (std::is_sorted(events.begin(), events.end(), less_t)) return;
+  std::vector<uint32_t> order(events.size());
   std::iota(order.begin(), order.end(), 0u);
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return raw.events[a].t < raw.events[b].t; });
-  std::vector<Event> events;
-  std::vector<uint32_t> slot;
-  events.reserve(order.size());
-  slot.reserve(order.size());
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return events[a].t < events[b].t; });
+  std::vector<Event> sorted_events;
+  std::vector<uint32_t> sorted_slot;
+  sorted_events.reserve(order.size());
+  sorted_slot.reserve(order.size());
   for (uint32_t i : order) {
-    events.push_back(raw.events[i]);
-    slot.push_back(raw.slot[i]);
+    sorted_events.push_back(events[i]);
+    sorted_slot.push_back(slot[i]);
   }
-  raw.events = std::move(events);
-  raw.slot = std::move(slot);
+  events = std::move(sorted_events);
+  slot = std::move(sorted_slot);
 }
-
-}  // namespace
 
 History assemble_history(std::string source, Header header, uint32_t header_line, RawHistory raw) {
   check_header(header, source, header_line);
   if (raw.events.size() >= OpSpan::kNone) throw FormatError(source, 0, "too many events (more than 2^32 - 2)");
-  sort_by_t(raw);
+  sort_events_by_t(raw.events, raw.slot);
   const std::vector<OpSpan> spans = check_events(raw.events, source);
 
   History h;

@@ -40,6 +40,10 @@ struct RawHistory {
   }
 };
 
+// Sorts events by t, their slots alongside (both readers' assembly step). Recorders
+// and the writer emit t order already, so the common case is one linear check.
+void sort_events_by_t(std::vector<Event>& events, std::vector<uint32_t>& slot);
+
 // Checks the header (line `header_line`) and the events, and builds the History:
 // events sorted by t, ops sorted by inv_t. Throws FormatError naming `source`.
 History assemble_history(std::string source, Header header, uint32_t header_line, RawHistory raw);

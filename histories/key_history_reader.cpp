@@ -13,9 +13,9 @@
 #include <cstring>
 #include <exception>
 #include <mutex>
-#include <numeric>
 #include <thread>
 
+#include "histories/assemble.h"
 #include "histories/binary_format.h"
 #include "histories/binary_layout.h"
 #include "histories/event_fields.h"
@@ -320,28 +320,8 @@ Joined join(std::vector<Part>& parts, const std::vector<uint64_t>& first_line) {
   return j;
 }
 
-// Sorts events (and their slots alongside) by t, as assemble.cpp does. Writers
-// emit t order, so the common case is one linear check.
-void sort_by_t(Joined& j) {
-  auto less_t = [](const Event& a, const Event& b) { return a.t < b.t; };
-  if (std::is_sorted(j.events.begin(), j.events.end(), less_t)) return;
-  std::vector<uint32_t> order(j.events.size());
-  std::iota(order.begin(), order.end(), 0u);
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return j.events[a].t < j.events[b].t; });
-  std::vector<Event> events;
-  std::vector<uint32_t> slot;
-  events.reserve(order.size());
-  slot.reserve(order.size());
-  for (uint32_t i : order) {
-    events.push_back(j.events[i]);
-    slot.push_back(j.slot[i]);
-  }
-  j.events = std::move(events);
-  j.slot = std::move(slot);
-}
-
-// Builds the ops in inv order, and the key pool op by op (args, then res): the
-// layout to_key_history gives, as fn_names in order of first use.
+// Builds the ops in inv order (fn_names in order of first use) over the parts'
+// key pools joined in file order.
 void build_ops(KeyHistory& k, const std::vector<OpSpan>& spans, const Joined& j, std::vector<Part>& parts) {
   // The pool is the parts' pools back to back, in file order: part 0's buffer
   // (reserved for the whole input) is kept and the others appended. Every page
@@ -394,7 +374,7 @@ KeyHistory assemble_keys(std::string source, Header header, uint32_t header_line
   for (const Part& p : parts) events += p.events.size();
   if (events >= OpSpan::kNone) throw FormatError(source, 0, "too many events (more than 2^32 - 2)");
   Joined j = join(parts, first_line);
-  sort_by_t(j);
+  sort_events_by_t(j.events, j.slot);
   const std::vector<OpSpan> spans = check_events(j.events, source);
   KeyHistory k;
   k.source = std::move(source);
