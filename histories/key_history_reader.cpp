@@ -4,7 +4,6 @@
 #include <simdjson.h>
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -19,6 +18,7 @@
 #include "histories/binary_format.h"
 #include "histories/binary_layout.h"
 #include "histories/event_fields.h"
+#include "histories/huge_pages.h"
 #include "histories/json_dom.h"
 #include "histories/jsonl_reader.h"
 #include "histories/rules.h"
@@ -30,25 +30,6 @@ namespace {
 namespace od = simdjson::ondemand;
 
 // ---- memory and threads -------------------------------------------------------------
-
-// Asks for transparent huge pages on a buffer before it is first touched. On a
-// virtual machine each 4 KiB page fault costs microseconds, and a large history
-// touches hundreds of thousands of pages (input, parts, key pool): without this
-// the faults, not the parsing, set the speed. Only the whole pages inside the
-// range are advised; small buffers are left alone.
-void advise_huge(const void* p, size_t bytes) {
-  constexpr uintptr_t kPage = 4096, kWorth = uintptr_t{4} << 20;
-  if (bytes < kWorth) return;
-  const uintptr_t begin = (reinterpret_cast<uintptr_t>(p) + kPage - 1) & ~(kPage - 1);
-  const uintptr_t end = (reinterpret_cast<uintptr_t>(p) + bytes) & ~(kPage - 1);
-  if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-}
-
-template <class T>
-void reserve_huge(std::vector<T>& v, size_t n) {
-  v.reserve(n);
-  advise_huge(v.data(), v.capacity() * sizeof(T));
-}
 
 // Runs fn(0), ..., fn(n - 1) on n threads, the calling one included, and
 // rethrows the first exception any of them threw.

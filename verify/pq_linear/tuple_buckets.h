@@ -20,9 +20,9 @@
 #include <thread>
 #include <vector>
 
-#include <sys/mman.h>
-
+#include "histories/huge_pages.h"
 #include "histories/key_history.h"
+#include "verify/pq_linear/key_rules.h"
 
 namespace gpulin::pq_linear {
 
@@ -48,7 +48,7 @@ struct Ordered {
   std::vector<uint8_t> is_del;
   std::vector<int64_t> max_res;    // a delete's largest returned key, kNoMax otherwise
   std::vector<uint64_t> present;   // keys present before the position
-  uint64_t first_fail = ~uint64_t{0};  // sorted and size rules (a fail_word)
+  uint64_t first_fail = kNoFailWord;  // sorted and size rules (a fail_word)
 
   uint64_t size() const { return op.size(); }
   // The tuples of one position: an insert's arguments, a delete's result.
@@ -112,11 +112,7 @@ inline Packing plan_packing(int64_t min_key, int64_t max_key, uint64_t m, uint64
 template <class Word>
 std::unique_ptr<Word[]> uninitialized_words(uint64_t n) {
   std::unique_ptr<Word[]> w(new Word[std::max<uint64_t>(n, 1)]);
-  constexpr uintptr_t kPage = 4096;
-  const uintptr_t begin = (reinterpret_cast<uintptr_t>(w.get()) + kPage - 1) & ~(kPage - 1);
-  const uintptr_t end = reinterpret_cast<uintptr_t>(w.get() + n) & ~(kPage - 1);
-  if (n * sizeof(Word) >= (uint64_t{4} << 20) && end > begin)
-    madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+  advise_huge(w.get(), n * sizeof(Word));
   return w;
 }
 
