@@ -10,8 +10,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
-#include <exception>
-#include <mutex>
 #include <thread>
 
 #include "histories/assemble.h"
@@ -19,6 +17,7 @@
 #include "histories/binary_layout.h"
 #include "histories/event_fields.h"
 #include "histories/huge_pages.h"
+#include "histories/on_threads.h"
 #include "histories/json_dom.h"
 #include "histories/jsonl_reader.h"
 #include "histories/rules.h"
@@ -30,28 +29,6 @@ namespace {
 namespace od = simdjson::ondemand;
 
 // ---- memory and threads -------------------------------------------------------------
-
-// Runs fn(0), ..., fn(n - 1) on n threads, the calling one included, and
-// rethrows the first exception any of them threw.
-template <class F>
-void on_threads(unsigned n, F&& fn) {
-  std::exception_ptr error;
-  std::mutex error_mutex;
-  auto run = [&](unsigned i) {
-    try {
-      fn(i);
-    } catch (...) {
-      std::lock_guard lock(error_mutex);
-      if (!error) error = std::current_exception();
-    }
-  };
-  {
-    std::vector<std::jthread> workers;
-    for (unsigned i = 1; i < n; ++i) workers.emplace_back(run, i);
-    run(0);
-  }
-  if (error) std::rethrow_exception(error);
-}
 
 unsigned default_threads() { return std::max(1u, std::thread::hardware_concurrency()); }
 

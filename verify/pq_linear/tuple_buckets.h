@@ -17,23 +17,14 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
-#include <thread>
 #include <vector>
 
 #include "histories/huge_pages.h"
 #include "histories/key_history.h"
+#include "histories/on_threads.h"
 #include "verify/pq_linear/key_rules.h"
 
 namespace gpulin::pq_linear {
-
-// Runs body(t) for t in [0, threads), the calling thread taking t = 0.
-template <class F>
-void on_threads(unsigned threads, F&& body) {
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back([&body, t] { body(t); });
-  body(0u);
-  for (auto& th : pool) th.join();
-}
 
 // Runs body(begin, end, thread) over [0, n) in `threads` contiguous chunks.
 template <class F>
