@@ -94,10 +94,4 @@
 
 #include <cstdint>
 
-#if defined(__CUDACC__)
-#define GPULIN_HD __host__ __device__
-#define GPULIN_D __device__
-#else
-#define GPULIN_HD
-#define GPULIN_D
-#endif
+#include "common/host_device.h"  // GPULIN_HD

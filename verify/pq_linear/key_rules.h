@@ -23,7 +23,7 @@
 
 #include <cstdint>
 
-#include "structures/exec/context.h"  // GPULIN_HD
+#include "common/host_device.h"  // GPULIN_HD
 
 namespace gpulin::pq_linear {
 
