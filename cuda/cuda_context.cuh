@@ -162,6 +162,11 @@ class CudaContext {
     f(static_cast<uint32_t>(threadIdx.x & 31));
   }
   __device__ __forceinline__ void warp_sync() const { __syncwarp(); }
+  // Lane `lane`'s register i becomes v (warp-uniform call, registers only).
+  template <class T, uint32_t N>
+  __device__ __forceinline__ void set_lane(Regs<T, N>& r, uint32_t lane, uint32_t i, T v) const {
+    if ((threadIdx.x & 31) == lane) r.v[i] = v;
+  }
   // Lane collectives over the full warp: each lane evaluates the function for its
   // own lane, the hardware combines.
   template <class F>

@@ -119,6 +119,11 @@ class SimContext {
     lane_arrivals_.clear();
   }
   void warp_sync() {}
+  // Lane `lane`'s register i becomes v (warp-uniform call, registers only).
+  template <class T, uint32_t N>
+  void set_lane(Regs<T, N>& r, uint32_t lane, uint32_t i, T v) {
+    r.of(lane)[i] = v;
+  }
   // Lane collectives: the warp's registers only, so no scheduling point. Outside
   // for_each_lane (warp-uniform code), as on the GPU every lane must take part.
   template <class F>

@@ -65,6 +65,7 @@
 //                              after every lane ran (sim: at the step's point)
 //     Regs<T, N>               N values of T per thread that live across warp steps;
 //                              .of(t) is consumer thread t's array (GPU: registers)
+//     void x.set_lane(regs, lane, i, v)   lane's register i becomes v (no point)
 //     void x.warp_sync()       __syncwarp: orders the warp's shared-memory accesses
 //                              (sim: nothing to do, a warp is one fiber)
 //   lane collectives (warp-uniform code, outside for_each_lane; no scheduling
