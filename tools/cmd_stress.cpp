@@ -38,6 +38,7 @@ int run_slab(Args& a) {
   if (s.record)
     fmt::print("  recorded {} ops, {} events; download and assembly {:.3f} s, check {:.3f} s ({} key partitions searched)\n",
                r.ops, r.events, r.download_seconds, r.check_seconds, r.keys_searched);
+  if (!r.witness_failure.empty()) fmt::print("  explicit-rule order failed ({}); decided by the search\n", r.witness_failure);
   if (!r.history_path.empty()) fmt::print("  history: {}\n", r.history_path);
   for (const auto& f : r.failures) fmt::print("  FAIL: {}\n", f);
   fmt::print("  verdict: {}\n", r.failures.empty() ? "pass" : "FAIL");

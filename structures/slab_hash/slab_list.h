@@ -49,7 +49,7 @@ GPULIN_HD uint32_t lanes_holding(X& x, SlabRegs<X>& r, uint32_t key) {
   return x.ballot([&](uint32_t l) { return r.of(l)[0] == key; }) & ModeTraits<P::mode>::kKeyLanes;
 }
 
-struct SearchResult {
+struct SlabSearchResult {
   bool found = false;
   uint32_t value = 0;  // pairs: the value; set: unused
 };
@@ -57,7 +57,7 @@ struct SearchResult {
 // SEARCH (Fig. 2, warp_search_macro): the first spot holding the key, in list
 // order; for the multimap that is the paper's "least recent" pair.
 template <class X, class P>
-GPULIN_HD SearchResult slab_search(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, uint32_t bucket, uint32_t key) {
+GPULIN_HD SlabSearchResult slab_search(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, uint32_t bucket, uint32_t key) {
   for (uint32_t next = kBaseSlab;;) {
     read_slab(x, h, bucket, next, r);
     const uint32_t lane = lowest_lane(lanes_holding<X, P>(x, r, key));

@@ -65,7 +65,7 @@ GPULIN_HD void run_slab_op(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, WarpA
     slab_delete(x, h, r, bucket, key);
     x.record_ret(args, 0u, true);
   } else if (fn == kFnSearch) {
-    const SearchResult s = slab_search(x, h, r, bucket, key);
+    const SlabSearchResult s = slab_search(x, h, r, bucket, key);
     res.status = s.found ? TaskResult::kFound : TaskResult::kDone;
     res.value = s.value;
     if constexpr (P::mode == Mode::Set) {

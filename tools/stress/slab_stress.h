@@ -36,6 +36,7 @@ struct SlabStressResult {
   double download_seconds = 0, check_seconds = 0;
   uint64_t keys_checked = 0, keys_searched = 0;  // partitions: all, and those the witness could not settle
   uint32_t alloc_failures = 0;
+  std::string witness_failure;  // why the explicit-rule order failed, when it did (the search then decides)
   std::string history_path;
   std::vector<std::string> failures;  // empty: pass
 };
