@@ -49,6 +49,20 @@ GPULIN_HD uint32_t lanes_holding(X& x, SlabRegs<X>& r, uint32_t key) {
   return x.ballot([&](uint32_t l) { return r.of(l)[0] == key; }) & ModeTraits<P::mode>::kKeyLanes;
 }
 
+// After a read that did not end the operation: moves `next` to the read slab's
+// successor, or, at the list's end, records the operation's lp (this read decided
+// it) and returns true.
+template <class X>
+GPULIN_HD bool at_list_end(X& x, SlabRegs<X>& r, uint32_t& next) {
+  const uint32_t ptr = lane_word(x, r, kAddressLane);
+  if (ptr == kEmptyPointer) {
+    x.record_lp();
+    return true;
+  }
+  next = ptr;
+  return false;
+}
+
 struct SlabSearchResult {
   bool found = false;
   uint32_t value = 0;  // pairs: the value; set: unused
@@ -65,12 +79,11 @@ GPULIN_HD SlabSearchResult slab_search(X& x, const SlabHashView<P>& h, SlabRegs<
       x.record_lp();
       return {true, ModeTraits<P::mode>::kPairs ? lane_word(x, r, lane + 1) : 0u};
     }
-    const uint32_t ptr = lane_word(x, r, kAddressLane);
-    if (ptr == kEmptyPointer || P::mutant == Mutant::SearchFirstSlab) {
+    if constexpr (P::mutant == Mutant::SearchFirstSlab) {
       x.record_lp();
       return {};
     }
-    next = ptr;
+    if (at_list_end(x, r, next)) return {};
   }
 }
 
@@ -167,12 +180,7 @@ GPULIN_HD void slab_delete(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, uint3
       x.record_lp();
       return;
     }
-    const uint32_t ptr = lane_word(x, r, kAddressLane);
-    if (ptr == kEmptyPointer) {
-      x.record_lp();
-      return;
-    }
-    next = ptr;
+    if (at_list_end(x, r, next)) return;
   }
 }
 
@@ -188,12 +196,7 @@ GPULIN_HD uint32_t slab_search_all(X& x, const SlabHashView<P>& h, SlabRegs<X>& 
       if (n == cap) x.fail("slab hash: SEARCHALL found more pairs than its result buffer holds");
       out[n++] = lane_word(x, r, lowest_lane(m) + 1);
     }
-    const uint32_t ptr = lane_word(x, r, kAddressLane);
-    if (ptr == kEmptyPointer) {
-      x.record_lp();
-      return n;
-    }
-    next = ptr;
+    if (at_list_end(x, r, next)) return n;
   }
 }
 
@@ -207,12 +210,7 @@ GPULIN_HD void slab_delete_all(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, u
       empty_pair<X, P>(x, r, h.slab(bucket, next) + lowest_lane(m), lowest_lane(m));
       continue;  // re-read this slab until it holds the key no more
     }
-    const uint32_t ptr = lane_word(x, r, kAddressLane);
-    if (ptr == kEmptyPointer) {
-      x.record_lp();
-      return;
-    }
-    next = ptr;
+    if (at_list_end(x, r, next)) return;
   }
 }
 
