@@ -9,15 +9,38 @@
 
 namespace gpulin {
 
+// DeviceEvent::kind, numbered as EventKind (histories/history.h).
+enum DeviceEventKind : uint32_t {
+  kDeviceInv = 0,
+  kDeviceRet = 1,
+  kDeviceAcq = 2,
+  kDeviceRel = 3,
+  // The operation's linearization point (lp_rule explicit): t, op and actor only;
+  // node, fn, key_off, key_len and is_null are 0. Its ticket is taken at the
+  // deciding atomic (the successful CAS, the read of the slab that decided a search),
+  // strictly between the op's inv and ret tickets.
+  kDeviceLp = 4,
+};
+
+// DeviceEvent::is_null on a ret: the shape of the result. 0 and 1 are the flag
+// it started as (a list of keys, or null); the others take the ret's one key
+// (key_len 1) as a JSON scalar.
+enum DeviceResult : uint32_t {
+  kResultKeys = 0,   // [k0, k1, ...]: key_len keys (a pq delete)
+  kResultNull = 1,   // null, key_len 0 (a map search that found nothing)
+  kResultValue = 2,  // the one key as an integer (a map search's value)
+  kResultBool = 3,   // the one key as false (0) or true (anything else): a set's contains
+};
+
 struct DeviceEvent {
   uint64_t t;
   int64_t op;
   int64_t node;      // acq, rel
-  uint32_t kind;     // EventKind
+  uint32_t kind;     // DeviceEventKind
   uint32_t fn;       // inv
   uint32_t key_off;  // inv, ret: payload in the actor's key buffer
   uint32_t key_len;
-  uint32_t is_null;  // ret: the result is null
+  uint32_t is_null;  // ret: a DeviceResult (named when it was a flag: 1 null, 0 keys)
   uint32_t actor;
 };
 

@@ -40,7 +40,7 @@ struct Payload {
   uint64_t off = 0;
   uint32_t len = 0;
   uint16_t fn = 0;  // inv: index into Part::fns
-  uint8_t kind = KeyOp::kNullResult;  // ret: kNullResult or kKeysResult
+  uint8_t kind = KeyOp::kNullResult;  // ret: a KeyOp::Result (the last three have a pool payload)
   uint8_t part = 0;
 };
 
@@ -119,7 +119,8 @@ int field_of(od::field& fld) {
 // taken": a line not taken goes to the DOM reader, which names the problem.
 class LineParser {
  public:
-  explicit LineParser(Part& part) : part_(part) {}
+  // `scalars`: a ret's res may also be one integer or true/false (keyed models).
+  LineParser(Part& part, bool scalars) : part_(part), scalars_(scalars) {}
 
   // `cap`: bytes readable from p on (the rest of the padded buffer).
   bool event(const char* p, size_t len, size_t cap, uint32_t line) {
@@ -185,19 +186,41 @@ class LineParser {
     out.len = static_cast<uint32_t>(part_.keys.size() - out.off);
     return true;
   }
-  // null or an array of keys.
+  // null or an array of keys; with scalars_, also one integer or true/false.
   bool result(od::value v, Payload& out) {
-    bool null = false;
-    if (v.is_null().get(null)) return false;
-    if (null) {
+    od::json_type type;
+    if (v.type().get(type)) return false;
+    if (type == od::json_type::array) {
+      out.kind = KeyOp::kKeysResult;
+      return key_array(v, out);
+    }
+    if (type == od::json_type::null) {
+      bool null = false;
+      if (v.is_null().get(null) || !null) return false;
       out.kind = KeyOp::kNullResult;
       return true;
     }
-    out.kind = KeyOp::kKeysResult;
-    return key_array(v, out);
+    int64_t x = 0;
+    if (!scalars_) return false;
+    if (type == od::json_type::number) {
+      if (v.get_int64().get(x)) return false;
+      out.kind = KeyOp::kValueResult;
+    } else if (type == od::json_type::boolean) {
+      bool b = false;
+      if (v.get_bool().get(b)) return false;
+      x = b;
+      out.kind = KeyOp::kBoolResult;
+    } else {
+      return false;
+    }
+    out.off = part_.keys.size();
+    out.len = 1;
+    part_.keys.push_back(x);
+    return true;
   }
 
   Part& part_;
+  bool scalars_;
   od::parser parser_;
 };
 
@@ -208,10 +231,10 @@ bool comment_or_blank(const char* p, const char* le) {
 
 // Parses the lines of [begin, end) (whole lines) into `part`. Lines are split
 // and counted exactly as the DOM reader does. Stops early once any part failed.
-void parse_chunk(const char* begin, const char* end, const char* padded_end, size_t pool_bytes, Part& part,
-                 std::atomic<bool>& stop) {
+void parse_chunk(const char* begin, const char* end, const char* padded_end, size_t pool_bytes, bool scalars,
+                 Part& part, std::atomic<bool>& stop) {
   part.reserve_for(end - begin, pool_bytes);
-  LineParser parser(part);
+  LineParser parser(part, scalars);
   uint64_t line = 0;
   for (const char* p = begin; p < end;) {
     const char* nl = static_cast<const char*>(std::memchr(p, '\n', end - p));
@@ -315,7 +338,7 @@ void build_ops(KeyHistory& k, const std::vector<OpSpan>& spans, const Joined& j,
       op.ret_t = ret.t;
       op.ret_line = ret.line;
       op.res_kind = static_cast<KeyOp::Result>(res.kind);
-      if (res.kind == KeyOp::kKeysResult) {
+      if (res.kind >= KeyOp::kKeysResult) {  // keys, or the one key of a scalar
         op.res_off = base[res.part] + res.off;
         op.res_len = res.len;
       }
@@ -355,22 +378,27 @@ bool is_key_array(const Value& v) {
 // either a payload is not keys (an error here, on its first line) or the fast
 // path was stricter than it needs to be, and the history is converted.
 KeyHistory keys_of_dom(const History& h) {
+  const bool scalars = keyed_model(h.header.model);
   uint32_t bad = UINT32_MAX;
   bool any = false;
   for (const Operation& op : h.ops) {
     if (!is_key_array(op.args)) any = true, bad = std::min(bad, op.inv_line);
-    if (op.res && !op.res->is_null() && !is_key_array(*op.res)) any = true, bad = std::min(bad, op.ret_line);
+    if (op.res && !op.res->is_null() && !is_key_array(*op.res) && !(scalars && (op.res->is_int() || op.res->is_bool())))
+      any = true, bad = std::min(bad, op.ret_line);
   }
   if (any)
     throw FormatError(h.source, bad,
-                      fmt::format("args/res must be arrays of integer keys for model {}", h.header.model));
+                      scalars ? fmt::format("args must be arrays of integers, res null, an integer, true/false or an "
+                                            "array of integers for model {}",
+                                            h.header.model)
+                              : fmt::format("args/res must be arrays of integer keys for model {}", h.header.model));
   return to_key_history(h);
 }
 
 // Known models whose payloads are not key lists are turned away at the header;
 // unknown models go on, so that check_header names them as the DOM reader does.
 void require_keys_model(const Header& h, const std::string& source, uint32_t line) {
-  if (keys_only_model(h.model)) return;
+  if (key_payload_model(h.model)) return;
   const auto& known = known_models();
   if (std::find(known.begin(), known.end(), h.model) != known.end())
     throw FormatError(source, line, fmt::format("model {} has non-key payloads; use read_history_file", h.model));
@@ -417,9 +445,10 @@ KeyHistory read_padded(simdjson::padded_string buf, const std::string& source, u
   const std::vector<const char*> cuts = cut_at_lines(body, end, threads);
   std::vector<Part> parts(threads);
   std::atomic<bool> stop{false};
+  const bool scalars = keyed_model(header.model);
   on_threads(threads, [&](unsigned i) {
     const size_t pool_bytes = i == 0 ? end - body : cuts[i + 1] - cuts[i];
-    parse_chunk(cuts[i], cuts[i + 1], padded_end, pool_bytes, parts[i], stop);
+    parse_chunk(cuts[i], cuts[i + 1], padded_end, pool_bytes, scalars, parts[i], stop);
   });
 
   // A line turned down: the DOM reader reads the whole input and throws its own
@@ -444,11 +473,16 @@ KeyHistory read_padded(simdjson::padded_string buf, const std::string& source, u
 
 using namespace binary_layout;
 
+constexpr uint64_t kNoPayload = UINT64_MAX;
+
 // Decodes the value pool's key payloads; any other content or inconsistency is
 // "not taken", left for read_history_binary_bytes to name.
 class PoolKeys {
  public:
-  PoolKeys(std::string_view pool, Part& part) : pool_(pool), part_(part) {}
+  // `scalars`: a ret's res may also be one integer or true/false (keyed models).
+  // Payloads are read from `start` on (where the first record read has its payload).
+  PoolKeys(std::string_view pool, uint64_t start, Part& part, bool scalars)
+      : pool_(pool), part_(part), scalars_(scalars), pos_(start) {}
   size_t pos() const { return pos_; }
 
   bool inv(uint64_t aux, Payload& out) {
@@ -465,6 +499,15 @@ class PoolKeys {
     if (aux != pos_ || !take(1, tag)) return false;
     if (*tag == kNull) {
       out.kind = KeyOp::kNullResult;
+      return true;
+    }
+    if (scalars_ && (*tag == kInt || *tag == kTrue || *tag == kFalse)) {
+      const char* x = nullptr;
+      if (*tag == kInt && !take(8, x)) return false;
+      out.kind = *tag == kInt ? KeyOp::kValueResult : KeyOp::kBoolResult;
+      out.off = part_.keys.size();
+      out.len = 1;
+      part_.keys.push_back(*tag == kInt ? static_cast<int64_t>(get_le(x, 8)) : *tag == kTrue);
       return true;
     }
     --pos_;  // the array's tag again
@@ -496,16 +539,19 @@ class PoolKeys {
   }
   std::string_view pool_;
   Part& part_;
-  size_t pos_ = 0;
+  bool scalars_;
+  size_t pos_;
 };
 
-// The records, as read_history_binary_bytes reads them; false when it would
-// complain or build a Value that is no key list.
-bool parse_records(const char* rec, uint64_t count, std::string_view pool, uint64_t pool_size, Part& part) {
-  part.events.reserve(count);
+// Records [0, count) from `rec` (lines 1.. of the part), as
+// read_history_binary_bytes reads them, their payloads from pool[start, end);
+// false when it would complain or build a Value that is no key list.
+bool parse_records(const char* rec, uint64_t count, std::string_view pool, uint64_t start, uint64_t pool_bytes,
+                   bool scalars, Part& part, uint64_t& end) {
+  reserve_huge(part.events, count);
   part.slot.reserve(count);
-  reserve_huge(part.keys, pool.size() / 9);  // a key takes 9 bytes in the pool
-  PoolKeys reader(pool, part);
+  reserve_huge(part.keys, pool_bytes / 9);  // a key takes 9 bytes in the pool
+  PoolKeys reader(pool, start, part, scalars);
   for (uint64_t i = 0; i < count; ++i, rec += kRecordSize) {
     const Record r = decode_record(rec, i);
     if (!r.known_kind() || !r.padding_zero) return false;
@@ -535,10 +581,12 @@ bool parse_records(const char* rec, uint64_t count, std::string_view pool, uint6
     }
   }
   part.lines = count;
-  return reader.pos() == pool_size && pool.size() == pool_size;
+  end = reader.pos();
+  return true;
 }
 
-KeyHistory read_binary_bytes(std::string_view bytes, const std::string& source) {
+// `threads`: runs of records parsed at once; 0: one per 2^20 records, at most one per core.
+KeyHistory read_binary_bytes(std::string_view bytes, const std::string& source, unsigned threads) {
   auto dom = [&] { return keys_of_dom(read_history_binary_bytes(bytes, source)); };
   // Before the records: any irregularity is for the binary reader to name.
   if (bytes.size() < sizeof kMagic + 4 || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0) return dom();
@@ -556,9 +604,36 @@ KeyHistory read_binary_bytes(std::string_view bytes, const std::string& source) 
   const char* rec = bytes.data() + pos;
   pos += count * kRecordSize;
   const std::string_view pool = bytes.substr(pos);
-  std::vector<Part> parts(1);
-  if (!parse_records(rec, count, pool, pool_size, parts[0])) return dom();
-  return assemble_keys(source, std::move(header), 0, std::move(parts), {1});
+  if (pool.size() != pool_size) return dom();
+
+  // Runs of records in parallel, each reading its payloads from where its first
+  // one lies (its aux); the runs must then meet end to end, as one reader's would.
+  if (threads == 0) threads = static_cast<unsigned>(std::clamp<uint64_t>(count >> 20, 1, default_threads()));
+  threads = static_cast<unsigned>(std::clamp<uint64_t>(std::min<uint64_t>(threads, count), 1, 255));  // Payload::part is a byte
+  std::vector<uint64_t> begin(threads + 1), start(threads, kNoPayload), end(threads, kNoPayload);
+  for (unsigned i = 0; i <= threads; ++i) begin[i] = count * i / threads;
+  for (unsigned i = 0; i < threads; ++i)
+    for (uint64_t r = begin[i]; r < begin[i + 1] && start[i] == kNoPayload; ++r) {
+      const Record x = decode_record(rec + r * kRecordSize, r);
+      if (x.known_kind() && (x.ev.kind == EventKind::Inv || x.ev.kind == EventKind::Ret)) start[i] = x.aux;
+    }
+  std::vector<Part> parts(threads);
+  std::vector<char> taken(threads, 0);
+  const bool scalars = keyed_model(header.model);
+  on_threads(threads, [&](unsigned i) {
+    const uint64_t from = start[i] == kNoPayload ? 0 : start[i];
+    taken[i] = from <= pool_size && parse_records(rec + begin[i] * kRecordSize, begin[i + 1] - begin[i], pool, from,
+                                                  pool_size / threads, scalars, parts[i], end[i]);
+  });
+  uint64_t at = 0;  // where the next payload must start
+  std::vector<uint64_t> first_line(threads);
+  for (unsigned i = 0; i < threads; ++i) {
+    if (!taken[i] || (start[i] != kNoPayload && start[i] != at)) return dom();
+    if (start[i] != kNoPayload) at = end[i];
+    first_line[i] = begin[i] + 1;
+  }
+  if (at != pool_size) return dom();
+  return assemble_keys(source, std::move(header), 0, std::move(parts), first_line);
 }
 
 // Reads a regular file into a padded_string with huge pages, in pieces by
@@ -598,10 +673,6 @@ bool load_in_parallel(const std::string& path, unsigned threads, simdjson::padde
 
 }  // namespace
 
-bool keys_only_model(const std::string& model) {
-  return model == "pq" || model == "pq-batch" || model == "psync-pq";
-}
-
 KeyHistory read_key_history_file(const std::string& path, unsigned threads) {
   simdjson::padded_string buf;
   if (!load_in_parallel(path, threads ? threads : default_threads(), buf))
@@ -616,7 +687,10 @@ KeyHistory read_key_history_text(std::string_view text, const std::string& sourc
 
 KeyHistory read_key_history_any(const std::string& path, unsigned threads) {
   if (!is_binary_history_file(path)) return read_key_history_file(path, threads);
-  return read_binary_bytes(read_file_bytes(path), path);
+  simdjson::padded_string buf;
+  if (load_in_parallel(path, threads ? threads : default_threads(), buf))
+    return read_binary_bytes(std::string_view(buf.data(), buf.size()), path, threads);
+  return read_binary_bytes(read_file_bytes(path), path, threads);
 }
 
 }  // namespace gpulin
