@@ -1,6 +1,9 @@
 #include "verify/testing/generate_keyed_history.h"
 
+#include "histories/id_index.h"
+
 #include <deque>
+#include <string>
 #include <random>
 #include <stdexcept>
 #include <unordered_map>
@@ -168,6 +171,65 @@ KeyHistory generate_keyed_history(const KeyedHistoryOptions& o) {
     }
   }
   return h;
+}
+
+std::optional<PlantedFault> plant_wrong_search(KeyHistory& h, size_t from) {
+  for (size_t i = from; i < h.ops.size(); ++i) {
+    KeyOp& op = h.ops[i];
+    if (h.fn_name(op) == "search" && op.res_kind == KeyOp::kValueResult) {
+      ++h.keys[op.res_off];
+      return PlantedFault{op.id, h.keys[op.args_off], -1};
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<PlantedFault> plant_early_lp(KeyHistory& h, size_t from) {
+  IdIndex index = index_ids(h.ops, [](const KeyOp& o) { return o.id; });
+  // Per key: its last op in lp order, and whether the key had a value before it.
+  struct Track {
+    size_t last = SIZE_MAX;
+    size_t last_lp = 0;  // the event index of its lp
+    bool had_before = false;
+    bool has = false;
+    int64_t value = 0, value_before = 0;
+  };
+  std::unordered_map<int64_t, Track> keys;
+  for (size_t e = 0; e < h.events.size(); ++e) {
+    if (h.events[e].kind != EventKind::Lp) continue;
+    const size_t i = index.find(h.events[e].op);
+    const KeyOp& op = h.ops[i];
+    const std::string& f = h.fn_name(op);
+    Track& k = keys[h.keys[op.args_off]];
+    const bool search = f == "search" || f == "contains";
+    if (search && i >= from && !op.pending() && k.last != SIZE_MAX) {
+      const KeyOp& up = h.ops[k.last];
+      const std::string& uf = h.fn_name(up);
+      // The search saw the update: a changed value (map), a fresh insert (set).
+      const bool saw = (uf == "replace" && op.res_kind == KeyOp::kValueResult && h.keys[op.res_off] == k.value &&
+                        (!k.had_before || k.value_before != k.value)) ||
+                       (uf == "insert" && op.res_kind == KeyOp::kBoolResult && h.keys[op.res_off] && !k.had_before);
+      const uint64_t up_lp = h.events[k.last_lp].t, lp = h.events[e].t;
+      if (saw && op.inv_t < up_lp && lp < up.ret_t) {
+        std::swap(h.events[k.last_lp].op, h.events[e].op);
+        std::swap(h.events[k.last_lp].actor, h.events[e].actor);
+        return PlantedFault{op.id, h.keys[op.args_off], up.id};
+      }
+    }
+    // The op's effect on the key, as the generator's model has it.
+    const bool had = k.has;
+    const int64_t before = k.value;
+    if (f == "replace") k.has = true, k.value = h.keys[op.args_off + 1];
+    else if (f == "insert") k.has = true, k.value = 1;
+    else if (f == "delete") k.has = false;
+    if (!search) {
+      k.last = i;
+      k.last_lp = e;
+      k.had_before = had;
+      k.value_before = before;
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace gpulin

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "histories/key_history.h"
@@ -33,5 +34,26 @@ struct KeyedHistoryOptions {
 // picked at random for each event, so with many actors each operation spans
 // thousands of others' events, as on a GPU. The same options give the same history.
 KeyHistory generate_keyed_history(const KeyedHistoryOptions& options);
+
+// A planted fault: the op changed, its key, and the other op involved (or -1).
+struct PlantedFault {
+  int64_t op = -1;
+  int64_t key = 0;
+  int64_t other = -1;
+};
+
+// Adds one to the value that a completed search (map or multimap) returned: the
+// first such op at or after h.ops[from]. The generator's values are random
+// 32-bit words, so unless an update of that key happened to write value + 1 (the
+// tests check it did not), the history is no longer linearizable.
+std::optional<PlantedFault> plant_wrong_search(KeyHistory& h, size_t from = 0);
+
+// Swaps the lp events of an update (map replace, set insert) and a search
+// (search, contains) that saw its effect, the update being the key's last before
+// the search in lp order, when the two overlap so that each lp still lies inside
+// its op: the first such pair whose search is at or after h.ops[from]. The lp
+// order then fails at the search, but the history stays linearizable (the old
+// order is still a linearization).
+std::optional<PlantedFault> plant_early_lp(KeyHistory& h, size_t from = 0);
 
 }  // namespace gpulin
