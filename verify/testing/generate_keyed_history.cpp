@@ -21,43 +21,60 @@ Kind kind_of(const std::string& model) {
   throw std::invalid_argument("generate_keyed_history: model must be map, set or multimap, not " + model);
 }
 
-// The sequential model the results come from, applied at each lp.
+enum class Fn { Update, Delete, Search, SearchAll, Contains };
+
+// The sequential model the results come from, applied at each lp. A map's or
+// set's key holds at most one value (a dense array); a multimap's its list.
 class Spec {
  public:
-  Spec(Kind kind, uint64_t keys) : kind_(kind), slot_(keys, kAbsent) {}
+  Spec(Kind kind, uint64_t keys)
+      : kind_(kind), slot_(keys, kAbsent), value_(kind == Kind::Multimap ? 0 : keys, 0) {}
 
   // The keys with a value (any of them, for picking one at random).
   bool empty() const { return present_.empty(); }
   int64_t any_present(uint64_t r) const { return present_[r % present_.size()]; }
 
   // Applies op (fn, key, value: args) and appends its result to `pool`: the result's kind.
-  KeyOp::Result apply(const std::string& fn, int64_t key, int64_t value, std::vector<int64_t>& pool) {
-    std::deque<int64_t>& vs = values_[key];  // map and set use its front only
-    auto value_result = [&](bool has, int64_t v) {
-      if (!has) return KeyOp::kNullResult;
-      pool.push_back(v);
-      return KeyOp::kValueResult;
-    };
+  KeyOp::Result apply(Fn fn, int64_t key, int64_t value, std::vector<int64_t>& pool) {
+    if (kind_ == Kind::Multimap) return apply_multi(fn, key, value, pool);
+    const uint64_t k = static_cast<uint64_t>(key);
+    const bool has = slot_[k] != kAbsent;
+    switch (fn) {
+      case Fn::Update:
+        value_[k] = kind_ == Kind::Set ? 1 : value;
+        track(key, true);
+        return KeyOp::kNullResult;
+      case Fn::Delete: track(key, false); return KeyOp::kNullResult;
+      case Fn::Contains: pool.push_back(has); return KeyOp::kBoolResult;
+      case Fn::Search:
+        if (!has) return KeyOp::kNullResult;
+        pool.push_back(value_[k]);
+        return KeyOp::kValueResult;
+      case Fn::SearchAll: break;
+    }
+    return KeyOp::kNullResult;
+  }
+
+ private:
+  KeyOp::Result apply_multi(Fn fn, int64_t key, int64_t value, std::vector<int64_t>& pool) {
+    std::deque<int64_t>& vs = multi_[key];
     KeyOp::Result r = KeyOp::kNullResult;
-    if (fn == "replace") {
-      vs.assign(1, value);
-    } else if (fn == "insert") {
-      if (kind_ == Kind::Set) vs.assign(1, 1);
-      else vs.push_back(value);
-    } else if (fn == "delete") {
-      if (!vs.empty()) vs.pop_front();
-      if (kind_ != Kind::Multimap) vs.clear();
-    } else if (fn == "contains") {
-      pool.push_back(vs.empty() ? 0 : 1);
-      r = KeyOp::kBoolResult;
-    } else if (fn == "search") {
-      r = value_result(!vs.empty(), vs.empty() ? 0 : vs.front());
-    } else if (fn == "searchall") {
-      pool.insert(pool.end(), vs.begin(), vs.end());
-      r = KeyOp::kKeysResult;
+    switch (fn) {
+      case Fn::Update: vs.push_back(value); break;
+      case Fn::Delete:
+        if (!vs.empty()) vs.pop_front();
+        break;
+      case Fn::Search:
+        if (!vs.empty()) pool.push_back(vs.front()), r = KeyOp::kValueResult;
+        break;
+      case Fn::SearchAll:
+        pool.insert(pool.end(), vs.begin(), vs.end());
+        r = KeyOp::kKeysResult;
+        break;
+      case Fn::Contains: break;
     }
     track(key, !vs.empty());
-    if (vs.empty()) values_.erase(key);
+    if (vs.empty()) multi_.erase(key);
     return r;
   }
 
@@ -79,9 +96,10 @@ class Spec {
   }
 
   Kind kind_;
-  std::vector<uint64_t> slot_;
+  std::vector<uint64_t> slot_;  // a key's place in present_, or kAbsent
   std::vector<int64_t> present_;
-  std::unordered_map<int64_t, std::deque<int64_t>> values_;
+  std::vector<int64_t> value_;  // map, set
+  std::unordered_map<int64_t, std::deque<int64_t>> multi_;
 };
 
 enum class Phase { Idle, Invoked, Decided };
@@ -102,6 +120,11 @@ KeyHistory generate_keyed_history(const KeyedHistoryOptions& o) {
   const uint16_t remove = h.fn_index("delete");
   const uint16_t search = h.fn_index(kind == Kind::Set ? "contains" : "search");
   const uint16_t search_all = kind == Kind::Multimap ? h.fn_index("searchall") : search;
+  std::vector<Fn> fn_of(h.fn_names.size());
+  fn_of[update] = Fn::Update;
+  fn_of[remove] = Fn::Delete;
+  fn_of[search] = kind == Kind::Set ? Fn::Contains : Fn::Search;
+  if (kind == Kind::Multimap) fn_of[search_all] = Fn::SearchAll;
   h.events.reserve(3 * o.ops);
   h.ops.reserve(o.ops);
   h.keys.reserve(o.ops * 2);
@@ -154,7 +177,7 @@ KeyHistory generate_keyed_history(const KeyedHistoryOptions& o) {
         KeyOp& op = h.ops[op_of[a]];
         const size_t before = h.keys.size();
         const int64_t key = h.keys[op.args_off], value = op.args_len > 1 ? h.keys[op.args_off + 1] : 0;
-        op.res_kind = spec.apply(h.fn_names[op.fn], key, value, h.keys);
+        op.res_kind = spec.apply(fn_of[op.fn], key, value, h.keys);
         op.res_off = before;
         op.res_len = static_cast<uint32_t>(h.keys.size() - before);
         if (op.res_kind == KeyOp::kNullResult) op.res_off = 0;
