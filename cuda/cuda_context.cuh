@@ -1,17 +1,23 @@
-// The execution context on the GPU (structures/exec/context.h). Block-uniform code:
-// every thread of the block calls each function with the same arguments; thread 0
-// performs a shared-word access and broadcasts the result through shared memory.
+// The execution context on the GPU (structures/exec/context.h): one template over
+// the actor's scope (cuda/cuda_actor_scope.cuh: a thread block or a warp).
+// Actor-uniform code: every thread of the actor calls each function with the same
+// arguments; the scope's leader performs a shared-word access and the result is
+// broadcast. Lane operations (ballot, shuffle, per-lane loads) are the calling
+// warp's instructions.
 //
-// Memory order (../shared/design.md): state another block may have written is read
+// Memory order (../shared/design.md): state another actor may have written is read
 // and written only with device-scope atomics - acquire/release for lock words,
-// relaxed for node data bracketed by those - never with plain loads that L1 could
-// serve stale. No correctness depends on a compiler flag.
+// relaxed for data bracketed by those - never with plain loads that L1 could serve
+// stale. No correctness depends on a compiler flag.
 #pragma once
 
 #include <cuda/atomic>
 
 #include <cstdint>
+#include <type_traits>
 
+#include "cuda/cuda_actor_scope.cuh"
+#include "cuda/cuda_barriers.cuh"
 #include "histories/device_events.h"
 
 namespace gpulin::cuda_exec {
@@ -21,62 +27,63 @@ using device_ref = cuda::atomic_ref<T, cuda::thread_scope_device>;
 
 // `Record` compiles recording in or out: with it off, the record_* calls are empty
 // and cost nothing.
-template <bool Record>
+template <class Scope, bool Record = false>
 class CudaContext {
  public:
-  // `broadcast` is two words of shared memory owned by this context. Broadcasts
-  // alternate between them, so a thread still reading one value never races the
-  // next write: that write comes after at least one more barrier.
-  //
   // `spin_bound`: re-reads a wait_while_equals may make before it calls fail, so a
   // wait that never ends (a lost release, a deadlock) traps with a message instead
   // of hanging the GPU. The default, 2^24 re-reads with back-off up to 1 us, is
   // about 17 s: far beyond any wait of a correct run (the root lock under 128
   // blocks waits milliseconds).
   static constexpr uint64_t kDefaultSpinBound = uint64_t{1} << 24;
-  __device__ explicit CudaContext(uint32_t* broadcast, DeviceRecorderRef rec = {},
-                                  uint64_t spin_bound = kDefaultSpinBound)
-      : bcast_(broadcast), rec_(rec), spin_bound_(spin_bound) {}
+  __device__ explicit CudaContext(Scope scope, DeviceRecorderRef rec = {}, uint64_t spin_bound = kDefaultSpinBound)
+      : scope_(scope), rec_(rec), spin_bound_(spin_bound) {}
 
-  // An acquire needs no barrier before it (nothing of this block must be ordered
+  // ---- shared words, actor-uniform ----------------------------------------
+  // An acquire needs no barrier before it (nothing of this actor must be ordered
   // before a load), only the one that publishes the value.
   __device__ uint32_t load(uint32_t* p) {
-    uint32_t* b = next_slot();
-    if (threadIdx.x == 0) *b = device_ref<uint32_t>(*p).load(cuda::memory_order_acquire);
-    __syncthreads();
-    return *b;
+    return scope_.template from_leader<uint32_t>(
+        [p] { return device_ref<uint32_t>(*p).load(cuda::memory_order_acquire); });
   }
   // The barrier before a release orders every thread's earlier writes before it:
-  // bar.sync is a morally strong synchronization within the block, and a release
-  // at device scope is cumulative over what its thread has observed (PTX memory
-  // model), so no separate fence is needed.
+  // bar.sync (bar.warp.sync) is a morally strong synchronization among the actor's
+  // threads, and a release at device scope is cumulative over what its thread has
+  // observed (PTX memory model), so no separate fence is needed.
   __device__ void store(uint32_t* p, uint32_t v) {
-    __syncthreads();
-    if (threadIdx.x == 0) device_ref<uint32_t>(*p).store(v, cuda::memory_order_release);
-    __syncthreads();
+    scope_.sync();
+    if (scope_.rank() == 0) device_ref<uint32_t>(*p).store(v, cuda::memory_order_release);
+    scope_.sync();
   }
-  // Only thread 0 reads or writes such a word (x.load is thread 0's too), and the
-  // lock's releasing CAS, also thread 0's, orders this store before it.
+  // Only the leader reads or writes such a word (x.load is the leader's too), and
+  // the lock's releasing CAS, also the leader's, orders this store before it.
   __device__ void store_guarded(uint32_t* p, uint32_t v) {
-    if (threadIdx.x == 0) device_ref<uint32_t>(*p).store(v, cuda::memory_order_relaxed);
+    if (scope_.rank() == 0) device_ref<uint32_t>(*p).store(v, cuda::memory_order_relaxed);
   }
-  __device__ uint32_t cas(uint32_t* p, uint32_t expected, uint32_t desired) {
-    __syncthreads();
-    uint32_t* b = next_slot();
-    if (threadIdx.x == 0) {
-      uint32_t e = expected;
-      device_ref<uint32_t>(*p).compare_exchange_strong(e, desired, cuda::memory_order_acq_rel);
-      *b = e;  // the old value, as the figures' CAS returns it
-    }
-    __syncthreads();
-    return *b;
+  template <class W>
+  __device__ W cas(W* p, std::type_identity_t<W> expected, std::type_identity_t<W> desired) {
+    static_assert(sizeof(W) == 4 || sizeof(W) == 8, "CAS on 32- or 64-bit words");
+    scope_.sync();
+    return scope_.template from_leader<W>([=] {
+      W e = expected;
+      device_ref<W>(*p).compare_exchange_strong(e, desired, cuda::memory_order_acq_rel);
+      return e;  // the old value, as the figures' CAS returns it
+    });
   }
   __device__ uint32_t fetch_add(uint32_t* p, uint32_t v) {
-    __syncthreads();
-    uint32_t* b = next_slot();
-    if (threadIdx.x == 0) *b = device_ref<uint32_t>(*p).fetch_add(v, cuda::memory_order_acq_rel);
-    __syncthreads();
-    return *b;
+    scope_.sync();
+    return scope_.template from_leader<uint32_t>(
+        [=] { return device_ref<uint32_t>(*p).fetch_add(v, cuda::memory_order_acq_rel); });
+  }
+  __device__ uint32_t fetch_and(uint32_t* p, uint32_t v) {
+    scope_.sync();
+    return scope_.template from_leader<uint32_t>(
+        [=] { return device_ref<uint32_t>(*p).fetch_and(v, cuda::memory_order_acq_rel); });
+  }
+  __device__ uint32_t fetch_or(uint32_t* p, uint32_t v) {
+    scope_.sync();
+    return scope_.template from_leader<uint32_t>(
+        [=] { return device_ref<uint32_t>(*p).fetch_or(v, cuda::memory_order_acq_rel); });
   }
   // Every thread sees the same loads (they are broadcast), so all of them count
   // the same re-reads and reach the bound together.
@@ -90,6 +97,7 @@ class CudaContext {
     }
   }
 
+  // ---- shared bulk data, actor-cooperative -------------------------------
   template <class Key>
   __device__ void load_block(Key* dst, const Key* src, uint32_t n) {
     load_gather(dst, n, [src](uint32_t i) { return src + i; });
@@ -103,78 +111,140 @@ class CudaContext {
   static constexpr uint32_t kLoadsInFlight = 4;
   template <class Key, class F>
   __device__ void load_gather(Key* dst, uint32_t n, F&& src_of) {
-    for (uint32_t base = threadIdx.x; base < n; base += kLoadsInFlight * blockDim.x) {
+    const uint32_t step = scope_.size();
+    for (uint32_t base = scope_.rank(); base < n; base += kLoadsInFlight * step) {
       Key v[kLoadsInFlight];
 #pragma unroll
       for (uint32_t u = 0; u < kLoadsInFlight; ++u) {
-        const uint32_t i = base + u * blockDim.x;
+        const uint32_t i = base + u * step;
         if (i < n) v[u] = device_ref<Key>(*const_cast<Key*>(src_of(i))).load(cuda::memory_order_relaxed);
       }
 #pragma unroll
       for (uint32_t u = 0; u < kLoadsInFlight; ++u) {
-        const uint32_t i = base + u * blockDim.x;
+        const uint32_t i = base + u * step;
         if (i < n) dst[i] = v[u];
       }
     }
-    __syncthreads();
+    scope_.sync();
   }
   template <class Key>
   __device__ void store_block(Key* dst, const Key* src, uint32_t n) {
-    for (uint32_t i = threadIdx.x; i < n; i += blockDim.x)
+    for (uint32_t i = scope_.rank(); i < n; i += scope_.size())
       device_ref<Key>(dst[i]).store(src[i], cuda::memory_order_relaxed);
-    __syncthreads();
+    scope_.sync();
   }
 
   template <class F>
   __device__ void parallel_for(uint32_t n, F&& f) {
-    for (uint32_t i = threadIdx.x; i < n; i += blockDim.x) f(i);
-    __syncthreads();
+    for (uint32_t i = scope_.rank(); i < n; i += scope_.size()) f(i);
+    scope_.sync();
   }
-  __device__ uint32_t threads() const { return blockDim.x; }
+  __device__ uint32_t threads() const { return scope_.size(); }
 
-  // Recording: thread 0 takes a ticket from the global counter (acq after the
-  // winning CAS, rel before the releasing one, inv before the first shared access,
-  // ret after the last). The lock's own acquire and release order the hold tickets:
-  // a rel ticket is sequenced before the release that a later acquirer reads from,
-  // and that acquirer takes its acq ticket after its acquire, so the first
-  // increment happens-before the second and precedes it in the counter's
-  // modification order (coherence). So acq and rel tickets are relaxed: they sit
-  // inside critical sections (the root's above all), where a fence would lengthen
-  // every hold. inv is an acquire (nothing of the operation moves before it), ret
-  // a release (nothing moves after it).
+  // ---- ids -----------------------------------------------------------------
+  __device__ __forceinline__ uint32_t warp() const { return threadIdx.x / 32; }
+  __device__ __forceinline__ uint64_t block() const { return blockIdx.x; }
+  __device__ __forceinline__ uint64_t blocks() const { return gridDim.x; }
+  __device__ __forceinline__ uint32_t actor() const { return scope_.actor(); }
+  __device__ __forceinline__ bool first_thread() const { return threadIdx.x == 0; }
+  __device__ __forceinline__ bool leader() const { return (threadIdx.x & 31) == 0; }
+
+  // ---- lanes of the calling warp ---------------------------------------------
+  // Per-thread values across warp steps: the calling thread's registers (indexed
+  // with constants only, in fully unrolled loops).
+  template <class T, uint32_t N>
+  struct Regs {
+    T v[N];
+    __device__ __forceinline__ T* of(uint32_t) { return v; }
+  };
+  template <class F>
+  __device__ __forceinline__ void for_each_lane(F&& f) const {
+    f(static_cast<uint32_t>(threadIdx.x & 31));
+  }
+  __device__ __forceinline__ void warp_sync() const { __syncwarp(); }
+  // Lane `lane`'s register i becomes v (warp-uniform call, registers only).
+  template <class T, uint32_t N>
+  __device__ __forceinline__ void set_lane(Regs<T, N>& r, uint32_t lane, uint32_t i, T v) const {
+    if ((threadIdx.x & 31) == lane) r.v[i] = v;
+  }
+  // Lane collectives over the full warp: each lane evaluates the function for its
+  // own lane, the hardware combines.
+  template <class F>
+  __device__ __forceinline__ uint32_t ballot(F&& pred) const {
+    return __ballot_sync(WarpScope::kFullMask, pred(static_cast<uint32_t>(threadIdx.x & 31)));
+  }
+  template <class F>
+  __device__ __forceinline__ auto shuffle(F&& value_of, uint32_t src_lane) const {
+    return __shfl_sync(WarpScope::kFullMask, value_of(static_cast<uint32_t>(threadIdx.x & 31)),
+                       static_cast<int>(src_lane));
+  }
+  // One word per lane, one coalesced access: lane l reads *src_of(l) (relaxed,
+  // device scope). A slab (128 bytes, one line) is read in one transaction.
+  template <class F>
+  __device__ __forceinline__ void load_lanes(Regs<uint32_t, 1>& dst, F&& src_of) const {
+    dst.v[0] = device_ref<uint32_t>(*src_of(static_cast<uint32_t>(threadIdx.x & 31))).load(cuda::memory_order_relaxed);
+  }
+  __device__ __forceinline__ void copy16(void* dst, const void* src) const { barrier::copy16(dst, src); }
+
+  // ---- the block's barriers ----------------------------------------------------
+  __device__ __forceinline__ void block_sync() const { __syncthreads(); }
+  __device__ __forceinline__ void publish_barrier_init() const { barrier::publish_init(); }
+  __device__ __forceinline__ void init_barrier(uint64_t* bar, uint32_t count) const { barrier::init(bar, count); }
+  __device__ __forceinline__ void expect_bytes(uint64_t* bar, uint32_t n) const { barrier::expect_bytes(bar, n); }
+  __device__ __forceinline__ void bulk_load(void* dst, const void* src, uint32_t n, uint64_t* bar) const {
+    barrier::bulk_load(dst, src, n, bar);
+  }
+  __device__ __forceinline__ void arrive(uint64_t* bar) const { barrier::arrive(bar); }
+  __device__ __forceinline__ void wait(uint64_t* bar, uint32_t parity) const { barrier::wait(bar, parity); }
+
+  // ---- recording -----------------------------------------------------------
+  // The leader takes a ticket from the global counter (acq after the winning CAS,
+  // rel before the releasing one, inv before the first shared access, ret after
+  // the last, lp right after the deciding access). The lock's own acquire and
+  // release order the hold tickets: a rel ticket is sequenced before the release
+  // that a later acquirer reads from, and that acquirer takes its acq ticket after
+  // its acquire, so the first increment happens-before the second and precedes it
+  // in the counter's modification order (coherence). So acq and rel tickets are
+  // relaxed: they sit inside critical sections (the root's above all), where a
+  // fence would lengthen every hold. inv is an acquire (nothing of the operation
+  // moves before it), ret a release (nothing moves after it); an lp is acq_rel,
+  // ordered with the deciding access on both sides.
   __device__ void begin_op(int64_t op) { op_ = op; }
   __device__ void end_op() {}
-  __device__ void record_acq(int64_t node) { hold(2, node); }
-  __device__ void record_rel(int64_t node) { hold(3, node); }
+  __device__ void record_acq(int64_t node) { event_only(2, node); }
+  __device__ void record_rel(int64_t node) { event_only(3, node); }
+  __device__ void record_lp() { event_only(4, 0); }
   template <class Key>
   __device__ void record_inv(uint32_t fn, const Key* args, uint32_t n) { with_keys(0, fn, args, n, false); }
   template <class Key>
   __device__ void record_ret(const Key* res, uint32_t n, bool is_null) { with_keys(1, 0, res, n, is_null); }
 
   __device__ void fail(const char* what) {
-    if (threadIdx.x == 0) printf("gpulin: block %u: %s\n", blockIdx.x, what);
+    if (scope_.rank() == 0) printf("gpulin: block %u thread %u: %s\n", blockIdx.x, threadIdx.x, what);
     __trap();
   }
 
  private:
-  // Event kinds: 0 inv, 1 ret, 2 acq, 3 rel (DeviceEvent::kind).
+  // Event kinds: 0 inv, 1 ret, 2 acq, 3 rel, 4 lp (DeviceEvent::kind).
   __device__ unsigned long long ticket(uint32_t kind) {
     auto counter = device_ref<unsigned long long>(*rec_.ticket);
     const cuda::memory_order order = kind == 0   ? cuda::memory_order_acquire
                                      : kind == 1 ? cuda::memory_order_release
+                                     : kind == 4 ? cuda::memory_order_acq_rel
                                                  : cuda::memory_order_relaxed;
     return counter.fetch_add(1ull, order) + 1;  // from 1
   }
   __device__ void append(uint32_t kind, int64_t node, uint32_t fn, uint32_t key_off, uint32_t key_len, bool is_null) {
     const unsigned long long t = ticket(kind);
-    const uint32_t i = rec_.event_count[blockIdx.x]++;  // counts past the capacity: overflow is seen
+    const uint32_t a = scope_.actor();
+    const uint32_t i = rec_.event_count[a]++;  // counts past the capacity: overflow is seen
     if (i < rec_.event_cap)
-      rec_.events[size_t(blockIdx.x) * rec_.event_cap + i] =
-          DeviceEvent{t, op_, node, kind, fn, key_off, key_len, is_null ? 1u : 0u, blockIdx.x};
+      rec_.events[size_t(a) * rec_.event_cap + i] =
+          DeviceEvent{t, op_, node, kind, fn, key_off, key_len, is_null ? 1u : 0u, a};
   }
-  __device__ void hold(uint32_t kind, int64_t node) {
+  __device__ void event_only(uint32_t kind, int64_t node) {
     if constexpr (Record) {
-      if (threadIdx.x == 0) append(kind, node, 0, 0, 0, false);
+      if (scope_.rank() == 0) append(kind, node, 0, 0, 0, false);
     }
   }
   template <class Key>
@@ -183,29 +253,24 @@ class CudaContext {
     // truncated, and its history judged on keys the structure never had.
     static_assert(!Record || sizeof(Key) <= sizeof(uint32_t), "the device recorder stores 32-bit keys");
     if constexpr (Record) {
-      uint32_t* b = next_slot();
-      if (threadIdx.x == 0) {
-        const uint32_t off = rec_.key_count[blockIdx.x];
-        rec_.key_count[blockIdx.x] = off + n;
-        append(kind, 0, fn, off, n, is_null);
-        *b = off;
-      }
-      __syncthreads();  // also orders the keys' writes (block-private) before the copy
-      const uint32_t off = *b;
+      // The keys' writes before the copy: a block's broadcast barrier orders them;
+      // a warp's shuffle does not, so it synchronises first.
+      if constexpr (std::is_same_v<Scope, WarpScope>) scope_.sync();
+      const uint32_t a = scope_.actor();
+      const uint32_t off = scope_.template from_leader<uint32_t>([&] {
+        const uint32_t o = rec_.key_count[a];
+        rec_.key_count[a] = o + n;
+        append(kind, 0, fn, o, n, is_null);
+        return o;
+      });
       if (off + n <= rec_.key_cap)
-        for (uint32_t i = threadIdx.x; i < n; i += blockDim.x)
-          rec_.keys[size_t(blockIdx.x) * rec_.key_cap + off + i] = static_cast<uint32_t>(keys[i]);
-      __syncthreads();
+        for (uint32_t i = scope_.rank(); i < n; i += scope_.size())
+          rec_.keys[size_t(a) * rec_.key_cap + off + i] = static_cast<uint32_t>(keys[i]);
+      scope_.sync();
     }
   }
 
-  __device__ uint32_t* next_slot() {
-    slot_ ^= 1u;
-    return bcast_ + slot_;
-  }
-
-  uint32_t* bcast_;
-  uint32_t slot_ = 0;
+  Scope scope_;
   DeviceRecorderRef rec_;
   uint64_t spin_bound_;
   int64_t op_ = 0;

@@ -16,10 +16,10 @@ __global__ void __launch_bounds__(1024)
     heap_batch_kernel(HeapView<uint32_t, P> h, GpuOpBatch ops, DeviceRecorderRef rec, int64_t op_id_base) {
   static_assert(P::mutant == Mutant::None, "mutants are not built into GPU kernels");
   extern __shared__ uint32_t smem[];
-  __shared__ uint32_t broadcast[2];
+  __shared__ unsigned long long broadcast[2];
   const uint32_t k = h.k;
   const Scratch<uint32_t> s = make_scratch(smem, k);
-  cuda_exec::CudaContext<Record> x(broadcast, rec);
+  cuda_exec::CudaContext<cuda_exec::BlockScope, Record> x(cuda_exec::BlockScope(broadcast), rec);
   for (uint64_t i = blockIdx.x; i < ops.count; i += gridDim.x) {
     x.begin_op(op_id_base + static_cast<int64_t>(i));
     const uint32_t m = run_operation(x, h, s, ops.fn[i], ops.keys + i * k, ops.n[i]);

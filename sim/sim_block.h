@@ -1,6 +1,6 @@
 // The shared state of one simulated thread block whose warps are actors (the
 // warp-role contract of structures/exec/context.h): its shared memory's transaction
-// barriers (mbarriers) and its block-wide barrier. Each warp's SimWarpContext calls
+// barriers (mbarriers) and its block-wide barrier. Each warp's SimContext calls
 // in here at its scheduling points; a wait that cannot proceed parks the fiber on
 // the barrier's phase word, so a wait nobody completes ends the run as a deadlock.
 //

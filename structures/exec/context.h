@@ -1,24 +1,31 @@
 // The execution-context contract every structure is written against
-// (../shared/design.md, "One source, two executions").
+// (../shared/design.md, "One source, two executions"). One context per executor:
+// cuda/cuda_context.cuh (CudaContext<Scope, Record>) and sim/sim_context.h
+// (SimContext); a structure's algorithm is a template over `X`.
 //
-// A structure's algorithm is a template over `X`. Block-uniform code: on the GPU
-// every thread of the block runs it with the same values; in the simulator one
-// fiber runs it. Everything another actor can observe goes through `x`:
+// Actors. The actor - what the simulator schedules as one fiber and what records
+// one sequence of operations - is a thread block (Scope = BlockScope: the heap) or
+// a warp (Scope = WarpScope: the merge's roles, the slab hash's work queue).
+// Actor-uniform code: on the GPU every thread of the actor runs it with the same
+// values; the actor's leader performs each shared-word access and the result is
+// broadcast (shared memory for a block, __shfl_sync for a warp). In the simulator
+// one fiber runs it.
 //
-//   shared words (32-bit, global memory), each a scheduling point in the simulator:
+//   shared words (global memory), each a scheduling point in the simulator:
 //     uint32_t x.load(uint32_t* p)                 ordered (acquire) load
 //     void     x.store(uint32_t* p, uint32_t v)    ordered (release) store
 //     void     x.store_guarded(uint32_t* p, uint32_t v)
 //              a store to a word only touched under a lock the caller holds: the
 //              lock's release publishes it, so it needs no ordering of its own
-//     uint32_t x.cas(uint32_t* p, uint32_t expected, uint32_t desired)   returns the old value
-//     uint32_t x.fetch_add(uint32_t* p, uint32_t v)
+//     W        x.cas(W* p, W expected, W desired)  32- or 64-bit; returns the old value
+//     uint32_t x.fetch_add / fetch_and / fetch_or(uint32_t* p, uint32_t v)   old value
 //     void     x.wait_while_equals(uint32_t* p, uint32_t seen)
 //              spin until *p != seen; the simulator parks the actor until a write
 //              changes the word, which is how it tells a deadlock from progress;
 //              on the GPU the spin is bounded (CudaContext's spin_bound re-reads,
 //              about 17 s by default), then it is a fault: x.fail, never a hang
-//   shared bulk data (a heap node's batch), one scheduling point per transfer:
+//   shared bulk data (a heap node's batch), one scheduling point per transfer,
+//   spread over the actor's threads:
 //     void x.load_block(Key* dst_private, const Key* src_global, uint32_t n)
 //     void x.store_block(Key* dst_global, const Key* src_private, uint32_t n)
 //     void x.load_two_blocks(Key* dst_private, const Key* src_a, const Key* src_b, uint32_t n)
@@ -27,37 +34,38 @@
 //     void x.load_gather(Key* dst_private, uint32_t n, F src_of)
 //              dst[i] = *src_of(i) for i in [0, n): scattered words read in one
 //              step (the ancestors' largest keys, for the BU insert's start)
-//   block-cooperative work on block-private memory (no scheduling point):
-//     void x.parallel_for(uint32_t n, F f)   f(i) for i in [0, n) over the block's
+//   actor-cooperative work on actor-private memory (no scheduling point):
+//     void x.parallel_for(uint32_t n, F f)   f(i) for i in [0, n) over the actor's
 //                                            threads, then a barrier
-//     uint32_t x.threads()                   threads per block (lanes in the sim)
-//   recording (no-ops when recording is off):
-//     void x.record_acq(int64_t node), x.record_rel(int64_t node)
-//     void x.record_inv(uint32_t fn, const Key* args, uint32_t n)
-//     void x.record_ret(const Key* res, uint32_t n, bool is_null)
-//   faults the structure detects (capacity exhausted, impossible state):
-//     void x.fail(const char* what)
-//
-// Warp-role contexts (GPU Merge Path, structures/merge_path/global_merge.h): the
-// actor is a warp, not a block. A block's warps take separate roles and meet only at
-// transaction barriers in the block's shared memory; code is warp-uniform (every
-// lane of the warp calls each operation, with the same arguments) except inside
-// for_each_lane. The simulator runs each warp as a fiber; the GPU context
-// (cuda/cuda_warp_context.cuh) is the real instructions. In the simulator the lanes
-// of a warp advance together: a warp step (one for_each_lane, or one barrier
-// operation outside it) runs every lane, then passes one scheduling point.
+//     uint32_t x.threads()                   threads of the actor (lanes in the sim)
 //   ids (no scheduling point):
+//     uint32_t x.actor()       the recording actor: block index, or grid-wide warp index
 //     uint32_t x.warp()        this warp's index in its block
 //     uint64_t x.block(), x.blocks()   this block's index, the grid's blocks
 //     bool     x.first_thread()        thread 0 of the block (sim: warp 0's fiber)
 //     bool     x.leader()              lane 0 of the warp: single-thread roles run
 //                                      under it (sim: true, the fiber is one thread)
+//   recording (no-ops when recording is off; the leader appends):
+//     void x.begin_op(int64_t op), x.end_op()
+//     void x.record_acq(int64_t node), x.record_rel(int64_t node)
+//     void x.record_lp()       the op's linearization point (explicit rule), right
+//                              after the access that decided it
+//     void x.record_inv(uint32_t fn, const Key* args, uint32_t n)
+//     void x.record_ret(const Key* res, uint32_t n, bool is_null)
+//   faults the structure detects (capacity exhausted, impossible state):
+//     void x.fail(const char* what)
+//
+// Lanes. Code is warp-uniform (every lane of the calling warp calls each operation,
+// with the same arguments) except inside for_each_lane. In the simulator the lanes
+// of a warp advance together: a warp step (one for_each_lane, one load_lanes, or
+// one barrier operation outside them) runs every lane, then passes one point.
 //   per-lane work of the calling warp:
 //     void x.for_each_lane(f)  f(lane) for the warp's 32 lanes (GPU: the calling
 //                              thread's lane only); arrivals made inside take effect
 //                              after every lane ran (sim: at the step's point)
 //     Regs<T, N>               N values of T per thread that live across warp steps;
 //                              .of(t) is consumer thread t's array (GPU: registers)
+//     void x.set_lane(regs, lane, i, v)   lane's register i becomes v (no point)
 //     void x.warp_sync()       __syncwarp: orders the warp's shared-memory accesses
 //                              (sim: nothing to do, a warp is one fiber)
 //   lane collectives (warp-uniform code, outside for_each_lane; no scheduling
@@ -67,8 +75,16 @@
 //                                      each lane supplies value_of(its lane)
 //     (structures/exec/lane_search.h builds on them: the first lane where ...)
 //     void x.copy16(dst, src)  one 16-byte aligned vector copy (no point)
-//   block-level collective (scheduling point; parks until every warp arrived):
+//   per-lane shared loads (one scheduling point for the warp):
+//     void x.load_lanes(Regs<uint32_t, 1>& dst, F src_of)
+//              lane l reads *src_of(l) (relaxed, device scope); a slab of 32 words
+//              (one 128-byte line) is read in one transaction, so the simulator
+//              reads the 32 words at one point
+//
+// The block's barriers (warp actors of one block taking separate roles, the merge;
+// sim: the block's SimBlock, faults when the actor's block shares none):
 //     void x.block_sync()      __syncthreads over all warps of the block
+//                              (scheduling point; parks until every warp arrived)
 //     void x.publish_barrier_init()   after first_thread() initialised the
 //                              barriers, before block_sync (GPU sm_90:
 //                              fence.mbarrier_init; sim: nothing)

@@ -1,8 +1,8 @@
 // GPU Merge Path, the global merge (Green, McColl, Bader, ICS'12, §2), written once
 // over the warp-role execution context (structures/exec/context.h) so that the same
 // partitioning and windowed merging run as a CUDA kernel (merge.cuh on
-// cuda/cuda_warp_context.cuh) and in the simulator, each warp a fiber
-// (sim/sim_warp_context.h, driven by tools/explore/merge_sim.h), where the CPU tests
+// cuda/cuda_context.cuh, warp scope) and in the simulator, each warp a fiber
+// (sim/sim_context.h, driven by tools/explore/merge_sim.h), where the CPU tests
 // and `gpulin explore --structure merge` check it against std::merge.
 //
 // The output C = merge(A, B) is cut into windows of `tile` = consumer threads * items

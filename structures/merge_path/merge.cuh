@@ -2,8 +2,8 @@
 // warp for the partitioning of §2.1-2.2, a copy warp and consumer warps for the
 // windowed merging of §2.3) and the host API of merge.h. The algorithm itself is
 // global_merge.h, written against the warp-role execution context
-// (structures/exec/context.h); here it runs on cuda/cuda_warp_context.cuh, in the
-// simulator on sim/sim_warp_context.h.
+// (structures/exec/context.h); here it runs on cuda/cuda_context.cuh (warp scope), in
+// the simulator on sim/sim_context.h.
 //
 // Hopper (sm_90): a window's A and B sub-arrays arrive in shared memory by the bulk
 // copy engine (cp.async.bulk, completing on an mbarrier) while the consumers merge
@@ -18,7 +18,7 @@
 #include <atomic>
 #include <cstdint>
 
-#include "cuda/cuda_warp_context.cuh"
+#include "cuda/cuda_context.cuh"
 #include "structures/merge_path/global_merge.h"
 #include "structures/merge_path/merge.h"
 
@@ -31,7 +31,7 @@ template <class Policy, class Key, class Value, class Comp>
 __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     merge_path_kernel(MergeArgs<Key, Value, Comp> args) {
   extern __shared__ __align__(16) unsigned char merge_smem[];
-  cuda_exec::CudaWarpContext x;
+  cuda_exec::CudaContext<cuda_exec::WarpScope> x{cuda_exec::WarpScope{}};
   merge_block<Policy>(x, args, merge_smem);
 }
 

@@ -1,4 +1,4 @@
-// The lane collectives on the GPU (cuda/cuda_warp_context.cuh): first_value_above
+// The lane collectives on the GPU (cuda/cuda_context.cuh, warp scope): first_value_above
 // (structures/exec/lane_search.h, the same function the simulator test runs) on
 // one warp per block, against a scan on the host. Label `gpu`; skips without a device.
 #include <gtest/gtest.h>
@@ -8,14 +8,14 @@
 #include <cstdint>
 #include <vector>
 
-#include "cuda/cuda_warp_context.cuh"
+#include "cuda/cuda_context.cuh"
 #include "structures/exec/lane_search.h"
 
 namespace gpulin {
 namespace {
 
 __global__ void first_above_kernel(const uint32_t* values, const uint32_t* bounds, uint32_t* out, uint32_t* masks) {
-  cuda_exec::CudaWarpContext x;
+  cuda_exec::CudaContext<cuda_exec::WarpScope> x{cuda_exec::WarpScope{}};
   const uint32_t* v = values + blockIdx.x * 32;
   const uint32_t bound = bounds[blockIdx.x];
   const uint32_t mask = x.ballot([&](uint32_t l) { return v[l] > bound; });

@@ -24,8 +24,8 @@ bool have_device() {
 // Block 0 waits for the word to change; block 1 (when `release`) changes it after
 // a pause, through the same context.
 __global__ void wait_for_word(uint32_t* word, uint64_t bound, bool release) {
-  __shared__ uint32_t broadcast[2];
-  cuda_exec::CudaContext<false> x(broadcast, {}, bound);
+  __shared__ unsigned long long broadcast[2];
+  cuda_exec::CudaContext<cuda_exec::BlockScope> x(cuda_exec::BlockScope(broadcast), {}, bound);
   if (blockIdx.x == 0) {
     x.wait_while_equals(word, 0u);
   } else if (release) {
@@ -39,7 +39,7 @@ TEST(SpinBound, AWaitThatEndsIsUnaffected) {
   uint32_t* word = nullptr;
   ASSERT_EQ(cudaMalloc(&word, sizeof(uint32_t)), cudaSuccess);
   ASSERT_EQ(cudaMemset(word, 0, sizeof(uint32_t)), cudaSuccess);
-  wait_for_word<<<2, 64>>>(word, cuda_exec::CudaContext<false>::kDefaultSpinBound, true);
+  wait_for_word<<<2, 64>>>(word, cuda_exec::CudaContext<cuda_exec::BlockScope>::kDefaultSpinBound, true);
   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   cudaFree(word);
 }

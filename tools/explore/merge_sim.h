@@ -1,5 +1,5 @@
 // The global merge (structures/merge_path/global_merge.h) in the simulator: every
-// block's warps are fibers on sim/sim_warp_context.h, scheduled by a Strategy. The
+// block's warps are fibers on sim/sim_context.h, scheduled by a Strategy. The
 // CPU tests (tests/merge_path) and `gpulin explore --structure merge` run the merge
 // through here; the GPU runs the same merge_block in merge.cuh's kernel.
 //
@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "sim/sim_block.h"
-#include "sim/sim_warp_context.h"
+#include "sim/sim_context.h"
 #include "sim/simulator.h"
 #include "sim/strategies/random_strategy.h"
 #include "sim/strategy.h"
@@ -77,7 +77,7 @@ SimMergeStats sim_merge_impl(MergeArgs<Key, Value, Comp> args, uint64_t blocks, 
     st.run = sim.run(
         actors,
         [&](uint32_t a) {
-          sim::SimWarpContext x(sim, *blks[a / W], first + a / W, g_count, a % W);
+          sim::SimContext x(sim, a, nullptr, sim::WarpPlace{first + a / W, g_count, a % W, blks[a / W].get()});
           merge_block<Policy, Mutant>(x, args, base + (a / W) * stride);
         },
         strategy, max_points);

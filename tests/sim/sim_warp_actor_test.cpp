@@ -1,4 +1,4 @@
-// The warp-role context of the simulator (sim/sim_warp_context.h, sim/sim_block.h):
+// The warp-role context of the simulator (sim/sim_context.h with a WarpPlace, sim/sim_block.h):
 // transaction barriers with the hardware's phase-parity semantics, a wait nobody
 // completes ending the run as a deadlock, the block barrier, lane arrivals taking
 // effect after the warp step, and the bulk copy engine's rules as faults.
@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "sim/sim_block.h"
-#include "sim/sim_warp_context.h"
+#include "sim/sim_context.h"
 #include "sim/simulator.h"
 #include "sim/strategies/random_strategy.h"
 #include "structures/exec/lane_search.h"
@@ -32,7 +32,7 @@ RunResult run_block(Smem& smem, uint32_t warps, uint64_t seed, Body&& body, uint
   RunResult r = sim.run(
       warps,
       [&](uint32_t a) {
-        SimWarpContext x(sim, blk, 0, 1, a);
+        SimContext x(sim, a, nullptr, WarpPlace{0, 1, a, &blk});
         body(x);
       },
       rnd, 10'000);
@@ -45,7 +45,7 @@ uint64_t* bar0(Smem& smem) { return reinterpret_cast<uint64_t*>(smem.bytes); }
 // Warp 0 produces two phases on `full` (bytes by bulk copy, then its arrival); warp
 // 1 waits for each and reads what landed. Under every random schedule the reader
 // sees the data of its phase.
-TEST(SimWarpContext, BarrierPhasesOrderAProducerAndAConsumer) {
+TEST(SimWarpActor, BarrierPhasesOrderAProducerAndAConsumer) {
   for (uint64_t seed = 0; seed < 50; ++seed) {
     Smem smem{};
     alignas(16) uint32_t src[2][4] = {{1, 2, 3, 4}, {5, 6, 7, 8}};
@@ -56,7 +56,7 @@ TEST(SimWarpContext, BarrierPhasesOrderAProducerAndAConsumer) {
     uint64_t bytes = 0;
     const RunResult r = run_block(
         smem, 2, seed,
-        [&](SimWarpContext& x) {
+        [&](SimContext& x) {
           if (x.first_thread()) {
             x.init_barrier(full, 1);
             x.init_barrier(empty, 32);
@@ -83,9 +83,9 @@ TEST(SimWarpContext, BarrierPhasesOrderAProducerAndAConsumer) {
 }
 
 // A wait for a phase nobody completes parks the warp: the run is a deadlock, not a hang.
-TEST(SimWarpContext, AWaitNobodyCompletesIsADeadlock) {
+TEST(SimWarpActor, AWaitNobodyCompletesIsADeadlock) {
   Smem smem{};
-  const RunResult r = run_block(smem, 2, 3, [&](SimWarpContext& x) {
+  const RunResult r = run_block(smem, 2, 3, [&](SimContext& x) {
     if (x.first_thread()) x.init_barrier(bar0(smem), 2);  // two arrivals expected, one comes
     x.block_sync();
     if (x.warp() == 0) x.arrive(bar0(smem));
@@ -96,9 +96,9 @@ TEST(SimWarpContext, AWaitNobodyCompletesIsADeadlock) {
 
 // The parity semantics of the hardware: wait(1) passes before any phase completed
 // (the "previous" phase of parity 1), wait(0) needs phase 0 complete.
-TEST(SimWarpContext, ParityOneIsCompleteBeforeTheFirstPhase) {
+TEST(SimWarpActor, ParityOneIsCompleteBeforeTheFirstPhase) {
   Smem smem{};
-  const RunResult r = run_block(smem, 1, 1, [&](SimWarpContext& x) {
+  const RunResult r = run_block(smem, 1, 1, [&](SimContext& x) {
     x.init_barrier(bar0(smem), 1);
     x.wait(bar0(smem), 1);
     x.wait(bar0(smem), 0);  // never completes: one warp, no arrival
@@ -106,11 +106,11 @@ TEST(SimWarpContext, ParityOneIsCompleteBeforeTheFirstPhase) {
   EXPECT_EQ(r.outcome, Outcome::Deadlock);
 }
 
-TEST(SimWarpContext, BulkCopyRulesAreFaults) {
+TEST(SimWarpActor, BulkCopyRulesAreFaults) {
   Smem smem{};
   alignas(16) unsigned char src[64] = {};
   for (uint32_t bad = 0; bad < 3; ++bad) {
-    const RunResult r = run_block(smem, 1, 1, [&](SimWarpContext& x) {
+    const RunResult r = run_block(smem, 1, 1, [&](SimContext& x) {
       x.init_barrier(bar0(smem), 1);
       if (bad == 0) x.bulk_load(smem.bytes + 20, src, 16, bar0(smem));   // misaligned destination
       if (bad == 1) x.bulk_load(smem.bytes + 16, src, 12, bar0(smem));   // not whole 16-byte units
@@ -123,7 +123,7 @@ TEST(SimWarpContext, BulkCopyRulesAreFaults) {
 // The lane collectives see every lane: ballot against the predicate lane by lane,
 // and first_value_above (structures/exec/lane_search.h, shared with the GPU test)
 // against a plain scan, on arrays with no, one and many qualifying lanes.
-TEST(SimWarpContext, BallotAndShuffleSeeEveryLane) {
+TEST(SimWarpActor, BallotAndShuffleSeeEveryLane) {
   uint64_t rng = 12345;
   for (int trial = 0; trial < 200; ++trial) {
     uint32_t values[32];
@@ -136,7 +136,7 @@ TEST(SimWarpContext, BallotAndShuffleSeeEveryLane) {
       if (values[l] > bound) want_value = values[l];
     Smem smem{};
     uint32_t mask = 0, value = 0;
-    const RunResult r = run_block(smem, 1, trial, [&](SimWarpContext& x) {
+    const RunResult r = run_block(smem, 1, trial, [&](SimContext& x) {
       mask = x.ballot([&](uint32_t l) { return values[l] > bound; });
       value = first_value_above(x, values, bound, 999);
     });
@@ -146,9 +146,9 @@ TEST(SimWarpContext, BallotAndShuffleSeeEveryLane) {
   }
 }
 
-TEST(SimWarpContext, ACollectiveInsideForEachLaneIsAFault) {
+TEST(SimWarpActor, ACollectiveInsideForEachLaneIsAFault) {
   Smem smem{};
-  const RunResult r = run_block(smem, 1, 1, [&](SimWarpContext& x) {
+  const RunResult r = run_block(smem, 1, 1, [&](SimContext& x) {
     x.for_each_lane([&](uint32_t) { (void)x.ballot([](uint32_t) { return true; }); });
   });
   EXPECT_EQ(r.outcome, Outcome::Fault);

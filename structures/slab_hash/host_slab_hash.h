@@ -1,0 +1,56 @@
+// The slab hash in host memory, for the simulator: base slabs, SlabAlloc-light's
+// pool (or the regular SlabAlloc's super blocks) and bitmaps, reset to the initial
+// state of slab_hash_memory.h; view<P>() is what the structure's templates take.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "structures/slab_hash/slab_hash_memory.h"
+#include "structures/slab_hash/slab_hash_view.h"
+
+namespace gpulin::slab_hash {
+
+class HostSlabHash {
+ public:
+  explicit HostSlabHash(const SlabHashShape& shape) : shape_(shape) { reset(); }
+
+  void reset() {
+    // 32 spare words so that base slabs and units can sit on 128-byte lines.
+    base_.assign(shape_.base_words() + kSlabWords, kEmptyKey);
+    pool_.assign(shape_.pool_words() + kSlabWords, kEmptyKey);
+    bitmaps_.assign(shape_.bitmap_words(), 0u);
+    failures_ = 0;
+    supers_.clear();
+    for (uint32_t s = 0; s < shape_.supers; ++s) supers_.push_back(aligned(pool_) + s * shape_.super_words());
+  }
+
+  template <class P>
+  SlabHashView<P> view() {
+    SlabHashView<P> v;
+    v.base_slabs = aligned(base_);
+    v.hash = UniversalHash::from_seed(shape_.hash_seed, shape_.buckets);
+    v.alloc.bitmaps = bitmaps_.data();
+    v.alloc.pool = aligned(pool_);
+    v.alloc.super_blocks = supers_.data();
+    v.alloc.supers = shape_.supers;
+    v.alloc.blocks_per_super = shape_.blocks_per_super;
+    v.alloc.max_resident_changes = shape_.max_resident_changes;
+    v.alloc.failures = &failures_;
+    return v;
+  }
+  const SlabHashShape& shape() const { return shape_; }
+  uint32_t failures() const { return failures_; }
+
+ private:
+  static uint32_t* aligned(std::vector<uint32_t>& v) {
+    auto p = reinterpret_cast<uintptr_t>(v.data());
+    return v.data() + ((128 - p % 128) % 128) / sizeof(uint32_t);
+  }
+  SlabHashShape shape_;
+  std::vector<uint32_t> base_, pool_, bitmaps_;
+  std::vector<uint32_t*> supers_;
+  uint32_t failures_ = 0;
+};
+
+}  // namespace gpulin::slab_hash

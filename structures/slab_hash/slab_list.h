@@ -1,0 +1,221 @@
+// The slab list's operations (slab hash §III-B, §IV-C, Fig. 2), written once over
+// the execution context (structures/exec/context.h) with a warp as the actor. Each
+// procedure is warp-uniform and runs ONE operation: the warp-cooperative work
+// sharing loop (work_queue.h) hands them the queue's operations one at a time.
+//
+// Every slab access is a per-lane read of the 32 words (x.load_lanes, one point)
+// followed by ballots and shuffles on registers; writes are CASes by one lane
+// (x.cas, 64-bit for a pair) or, for DELETE in the unique modes, the paper's
+// plain write of DELETED. Linearization points (record_lp, history-format.md
+// `explicit`): the successful CAS of an insert, the write of DELETED (or the
+// emptying CAS with duplicates), and the slab read that decided a search or
+// a delete that found nothing.
+//
+// Unique modes keep a prefix property: only the last slab of a list has EMPTY
+// spots, and within a slab the filled spots precede the empty ones (an insert
+// takes the first EMPTY it reads and DELETE never makes a spot EMPTY). So an
+// insert that finds an EMPTY spot before its key cannot exist, and REPLACE may
+// stop at the first spot holding its key or EMPTY (Fig. 2, line 32).
+#pragma once
+
+#include <cstdint>
+
+#include "structures/exec/lane_search.h"
+#include "structures/slab_hash/slab_alloc.h"
+#include "structures/slab_hash/slab_hash_view.h"
+
+namespace gpulin::slab_hash {
+
+template <class X>
+using SlabRegs = typename X::template Regs<uint32_t, 1>;
+
+template <class X, class P>
+GPULIN_HD void read_slab(X& x, const SlabHashView<P>& h, uint32_t bucket, uint32_t next, SlabRegs<X>& r) {
+  uint32_t* s = h.slab(bucket, next);
+  x.load_lanes(r, [s](uint32_t l) { return s + l; });
+}
+
+template <class X>
+GPULIN_HD uint32_t lane_word(X& x, SlabRegs<X>& r, uint32_t lane) {
+  return x.shuffle([&](uint32_t l) { return r.of(l)[0]; }, lane);
+}
+
+// Key lanes of the read slab holding `key`.
+template <class X, class P>
+GPULIN_HD uint32_t lanes_holding(X& x, SlabRegs<X>& r, uint32_t key) {
+  return x.ballot([&](uint32_t l) { return r.of(l)[0] == key; }) & ModeTraits<P::mode>::kKeyLanes;
+}
+
+struct SearchResult {
+  bool found = false;
+  uint32_t value = 0;  // pairs: the value; set: unused
+};
+
+// SEARCH (Fig. 2, warp_search_macro): the first spot holding the key, in list
+// order; for the multimap that is the paper's "least recent" pair.
+template <class X, class P>
+GPULIN_HD SearchResult slab_search(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, uint32_t key) {
+  const uint32_t bucket = h.hash(key);
+  for (uint32_t next = kBaseSlab;;) {
+    read_slab(x, h, bucket, next, r);
+    const uint32_t lane = lowest_lane(lanes_holding<X, P>(x, r, key));
+    if (lane != 32) {
+      x.record_lp();
+      return {true, ModeTraits<P::mode>::kPairs ? lane_word(x, r, lane + 1) : 0u};
+    }
+    const uint32_t ptr = lane_word(x, r, kAddressLane);
+    if (ptr == kEmptyPointer || P::mutant == Mutant::SearchFirstSlab) {
+      x.record_lp();
+      return {};
+    }
+    next = ptr;
+  }
+}
+
+// INSERT / REPLACE (Fig. 2, warp_replace_macro; §III-B 2). Map: REPLACE, the first
+// spot holding the key or EMPTY takes (key, value) by a 64-bit CAS against the
+// pair read. Set: the key's presence ends the insert; else a 32-bit CAS takes the
+// first EMPTY. Multimap: INSERT, the first EMPTY spot. A failed CAS re-reads the
+// slab. No EMPTY spot and no successor: a new slab is allocated and linked by a CAS
+// on the address lane; a warp that loses that CAS frees its slab (§III-B 2).
+// Returns false when the allocator had no unit (the insert did not happen).
+template <class X, class P>
+GPULIN_HD bool slab_insert(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, WarpAllocator<X>& wa, uint32_t key,
+                           uint32_t value) {
+  using T = ModeTraits<P::mode>;
+  constexpr bool kUnique = P::mode != Mode::Multimap;
+  const uint32_t bucket = h.hash(key);
+  uint32_t next = kBaseSlab;
+  uint32_t tried = 0;  // slab-insert-no-reread: spots whose CAS failed, never re-read
+  bool reread = true;
+  for (;;) {
+    if (reread) {
+      read_slab(x, h, bucket, next, r);
+      tried = 0;
+    }
+    reread = true;
+    const uint32_t spots =
+        x.ballot([&](uint32_t l) { return r.of(l)[0] == kEmptyKey || (kUnique && r.of(l)[0] == key); }) &
+        T::kKeyLanes & ~tried;
+    const uint32_t dest = lowest_lane(spots);
+    if (dest != 32) {
+      const uint32_t seen = lane_word(x, r, dest);
+      uint32_t* spot = h.slab(bucket, next) + dest;
+      bool won;
+      if constexpr (T::kPairs) {
+        const uint64_t expected = pack_pair(seen, lane_word(x, r, dest + 1));
+        won = x.cas(reinterpret_cast<uint64_t*>(spot), expected, pack_pair(key, value)) == expected;
+      } else {
+        if (seen == key) {  // set: already present, decided by this read
+          x.record_lp();
+          return true;
+        }
+        won = x.cas(spot, kEmptyKey, key) == kEmptyKey;
+      }
+      if (won) {
+        x.record_lp();
+        return true;
+      }
+      if constexpr (P::mutant == Mutant::InsertNoReread) {
+        tried |= 1u << dest;
+        reread = false;
+      }
+      continue;
+    }
+    const uint32_t ptr = lane_word(x, r, kAddressLane);
+    if (ptr != kEmptyPointer) {
+      next = ptr;
+      continue;
+    }
+    const uint32_t fresh = allocate(x, h.alloc, wa);
+    if (fresh == kNoUnit) return false;
+    uint32_t* link = h.slab(bucket, next) + kAddressLane;
+    if constexpr (P::mutant == Mutant::LostNextCas) {
+      x.store(link, fresh);
+    } else if (x.cas(link, kEmptyPointer, fresh) != kEmptyPointer) {
+      deallocate(x, h.alloc, fresh);  // another warp linked its slab first
+    }
+    // The same slab again: its address lane now names a successor.
+  }
+}
+
+// Empties the pair at `spot` if it still holds what was read there (multimap
+// DELETE, §III-B 3: with duplicates a deleted spot becomes EMPTY). True when done.
+template <class X, class P>
+GPULIN_HD bool empty_pair(X& x, SlabRegs<X>& r, uint32_t* spot, uint32_t lane) {
+  const uint64_t expected = pack_pair(lane_word(x, r, lane), lane_word(x, r, lane + 1));
+  return x.cas(reinterpret_cast<uint64_t*>(spot), expected, kEmptyPair) == expected;
+}
+
+// DELETE (Fig. 2, warp_delete_macro): the first spot holding the key is marked
+// deleted. Unique modes: a plain write of DELETED (line 59). Multimap: the pair
+// becomes EMPTY by a CAS (a plain write would race an insert into the freed spot's
+// value lane); a lost CAS re-reads.
+template <class X, class P>
+GPULIN_HD void slab_delete(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, uint32_t key) {
+  const uint32_t bucket = h.hash(key);
+  for (uint32_t next = kBaseSlab;;) {
+    read_slab(x, h, bucket, next, r);
+    const uint32_t lane = lowest_lane(lanes_holding<X, P>(x, r, key));
+    if (lane != 32) {
+      uint32_t* spot = h.slab(bucket, next) + lane;
+      if constexpr (P::mode == Mode::Multimap) {
+        if (!empty_pair<X, P>(x, r, spot, lane)) continue;
+      } else {
+        x.store(spot, kDeletedKey);
+      }
+      x.record_lp();
+      return;
+    }
+    const uint32_t ptr = lane_word(x, r, kAddressLane);
+    if (ptr == kEmptyPointer) {
+      x.record_lp();
+      return;
+    }
+    next = ptr;
+  }
+}
+
+// SEARCHALL (multimap, §III-B 1): every value of the key along the whole list, in
+// list order, into out[0, n); `cap` bounds n (a fault beyond: never a silent cut).
+template <class X, class P>
+GPULIN_HD uint32_t slab_search_all(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, uint32_t key, uint32_t* out,
+                                   uint32_t cap) {
+  const uint32_t bucket = h.hash(key);
+  uint32_t n = 0;
+  for (uint32_t next = kBaseSlab;;) {
+    read_slab(x, h, bucket, next, r);
+    for (uint32_t m = lanes_holding<X, P>(x, r, key); m != 0; m &= m - 1) {
+      if (n == cap) x.fail("slab hash: SEARCHALL found more pairs than its result buffer holds");
+      out[n++] = lane_word(x, r, lowest_lane(m) + 1);
+    }
+    const uint32_t ptr = lane_word(x, r, kAddressLane);
+    if (ptr == kEmptyPointer) {
+      x.record_lp();
+      return n;
+    }
+    next = ptr;
+  }
+}
+
+// DELETEALL (multimap): every pair of the key along the list becomes EMPTY.
+template <class X, class P>
+GPULIN_HD void slab_delete_all(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, uint32_t key) {
+  const uint32_t bucket = h.hash(key);
+  for (uint32_t next = kBaseSlab;;) {
+    read_slab(x, h, bucket, next, r);
+    const uint32_t m = lanes_holding<X, P>(x, r, key);
+    if (m != 0) {
+      empty_pair<X, P>(x, r, h.slab(bucket, next) + lowest_lane(m), lowest_lane(m));
+      continue;  // re-read this slab until it holds the key no more
+    }
+    const uint32_t ptr = lane_word(x, r, kAddressLane);
+    if (ptr == kEmptyPointer) {
+      x.record_lp();
+      return;
+    }
+    next = ptr;
+  }
+}
+
+}  // namespace gpulin::slab_hash

@@ -1,0 +1,34 @@
+// The slab hash's bucket function (§III-C): h(k; a, b) = ((a·k + b) mod p) mod B,
+// a universal hash with a, b drawn at random and p prime.
+#pragma once
+
+#include <cstdint>
+
+#include "common/host_device.h"
+
+namespace gpulin::slab_hash {
+
+struct UniversalHash {
+  static constexpr uint64_t kPrime = 4294967291ull;  // the largest prime below 2^32
+  uint32_t a = 1, b = 0, buckets = 1;
+
+  GPULIN_HD uint32_t operator()(uint32_t key) const {
+    return static_cast<uint32_t>(((uint64_t{a} * key + b) % kPrime) % buckets);
+  }
+  // a in [1, p), b in [0, p) from a seed (splitmix64).
+  static UniversalHash from_seed(uint64_t seed, uint32_t buckets) {
+    auto next = [&seed] {
+      uint64_t z = (seed += 0x9E3779B97F4A7C15ull);
+      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+      z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+      return z ^ (z >> 31);
+    };
+    UniversalHash h;
+    h.a = static_cast<uint32_t>(1 + next() % (kPrime - 1));
+    h.b = static_cast<uint32_t>(next() % kPrime);
+    h.buckets = buckets;
+    return h;
+  }
+};
+
+}  // namespace gpulin::slab_hash

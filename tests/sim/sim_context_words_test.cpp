@@ -1,0 +1,131 @@
+// The simulator context's word operations that lock-free structures use (the slab
+// hash, SlabAlloc): 64-bit CAS, fetch_and / fetch_or, per-lane loads of a slab, and
+// an lp event recorded through the context. Each is checked under many random
+// schedules against what an atomic execution must give.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "histories/recorder.h"
+#include "sim/sim_context.h"
+#include "sim/simulator.h"
+#include "sim/strategies/random_strategy.h"
+
+namespace gpulin::sim {
+namespace {
+
+template <class Body>
+RunResult run_warps(uint32_t warps, uint64_t seed, Body&& body) {
+  Simulator sim;
+  RandomStrategy rnd(seed);
+  rnd.begin_run(warps);
+  return sim.run(
+      warps,
+      [&](uint32_t a) {
+        SimContext x(sim, a, nullptr, WarpPlace{0, 1, a, nullptr});
+        body(x, a);
+      },
+      rnd, 100'000);
+}
+
+// Four warps race to claim one 64-bit slot from EMPTY with their (key, value) pair:
+// exactly one CAS returns EMPTY, the slot holds that warp's pair, and every loser
+// saw the winner's pair.
+TEST(SimContextWords, OneOf64BitCasesWins) {
+  constexpr uint64_t kEmpty = ~uint64_t{0};
+  for (uint64_t seed = 0; seed < 100; ++seed) {
+    uint64_t slot = kEmpty;
+    std::array<uint64_t, 4> old{};
+    const RunResult r = run_warps(4, seed, [&](SimContext& x, uint32_t a) {
+      old[a] = x.cas(&slot, kEmpty, (uint64_t{a} << 32) | (100 + a));
+    });
+    ASSERT_EQ(r.outcome, Outcome::Completed);
+    uint32_t winners = 0;
+    for (uint32_t a = 0; a < 4; ++a) {
+      if (old[a] == kEmpty) {
+        ++winners;
+        EXPECT_EQ(slot, (uint64_t{a} << 32) | (100 + a));
+      } else {
+        EXPECT_EQ(old[a], slot) << "a loser saw another value than the winner's";
+      }
+    }
+    EXPECT_EQ(winners, 1u) << "seed " << seed;
+  }
+}
+
+// Bits set and cleared concurrently by fetch_or / fetch_and: each warp owns one bit,
+// sets it, then clears it; every old value a warp saw has its own bit as it left it.
+TEST(SimContextWords, FetchOrAndFetchAndAreAtomic) {
+  for (uint64_t seed = 0; seed < 100; ++seed) {
+    uint32_t word = 0;
+    bool ok = true;
+    const RunResult r = run_warps(5, seed, [&](SimContext& x, uint32_t a) {
+      const uint32_t bit = 1u << a;
+      ok &= (x.fetch_or(&word, bit) & bit) == 0;
+      ok &= (x.fetch_and(&word, ~bit) & bit) != 0;
+    });
+    ASSERT_EQ(r.outcome, Outcome::Completed);
+    EXPECT_TRUE(ok) << "seed " << seed;
+    EXPECT_EQ(word, 0u);
+  }
+}
+
+// One warp rewrites a slab whole (one 64-bit CAS per pair of lanes, each pair's
+// halves equal); the reader's load_lanes reads every pair as a whole, and sees
+// pair i's version at least as new as pair i+1's (the writer goes from the first
+// pair to the last, one point each, and a slab read is one point: a read lane by
+// lane, point by point, could see pair 0 old and pair 1 new).
+TEST(SimContextWords, LoadLanesReadsTheSlabAtOnePoint) {
+  for (uint64_t seed = 0; seed < 200; ++seed) {
+    alignas(128) std::array<uint64_t, 16> slab{};
+    bool torn = false, out_of_order = false;
+    const RunResult r = run_warps(2, seed, [&](SimContext& x, uint32_t a) {
+      if (a == 0) {
+        for (int i = 0; i < 16; ++i) x.cas(&slab[i], uint64_t{0}, (uint64_t{7} << 32) | 7);
+        return;
+      }
+      SimContext::Regs<uint32_t, 1> words;
+      const auto* base = reinterpret_cast<uint32_t*>(slab.data());
+      x.load_lanes(words, [&](uint32_t l) { return base + l; });
+      for (uint32_t p = 0; p < 16; ++p) {
+        torn |= words.of(2 * p)[0] != words.of(2 * p + 1)[0];
+        if (p + 1 < 16) out_of_order |= words.of(2 * p)[0] < words.of(2 * p + 2)[0];
+      }
+    });
+    ASSERT_EQ(r.outcome, Outcome::Completed);
+    EXPECT_FALSE(torn) << "seed " << seed;
+    EXPECT_FALSE(out_of_order) << "seed " << seed;
+  }
+}
+
+// record_lp appends an lp event of the current op, between its inv and ret.
+TEST(SimContextWords, RecordLpLandsInTheHistory) {
+  Simulator sim;
+  RandomStrategy rnd(1);
+  rnd.begin_run(1);
+  HostRecorder rec({"search"});
+  const RunResult r = sim.run(
+      1,
+      [&](uint32_t a) {
+        SimContext x(sim, a, &rec, WarpPlace{});
+        const uint32_t key = 5;
+        x.begin_op(3);
+        x.record_inv(0, &key, 1);
+        x.record_lp();
+        x.record_ret(&key, 1, false);
+        x.end_op();
+      },
+      rnd, 1000);
+  ASSERT_EQ(r.outcome, Outcome::Completed);
+  Header header;
+  header.model = "register";
+  const History h = rec.to_history(header, "test");
+  ASSERT_EQ(h.events.size(), 3u);
+  EXPECT_EQ(h.events[1].kind, EventKind::Lp);
+  EXPECT_EQ(h.events[1].op, 3);
+}
+
+}  // namespace
+}  // namespace gpulin::sim

@@ -1,0 +1,78 @@
+#include "tools/explore/slab_at_rest.h"
+
+#include <fmt/format.h>
+
+#include <unordered_map>
+#include <vector>
+
+namespace gpulin::explore {
+
+using namespace slab_hash;
+
+template <class P>
+std::optional<std::string> slab_table_at_rest(const SlabHashView<P>& h) {
+  using T = ModeTraits<P::mode>;
+  const auto& a = h.alloc;
+  std::vector<uint8_t> reached(size_t{a.memory_blocks()} * kUnitsPerBlock, 0);
+  auto allocated = [&a](uint32_t block, uint32_t u) { return (a.bitmaps[block * 32 + u / 32] >> (u % 32)) & 1u; };
+  for (uint32_t b = 0; b < h.buckets(); ++b) {
+    std::unordered_map<uint32_t, uint32_t> seen;  // key -> spots holding it
+    bool empty_seen = false;
+    uint32_t slab_index = 0;
+    for (uint32_t next = kBaseSlab;; ++slab_index) {
+      if (next != kBaseSlab) {
+        const uint32_t block = a.block_of(next), u = next & 0x3FFu;
+        if (block >= a.memory_blocks()) return fmt::format("bucket {}: slab address {:#x} is outside the pool", b, next);
+        if (!allocated(block, u)) return fmt::format("bucket {}: slab {:#x} is on the list but free", b, next);
+        if (reached[size_t{block} * kUnitsPerBlock + u]++) return fmt::format("slab {:#x} is reached twice", next);
+      }
+      const uint32_t* s = h.slab(b, next);
+      for (uint32_t l = 0; l < 30; ++l) {
+        if (!((T::kKeyLanes >> l) & 1u)) continue;
+        const uint32_t k = s[l];
+        if (k == kEmptyKey) {
+          empty_seen = true;
+          continue;
+        }
+        if (P::mode != Mode::Multimap && empty_seen)
+          return fmt::format("bucket {} slab {} lane {}: key {} after an EMPTY spot (prefix property)", b, slab_index,
+                             l, k);
+        if (k == kDeletedKey) continue;
+        if (h.hash(k) != b) return fmt::format("bucket {}: key {} belongs to bucket {}", b, k, h.hash(k));
+        if (++seen[k] > 1 && P::mode != Mode::Multimap) return fmt::format("bucket {}: key {} lives twice", b, k);
+      }
+      if (s[kAddressLane] == kEmptyPointer) break;
+      next = s[kAddressLane];
+    }
+  }
+  for (uint32_t block = 0; block < a.memory_blocks(); ++block) {
+    for (uint32_t u = 0; u < kUnitsPerBlock; ++u) {
+      const bool on_list = reached[size_t{block} * kUnitsPerBlock + u] != 0;
+      const uint32_t addr = a.address_of(block, u);
+      if (allocated(block, u) && !on_list) return fmt::format("slab {:#x} is allocated but on no list (lost)", addr);
+      if (!allocated(block, u)) {
+        const uint32_t* s = a.unit(addr);
+        for (uint32_t l = 0; l < kSlabWords; ++l)
+          if (s[l] != kEmptyKey) return fmt::format("free slab {:#x} is not empty (lane {} holds {})", addr, l, s[l]);
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+#define GPULIN_AT_REST(MODE, LIGHT, MUTANT) \
+  template std::optional<std::string> slab_table_at_rest(const SlabHashView<SlabPolicy<MODE, LIGHT, MUTANT>>&);
+#define GPULIN_AT_REST_MODE(MODE)                         \
+  GPULIN_AT_REST(MODE, true, Mutant::None)                \
+  GPULIN_AT_REST(MODE, false, Mutant::None)               \
+  GPULIN_AT_REST(MODE, true, Mutant::SearchFirstSlab)     \
+  GPULIN_AT_REST(MODE, false, Mutant::SearchFirstSlab)    \
+  GPULIN_AT_REST(MODE, true, Mutant::InsertNoReread)      \
+  GPULIN_AT_REST(MODE, false, Mutant::InsertNoReread)     \
+  GPULIN_AT_REST(MODE, true, Mutant::LostNextCas)         \
+  GPULIN_AT_REST(MODE, false, Mutant::LostNextCas)
+GPULIN_AT_REST_MODE(Mode::Map)
+GPULIN_AT_REST_MODE(Mode::Set)
+GPULIN_AT_REST_MODE(Mode::Multimap)
+
+}  // namespace gpulin::explore

@@ -1,0 +1,169 @@
+#include "tools/explore/slab_program.h"
+
+#include <algorithm>
+#include <iterator>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+
+#include "sim/schedule_string.h"
+
+namespace gpulin::explore {
+
+using slab_hash::Mode;
+using slab_hash::Mutant;
+
+namespace {
+
+constexpr char kFnCodes[] = {'i', 'd', 's', 'a', 'x'};
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::string part;
+  std::istringstream in(s);
+  while (std::getline(in, part, sep)) out.push_back(part);
+  if (!s.empty() && s.back() == sep) out.emplace_back();
+  return out;
+}
+
+uint32_t parse_u32(const std::string& s, const char* what) {
+  if (s.empty() || s.size() > 10 || s.find_first_not_of("0123456789") != std::string::npos)
+    throw std::invalid_argument(std::string("slab schedule: ") + what + " '" + s + "' is not a number");
+  const uint64_t v = std::stoull(s);
+  if (v > 0xFFFFFFFFull) throw std::invalid_argument(std::string("slab schedule: ") + what + " '" + s + "' is too large");
+  return static_cast<uint32_t>(v);
+}
+
+}  // namespace
+
+size_t SlabProgram::size() const {
+  size_t n = 0;
+  for (const auto& w : warps) n += w.size();
+  return n;
+}
+
+std::string slab_mode_name(Mode m) { return m == Mode::Map ? "map" : m == Mode::Set ? "set" : "multimap"; }
+
+std::optional<Mode> parse_slab_structure(const std::string& s) {
+  if (s == "slab-map") return Mode::Map;
+  if (s == "slab-set") return Mode::Set;
+  if (s == "slab-multimap") return Mode::Multimap;
+  return std::nullopt;
+}
+
+std::string slab_mutant_name(Mutant m) {
+  switch (m) {
+    case Mutant::None: return "none";
+    case Mutant::SearchFirstSlab: return "slab-search-first-slab";
+    case Mutant::InsertNoReread: return "slab-insert-no-reread";
+    case Mutant::LostNextCas: return "slab-lost-next-cas";
+  }
+  return "none";
+}
+
+const std::vector<std::string>& slab_mutant_names() {
+  static const std::vector<std::string> names = {"slab-search-first-slab", "slab-insert-no-reread",
+                                                 "slab-lost-next-cas"};
+  return names;
+}
+
+std::optional<Mutant> parse_slab_mutant(const std::string& s) {
+  for (Mutant m : {Mutant::None, Mutant::SearchFirstSlab, Mutant::InsertNoReread, Mutant::LostNextCas})
+    if (slab_mutant_name(m) == s) return m;
+  return std::nullopt;
+}
+
+SlabProgram generate_slab_program(const SlabConfig& c, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  auto pick = [&rng](uint32_t n) { return static_cast<uint32_t>(rng() % n); };
+  SlabProgram p;
+  uint32_t value = 1;
+  for (uint32_t w = 0; w < c.warps; ++w) {
+    std::vector<SlabTask> ops;
+    for (uint32_t i = 0; i < c.ops; ++i) {
+      SlabTask t;
+      t.key = pick(c.keys);
+      const uint32_t roll = pick(100);
+      if (roll < c.insert_percent) {
+        t.fn = slab_hash::kFnInsert;
+        t.value = c.mode == Mode::Set ? 0 : value++;
+      } else if (roll < c.insert_percent + c.delete_percent) {
+        t.fn = c.mode == Mode::Multimap && pick(4) == 0 ? slab_hash::kFnDeleteAll : slab_hash::kFnDelete;
+      } else {
+        t.fn = c.mode == Mode::Multimap && pick(3) == 0 ? slab_hash::kFnSearchAll : slab_hash::kFnSearch;
+      }
+      ops.push_back(t);
+    }
+    p.warps.push_back(std::move(ops));
+  }
+  return p;
+}
+
+bool is_slab_replay(const std::string& replay) { return replay.rfind("slab-", 0) == 0; }
+
+std::string slab_replay_string(const SlabConfig& c, const SlabProgram& p, const std::vector<uint32_t>& picks) {
+  std::string s = "slab-" + slab_mode_name(c.mode) + ":buckets=" + std::to_string(c.buckets);
+  if (!c.light) s += ":alloc=regular";
+  if (c.mutant != Mutant::None) s += ":mutant=" + slab_mutant_name(c.mutant);
+  s += "|";
+  for (size_t w = 0; w < p.warps.size(); ++w) {
+    if (w) s += ";";
+    for (size_t i = 0; i < p.warps[w].size(); ++i) {
+      const SlabTask& t = p.warps[w][i];
+      if (i) s += ",";
+      s += kFnCodes[t.fn] + std::to_string(t.key);
+      if (t.fn == slab_hash::kFnInsert && c.mode != Mode::Set) s += "=" + std::to_string(t.value);
+    }
+  }
+  return s + "|" + sim::encode_picks(picks);
+}
+
+SlabReplayInput parse_slab_replay_string(const std::string& s) {
+  const auto parts = split(s, '|');
+  if (!is_slab_replay(s) || parts.size() != 3)
+    throw std::invalid_argument("slab schedule: want slab-MODE:CONFIG|PROGRAM|PICKS");
+  SlabReplayInput in;
+  const auto config = split(parts[0], ':');
+  const auto mode = parse_slab_structure(config[0]);
+  if (!mode) throw std::invalid_argument("slab schedule: unknown structure '" + config[0] + "'");
+  in.config.mode = *mode;
+  for (size_t i = 1; i < config.size(); ++i) {
+    const std::string& kv = config[i];
+    if (kv.rfind("buckets=", 0) == 0) {
+      in.config.buckets = parse_u32(kv.substr(8), "buckets");
+      if (in.config.buckets == 0 || in.config.buckets > 4096)
+        throw std::invalid_argument("slab schedule: buckets must be 1..4096");
+    } else if (kv == "alloc=regular") {
+      in.config.light = false;
+    } else if (kv.rfind("mutant=", 0) == 0) {
+      const auto m = parse_slab_mutant(kv.substr(7));
+      if (!m) throw std::invalid_argument("slab schedule: unknown mutant '" + kv.substr(7) + "'");
+      in.config.mutant = *m;
+    } else {
+      throw std::invalid_argument("slab schedule: unknown config field '" + kv + "'");
+    }
+  }
+  for (const std::string& warp : split(parts[1], ';')) {
+    std::vector<SlabTask> ops;
+    for (const std::string& op : split(warp, ',')) {
+      if (op.empty()) continue;
+      SlabTask t;
+      const char* code = std::find(std::begin(kFnCodes), std::end(kFnCodes), op[0]);
+      if (code == std::end(kFnCodes)) throw std::invalid_argument("slab schedule: unknown operation '" + op + "'");
+      t.fn = static_cast<uint32_t>(code - kFnCodes);
+      const size_t eq = op.find('=');
+      t.key = parse_u32(op.substr(1, eq == std::string::npos ? std::string::npos : eq - 1), "key");
+      if (t.key > slab_hash::kMaxKey) throw std::invalid_argument("slab schedule: key '" + op + "' is reserved");
+      if (eq != std::string::npos) t.value = parse_u32(op.substr(eq + 1), "value");
+      ops.push_back(t);
+    }
+    if (ops.size() > 32) throw std::invalid_argument("slab schedule: a warp has at most 32 operations (one per lane)");
+    in.program.warps.push_back(std::move(ops));
+  }
+  if (in.program.warps.empty() || in.program.warps.size() > 64)
+    throw std::invalid_argument("slab schedule: 1..64 warps");
+  in.picks = sim::decode_picks(parts[2]);
+  return in;
+}
+
+}  // namespace gpulin::explore
