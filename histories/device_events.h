@@ -22,16 +22,6 @@ enum DeviceEventKind : uint32_t {
   kDeviceLp = 4,
 };
 
-// DeviceEvent::is_null on a ret: the shape of the result. 0 and 1 are the flag
-// it started as (a list of keys, or null); the others take the ret's one key
-// (key_len 1) as a JSON scalar.
-enum DeviceResult : uint32_t {
-  kResultKeys = 0,   // [k0, k1, ...]: key_len keys (a pq delete)
-  kResultNull = 1,   // null, key_len 0 (a map search that found nothing)
-  kResultValue = 2,  // the one key as an integer (a map search's value)
-  kResultBool = 3,   // the one key as false (0) or true (anything else): a set's contains
-};
-
 struct DeviceEvent {
   uint64_t t;
   int64_t op;
@@ -40,7 +30,7 @@ struct DeviceEvent {
   uint32_t fn;       // inv
   uint32_t key_off;  // inv, ret: payload in the actor's key buffer
   uint32_t key_len;
-  uint32_t is_null;  // ret: a DeviceResult (named when it was a flag: 1 null, 0 keys)
+  uint32_t is_null;  // ret: the result is null (else the key_len keys; result_shapes.h reshapes them)
   uint32_t actor;
 };
 

@@ -39,27 +39,21 @@ KeyHistory assemble(std::vector<DeviceEvent> events, const K* keys, uint64_t key
   uint64_t pool = 0;
   size_t invs = 0;
   for (const DeviceEvent& e : events) {
-    if ((e.kind == kDeviceInv || e.kind == kDeviceRet) && e.is_null != kResultNull) pool += e.key_len;
+    if (e.kind == kDeviceInv || e.kind == kDeviceRet) pool += e.key_len;
     invs += e.kind == uint32_t(EventKind::Inv);
   }
   h.keys.reserve(pool);
   h.ops.reserve(invs);
-  // What no EventKind or KeyOp result can hold is refused here, naming the event
-  // (the format's rules, check_events, judge the rest: an lp without an inv, an lp
-  // after its op's ret; two lps of one op are the explicit rule's violation).
+  // A kind no EventKind names is refused here, naming the event (the format's
+  // rules, check_events, judge the rest: an lp without an inv, an lp after its
+  // op's ret; two lps of one op are the explicit rule's violation).
   auto refuse = [&](const DeviceEvent& e, const std::string& what) {
     throw FormatError(h.source, 0,
                       "recorded event at t " + std::to_string(e.t) + " (op " + std::to_string(e.op) + ", actor " +
                           std::to_string(e.actor) + "): " + what);
   };
-  for (const DeviceEvent& e : events) {
+  for (const DeviceEvent& e : events)
     if (e.kind > kDeviceLp) refuse(e, "unknown kind " + std::to_string(e.kind) + " (0 inv, 1 ret, 2 acq, 3 rel, 4 lp)");
-    if (e.kind == kDeviceRet && e.is_null > kResultBool)
-      refuse(e, "unknown result shape " + std::to_string(e.is_null) + " (0 keys, 1 null, 2 value, 3 bool)");
-    if (e.kind == kDeviceRet && (e.is_null == kResultValue || e.is_null == kResultBool) && e.key_len != 1)
-      refuse(e, "a " + std::string(e.is_null == kResultValue ? "value" : "bool") + " result needs exactly one key, not " +
-                    std::to_string(e.key_len));
-  }
   IdIndex index = index_ids(events, [](const DeviceEvent& e) { return e.op; }, false);
   auto copy_keys = [&](const DeviceEvent& e, uint64_t& off, uint32_t& len) {
     off = h.keys.size();
@@ -84,11 +78,8 @@ KeyHistory assemble(std::vector<DeviceEvent> events, const K* keys, uint64_t key
       if (i == IdIndex::kAbsent) continue;  // rules.h reports it (a ret without an inv)
       KeyOp& o = h.ops[i];
       o.ret_t = e.t;
-      static constexpr KeyOp::Result kind_of[] = {KeyOp::kKeysResult, KeyOp::kNullResult, KeyOp::kValueResult,
-                                                  KeyOp::kBoolResult};
-      o.res_kind = kind_of[e.is_null];
-      if (e.is_null != kResultNull) copy_keys(e, o.res_off, o.res_len);
-      if (o.res_kind == KeyOp::kBoolResult) h.keys.back() = h.keys.back() != 0;
+      o.res_kind = e.is_null ? KeyOp::kNullResult : KeyOp::kKeysResult;
+      if (!e.is_null) copy_keys(e, o.res_off, o.res_len);
     }
   }
   return h;

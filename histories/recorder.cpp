@@ -12,7 +12,7 @@ KeyHistory HostRecorder::to_key_history(Header header, std::string source) const
   for (size_t i = 0; i < events_.size(); ++i) {
     const Raw& r = events_[i];
     events.push_back(DeviceEvent{i + 1, r.op, r.node, static_cast<uint32_t>(r.kind), r.fn, r.off, r.len,
-                                 r.kind == EventKind::Ret ? r.shape : 0u, r.actor});
+                                 r.is_null ? 1u : 0u, r.actor});
   }
   return assemble_recorded_history(std::move(events), pool_.data(), 0, std::move(header), fn_names_,
                                    std::move(source));

@@ -1,9 +1,11 @@
-// Recorded events (device_events.h) to histories: lp events (kind 4) and scalar
-// results (a map search's value, a set's contains) from the device recorder's
-// buffers and from the host recorder, and what is malformed about them: an lp of
-// an op without an inv, an lp after its op's ret, an unknown kind or result
-// shape. (Two lps of one op are well-formed; the explicit rule's witness check
-// rejects them, tests/verify/keyed_check_test.cpp.)
+// Recorded events (device_events.h) to histories: lp events (kind 4) from the
+// device recorder's buffers and from the host recorder, with results reshaped to
+// the model's single values (result_shapes.h: a map search's value, a set's
+// contains) on the lean KeyHistory as on a History; and what is malformed about
+// them: an lp of an op without an inv, an lp after its op's ret or before its
+// inv, an unknown kind, a one-word result of several words. (Two lps of one op
+// are well-formed; the explicit rule's witness check rejects them,
+// tests/verify/keyed_check_test.cpp.)
 #include <gtest/gtest.h>
 
 #include <string>
@@ -12,6 +14,7 @@
 #include "histories/device_recorder.h"
 #include "histories/jsonl_writer.h"
 #include "histories/recorder.h"
+#include "histories/result_shapes.h"
 #include "histories/rules.h"
 #include "test_util.h"
 
@@ -45,11 +48,16 @@ struct Recording {
         {1, 0, 0, kDeviceInv, 0, 0, 2, 0, 0},
         {2, 1, 0, kDeviceInv, 2, 0, 1, 0, 1},
         {3, 0, 0, kDeviceLp, 0, 0, 0, 0, 0},
-        {4, 0, 0, kDeviceRet, 0, 0, 0, kResultNull, 0},
-        {6, 1, 0, kDeviceRet, 0, 1, 1, kResultValue, 1},
+        {4, 0, 0, kDeviceRet, 0, 0, 0, 1, 0},  // null
+        {6, 1, 0, kDeviceRet, 0, 1, 1, 0, 1},  // [9]
     };
   }
-  KeyHistory assemble() const { return assemble_device_history(events, keys, kKeyCap, map_header(), kMapFns, "<gpu>"); }
+  // As a recorded slab-hash run is downloaded: assembled, its searches' results reshaped.
+  KeyHistory assemble() const {
+    KeyHistory k = assemble_device_history(events, keys, kKeyCap, map_header(), kMapFns, "<gpu>");
+    apply_result_shapes(k, {{"search", ResultShape::Scalar}});
+    return k;
+  }
 };
 
 TEST(RecordedEvents, DeviceLpEventsBecomeLpEvents) {
@@ -70,14 +78,26 @@ TEST(RecordedEvents, DeviceLpEventsBecomeLpEvents) {
             "{\"t\":6,\"e\":\"ret\",\"op\":1,\"actor\":1,\"res\":9}\n");
 }
 
-TEST(RecordedEvents, BoolAndKeyListResults) {
-  Recording r;
-  r.events[5].is_null = kResultBool;  // search's 9 read as true
-  KeyHistory k = r.assemble();
-  EXPECT_EQ(expand(k).ops[1].res, Value::boolean(true));
-  r.events[5].is_null = kResultKeys;  // as a list of one key
-  k = r.assemble();
-  EXPECT_EQ(expand(k).ops[1].res, Value::int_array({9}));
+// The lean form's reshaping gives what the History's does, and its errors.
+TEST(RecordedEvents, ResultShapesOnBothForms) {
+  const Recording r;
+  const KeyHistory raw = assemble_device_history(r.events, r.keys, Recording::kKeyCap, map_header(), kMapFns, "<gpu>");
+  EXPECT_EQ(expand(raw).ops[1].res, Value::int_array({9}));
+  for (const ResultShape shape : {ResultShape::Scalar, ResultShape::Bool, ResultShape::Keys}) {
+    KeyHistory k = raw;
+    History h = expand(raw);
+    apply_result_shapes(k, {{"search", shape}});
+    apply_result_shapes(h, {{"search", shape}});
+    EXPECT_EQ(history_to_jsonl(expand(k)), history_to_jsonl(h));
+  }
+  Recording two;
+  two.events[5].key_len = 2;  // a search's one word recorded as two
+  KeyHistory k = assemble_device_history(two.events, two.keys, Recording::kKeyCap, map_header(), kMapFns, "<gpu>");
+  History h = expand(k);
+  EXPECT_TRUE(throws_format_error([&] { apply_result_shapes(h, {{"search", ResultShape::Scalar}}); }, 0,
+                                  "op 1 (search): a result of one word was recorded as [9,0]"));
+  EXPECT_TRUE(throws_format_error([&] { apply_result_shapes(k, {{"search", ResultShape::Scalar}}); }, 0,
+                                  "op 1 (search): a result of one word was recorded as [9,0]"));
 }
 
 TEST(RecordedEvents, LpOfAnOpWithoutInv) {
@@ -113,39 +133,35 @@ TEST(RecordedEvents, TwoLpsAreWellFormed) {
   EXPECT_NO_THROW(check_events(k.events, k.source));
 }
 
-TEST(RecordedEvents, UnknownKindOrResultShape) {
+TEST(RecordedEvents, UnknownKind) {
   Recording r;
   r.events[0].kind = 5;
   EXPECT_TRUE(throws_format_error([&] { r.assemble(); }, 0, "recorded event at t 5 (op 1, actor 1): unknown kind 5"));
-  r = Recording();
-  r.events[5].is_null = 4;
-  EXPECT_TRUE(throws_format_error([&] { r.assemble(); }, 0, "unknown result shape 4"));
-  r = Recording();
-  r.events[5].key_len = 2;  // a value result of two keys
-  EXPECT_TRUE(throws_format_error([&] { r.assemble(); }, 0, "a value result needs exactly one key, not 2"));
 }
 
 // The host recorder (the simulator's) records the same events through the same
-// conversion: lp, a value, a bool, a null and a key-list result.
-TEST(RecordedEvents, HostRecorderRecordsLpAndScalars) {
-  HostRecorder rec({"insert", "contains", "searchall"});
-  const int64_t key[] = {3};
+// conversion: lp events, and results reshaped afterwards (a bool, a value) or
+// kept (null, a key list).
+TEST(RecordedEvents, HostRecorderRecordsLp) {
+  HostRecorder rec({"insert", "contains", "searchall", "search"});
+  const int64_t key[] = {3}, yes[] = {1}, minus4[] = {-4};
   rec.inv(0, 0, 0, key, 1);
   rec.lp(0, 0);
   rec.ret<int64_t>(0, 0, nullptr, 0, true);
   rec.inv(1, 1, 1, key, 1);
   rec.lp(1, 1);
-  rec.ret_bool(1, 1, true);
+  rec.ret(1, 1, yes, 1, false);
   rec.inv(2, 1, 2, key, 1);
   rec.lp(2, 1);
   rec.ret(2, 1, key, 1, false);
-  rec.inv(3, 0, 1, key, 1);
+  rec.inv(3, 0, 3, key, 1);
   rec.lp(3, 0);
-  rec.ret_value(3, 0, int64_t{-4});
+  rec.ret(3, 0, minus4, 1, false);
   Header h;
   h.model = "multimap";
   h.lp_rule = "explicit";
-  const History got = rec.to_history(h, "<sim>");
+  History got = rec.to_history(h, "<sim>");
+  apply_result_shapes(got, {{"contains", ResultShape::Bool}, {"search", ResultShape::Scalar}});
   EXPECT_NO_THROW(validate_history(got));
   EXPECT_EQ(history_to_jsonl(got),
             "{\"history\":1,\"model\":\"multimap\",\"lp_rule\":\"explicit\"}\n"
@@ -158,7 +174,7 @@ TEST(RecordedEvents, HostRecorderRecordsLpAndScalars) {
             "{\"t\":7,\"e\":\"inv\",\"op\":2,\"actor\":1,\"f\":\"searchall\",\"args\":[3]}\n"
             "{\"t\":8,\"e\":\"lp\",\"op\":2,\"actor\":1}\n"
             "{\"t\":9,\"e\":\"ret\",\"op\":2,\"actor\":1,\"res\":[3]}\n"
-            "{\"t\":10,\"e\":\"inv\",\"op\":3,\"actor\":0,\"f\":\"contains\",\"args\":[3]}\n"
+            "{\"t\":10,\"e\":\"inv\",\"op\":3,\"actor\":0,\"f\":\"search\",\"args\":[3]}\n"
             "{\"t\":11,\"e\":\"lp\",\"op\":3,\"actor\":0}\n"
             "{\"t\":12,\"e\":\"ret\",\"op\":3,\"actor\":0,\"res\":-4}\n");
 }
