@@ -4,6 +4,7 @@
 #include <simdjson.h>
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -404,11 +405,83 @@ void require_keys_model(const Header& h, const std::string& source, uint32_t lin
     throw FormatError(source, line, fmt::format("model {} has non-key payloads; use read_history_file", h.model));
 }
 
+// ---- the input -----------------------------------------------------------------------
+
+// The bytes to read, followed by at least SIMDJSON_PADDING readable bytes: a file
+// mapped read-only (its pages straight from the page cache: nothing to zero or
+// copy, which on a VM costs more than the parsing), or a padded_string.
+class Input {
+ public:
+  Input() = default;
+  explicit Input(simdjson::padded_string s) : str_(std::move(s)), data_(str_.data()), size_(str_.size()) {}
+  Input(Input&& o) noexcept { *this = std::move(o); }
+  Input& operator=(Input&& o) noexcept {
+    release();
+    str_ = std::move(o.str_);
+    data_ = o.map_ ? o.data_ : str_.data();
+    size_ = o.size_;
+    map_ = o.map_;
+    map_bytes_ = o.map_bytes_;
+    o.map_ = nullptr;
+    o.data_ = nullptr;
+    o.size_ = 0;
+    return *this;
+  }
+  ~Input() { release(); }
+
+  // The file mapped, with zero pages after it; false on anything unusual (not a
+  // regular file, a failed mapping), which padded_string::load then reads.
+  static bool map(const std::string& path, Input& out) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    struct stat st;
+    bool ok = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+    if (ok) {
+      const size_t size = static_cast<size_t>(st.st_size), page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+      const size_t bytes = (size + simdjson::SIMDJSON_PADDING + page - 1) / page * page;
+      // Anonymous zero pages for the whole range, the file's pages over its start.
+      void* base = ::mmap(nullptr, bytes, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      ok = base != MAP_FAILED;
+      if (ok && size > 0)
+        ok = ::mmap(base, size, PROT_READ, MAP_PRIVATE | MAP_FIXED | MAP_POPULATE, fd, 0) != MAP_FAILED;
+      if (ok) {
+        out = Input();
+        out.map_ = base;
+        out.map_bytes_ = bytes;
+        out.data_ = static_cast<const char*>(base);
+        out.size_ = size;
+      } else if (base != MAP_FAILED) {
+        ::munmap(base, bytes);
+      }
+    }
+    ::close(fd);
+    return ok;
+  }
+
+  const char* data() const { return data_; }
+  size_t size() const { return size_; }
+  std::string_view view() const { return {data_, size_}; }
+  void release() {
+    if (map_) ::munmap(map_, map_bytes_);
+    map_ = nullptr;
+    str_ = simdjson::padded_string();
+    data_ = nullptr;
+    size_ = 0;
+  }
+
+ private:
+  simdjson::padded_string str_;
+  const char* data_ = nullptr;
+  size_t size_ = 0;
+  void* map_ = nullptr;
+  size_t map_bytes_ = 0;
+};
+
 // ---- JSONL --------------------------------------------------------------------------
 
-// Takes the buffer over so that it can be freed as soon as the lines are parsed:
+// Takes the input over so that it can be freed as soon as the lines are parsed:
 // the peak is then the file plus the parsed parts, not the file plus the history.
-KeyHistory read_padded(simdjson::padded_string buf, const std::string& source, unsigned threads) {
+KeyHistory read_padded(Input buf, const std::string& source, unsigned threads) {
   const char* const begin = buf.data();
   const char* const end = begin + buf.size();
   const char* const padded_end = end + simdjson::SIMDJSON_PADDING;
@@ -456,9 +529,9 @@ KeyHistory read_padded(simdjson::padded_string buf, const std::string& source, u
   // the header, then the events' rules).
   if (stop) {
     parts.clear();
-    return keys_of_dom(read_history_text(std::string_view(buf.data(), buf.size()), source));
+    return keys_of_dom(read_history_text(buf.view(), source));
   }
-  buf = simdjson::padded_string();  // every string the parts need was copied out
+  buf.release();  // every string the parts need was copied out
 
   std::vector<uint64_t> first_line(threads);
   for (unsigned i = 0; i < threads; ++i) {
@@ -636,60 +709,27 @@ KeyHistory read_binary_bytes(std::string_view bytes, const std::string& source, 
   return assemble_keys(source, std::move(header), 0, std::move(parts), first_line);
 }
 
-// Reads a regular file into a padded_string with huge pages, in pieces by
-// several threads at once: copying out of the page cache is a good part of the
-// time otherwise. False on anything unusual (not a regular file, a short read),
-// which padded_string::load then reads, to give the DOM reader's error.
-bool load_in_parallel(const std::string& path, unsigned threads, simdjson::padded_string& out) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  struct stat st;
-  bool ok = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
-  if (ok) {
-    const size_t size = static_cast<size_t>(st.st_size);
-    simdjson::padded_string buf(size);
-    ok = buf.data() != nullptr;
-    advise_huge(buf.data(), size);
-    std::atomic<bool> short_read{false};
-    const size_t per_thread = size_t{8} << 20;
-    threads = static_cast<unsigned>(std::clamp<size_t>(size / per_thread, 1, threads));
-    if (ok)
-      on_threads(threads, [&](unsigned i) {
-        for (size_t at = size * i / threads, to = size * (i + 1) / threads; at < to;) {
-          const ssize_t got = ::pread(fd, buf.data() + at, to - at, static_cast<off_t>(at));
-          if (got <= 0) {
-            short_read = true;
-            return;
-          }
-          at += static_cast<size_t>(got);
-        }
-      });
-    ok = ok && !short_read;
-    if (ok) out = std::move(buf);
-  }
-  ::close(fd);
-  return ok;
-}
-
 }  // namespace
 
 KeyHistory read_key_history_file(const std::string& path, unsigned threads) {
-  simdjson::padded_string buf;
-  if (!load_in_parallel(path, threads ? threads : default_threads(), buf))
+  Input in;
+  if (!Input::map(path, in)) {
+    simdjson::padded_string buf;
     if (auto err = simdjson::padded_string::load(path).get(buf))
       throw FormatError(path, 0, fmt::format("cannot read the file: {}", simdjson::error_message(err)));
-  return read_padded(std::move(buf), path, threads);
+    in = Input(std::move(buf));
+  }
+  return read_padded(std::move(in), path, threads);
 }
 
 KeyHistory read_key_history_text(std::string_view text, const std::string& source, unsigned threads) {
-  return read_padded(simdjson::padded_string(text), source, threads);
+  return read_padded(Input(simdjson::padded_string(text)), source, threads);
 }
 
 KeyHistory read_key_history_any(const std::string& path, unsigned threads) {
   if (!is_binary_history_file(path)) return read_key_history_file(path, threads);
-  simdjson::padded_string buf;
-  if (load_in_parallel(path, threads ? threads : default_threads(), buf))
-    return read_binary_bytes(std::string_view(buf.data(), buf.size()), path, threads);
+  Input in;
+  if (Input::map(path, in)) return read_binary_bytes(in.view(), path, threads);
   return read_binary_bytes(read_file_bytes(path), path, threads);
 }
 
