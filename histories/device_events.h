@@ -9,15 +9,28 @@
 
 namespace gpulin {
 
+// DeviceEvent::kind, numbered as EventKind (histories/history.h).
+enum DeviceEventKind : uint32_t {
+  kDeviceInv = 0,
+  kDeviceRet = 1,
+  kDeviceAcq = 2,
+  kDeviceRel = 3,
+  // The operation's linearization point (lp_rule explicit): t, op and actor only;
+  // node, fn, key_off, key_len and is_null are 0. Its ticket is taken at the
+  // deciding atomic (the successful CAS, the read of the slab that decided a search),
+  // strictly between the op's inv and ret tickets.
+  kDeviceLp = 4,
+};
+
 struct DeviceEvent {
   uint64_t t;
   int64_t op;
   int64_t node;      // acq, rel
-  uint32_t kind;     // EventKind
+  uint32_t kind;     // DeviceEventKind
   uint32_t fn;       // inv
   uint32_t key_off;  // inv, ret: payload in the actor's key buffer
   uint32_t key_len;
-  uint32_t is_null;  // ret: the result is null
+  uint32_t is_null;  // ret: the result is null (else the key_len keys; result_shapes.h reshapes them)
   uint32_t actor;
 };
 

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <string>
 
 #include "histories/assemble_events.h"
 #include "histories/device_recorder.h"
@@ -38,11 +39,21 @@ KeyHistory assemble(std::vector<DeviceEvent> events, const K* keys, uint64_t key
   uint64_t pool = 0;
   size_t invs = 0;
   for (const DeviceEvent& e : events) {
-    if (e.kind == uint32_t(EventKind::Inv) || e.kind == uint32_t(EventKind::Ret)) pool += e.key_len;
+    if (e.kind == kDeviceInv || e.kind == kDeviceRet) pool += e.key_len;
     invs += e.kind == uint32_t(EventKind::Inv);
   }
   h.keys.reserve(pool);
   h.ops.reserve(invs);
+  // A kind no EventKind names is refused here, naming the event (the format's
+  // rules, check_events, judge the rest: an lp without an inv, an lp after its
+  // op's ret; two lps of one op are the explicit rule's violation).
+  auto refuse = [&](const DeviceEvent& e, const std::string& what) {
+    throw FormatError(h.source, 0,
+                      "recorded event at t " + std::to_string(e.t) + " (op " + std::to_string(e.op) + ", actor " +
+                          std::to_string(e.actor) + "): " + what);
+  };
+  for (const DeviceEvent& e : events)
+    if (e.kind > kDeviceLp) refuse(e, "unknown kind " + std::to_string(e.kind) + " (0 inv, 1 ret, 2 acq, 3 rel, 4 lp)");
   IdIndex index = index_ids(events, [](const DeviceEvent& e) { return e.op; }, false);
   auto copy_keys = [&](const DeviceEvent& e, uint64_t& off, uint32_t& len) {
     off = h.keys.size();

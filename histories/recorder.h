@@ -1,7 +1,9 @@
 // The host recorder: events appended in ticket order by whoever executes operations
 // on the CPU (the fiber simulator). It knows nothing of any structure: an event is
 // a kind, an operation, an actor, a node, and for inv/ret a list of integers whose
-// JSON shape (array or null) the caller states. Turned into a History at the end.
+// JSON shape (array or null) the caller states (result_shapes.h gives a model's
+// single values their shape afterwards). Turned into a History at the end, by the
+// same conversion as the device recorder's buffers (assemble_events.h).
 #pragma once
 
 #include <cstdint>
@@ -29,6 +31,8 @@ class HostRecorder {
   void hold(EventKind kind, int64_t op, uint32_t actor, int64_t node) {
     push<int64_t>(kind, op, actor, node, 0, nullptr, 0, true);
   }
+  // The op's linearization point (lp_rule explicit), strictly between its inv and ret.
+  void lp(int64_t op, uint32_t actor) { hold(EventKind::Lp, op, actor, 0); }
 
   void clear() {
     events_.clear();
