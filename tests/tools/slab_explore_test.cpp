@@ -7,6 +7,7 @@
 #include <string>
 
 #include "sim/strategies/replay_strategy.h"
+#include "tests/tools/explore_options.h"
 #include "tools/explore/slab_explore.h"
 
 namespace gpulin::explore {
@@ -14,9 +15,6 @@ namespace {
 
 using slab_hash::Mode;
 using slab_hash::Mutant;
-
-// PCT (the default strategy), a fresh program for every schedule.
-ExploreOptions pct_options(uint64_t schedules) { return ExploreOptions{.schedules = schedules, .seed = 7}; }
 
 std::string describe(const ExploreSummary& s) {
   std::string text;
@@ -112,6 +110,55 @@ TEST(SlabExplore, MalformedReplayStringsNameTheField) {
   }
   // Well-formed, but the picks do not fit the program: strict replay refuses it.
   EXPECT_THROW(replay("slab-map:buckets=1|i1=2;s1|9"), std::runtime_error);
+}
+
+// The result of the history's i-th operation (by invocation), as JSON.
+std::string result(const Replayed& r, size_t i) {
+  const Operation& op = r.run.history.ops.at(i);
+  return op.res ? op.res->to_json() : "pending";
+}
+
+// S1: the paper's SEARCH returns the least recently inserted pair, and its multimap
+// DELETE empties the spot for later INSERTs. Together, with one warp (no concurrency
+// at all): the third insert takes the spot the delete freed, ahead of the older
+// pair (0, 2), and SEARCH returns the newest value.
+TEST(SlabFindings, S1MultimapSearchReturnsANewerPairFromAFreedSpot) {
+  for (const char* s : {"slab-multimap:buckets=1|i0=1,i0=2,d0,i0=3,s0|",
+                        "slab-multimap:buckets=1:alloc=regular|i0=1,i0=2,d0,i0=3,s0|"}) {
+    const Replayed r = replay(s);
+    EXPECT_EQ(r.judgement.failure, Failure::Violation) << s << ": " << r.judgement.message;
+    EXPECT_EQ(result(r, 4), "3");  // the model: 2, the least recent pair left
+    EXPECT_TRUE(is_bug(r.judgement.failure));
+  }
+}
+
+// S2: in the unique modes a DELETE writes DELETED with a plain store (Fig. 2 line
+// 59). When another delete of the key wrote DELETED between this delete's read and
+// its store, and an insert put the key in a new spot, the store changes nothing: the
+// delete took effect before the other delete, not at its store. The history is
+// linearizable (the search finds an order), the recorded points are not.
+TEST(SlabFindings, S2UniqueDeleteDoesNotTakeEffectAtItsStore) {
+  for (const auto& [s, found] : {std::pair{"slab-map:buckets=1|d0,i0=1;i0=2,d0,s0|1*4.0*5", "1"},
+                                 std::pair{"slab-set:buckets=1|d0,i0;i0,d0,s0|1*4.0*5", "true"},
+                                 std::pair{"slab-map:buckets=1:alloc=regular|d0,i0=1;i0=2,d0,s0|1*4.0*5", "1"}}) {
+    const Replayed r = replay(s);
+    EXPECT_EQ(r.judgement.failure, Failure::WitnessOnly) << s << ": " << r.judgement.message;
+    EXPECT_FALSE(is_bug(r.judgement.failure));
+    EXPECT_EQ(result(r, 4), found) << s;  // the model, in the order of the points: absent
+  }
+}
+
+// S3: DELETEALL empties the key's pairs one CAS at a time; a SEARCH between two of
+// them returns a pair that is neither the least recent (before the DELETEALL) nor
+// absent (after it). With one pair, its recorded point (the final read) comes after
+// the CAS that emptied the pair, and a search in between is explained by no point
+// of the rule.
+TEST(SlabFindings, S3DeleteAllIsNotAtomic) {
+  const Replayed v = replay("slab-multimap:buckets=1|i0=1,i0=2,s0;x0|0*5.1*4.0");
+  EXPECT_EQ(v.judgement.failure, Failure::Violation) << v.judgement.message;
+  EXPECT_EQ(result(v, 2), "2");  // the search: 1 before the deleteall, null after
+  const Replayed w = replay("slab-multimap:buckets=1|i0=1,s0;x0|0*3.1*3.0");
+  EXPECT_EQ(w.judgement.failure, Failure::WitnessOnly) << w.judgement.message;
 }
 
 }  // namespace
