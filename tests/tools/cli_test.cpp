@@ -220,6 +220,66 @@ TEST(CliExplore, MergePassesAndItsOverrunMutantFailsAndReplays) {
   fs::remove_all(out);
 }
 
+TEST(CliExplore, SlabMapAndSetPass) {
+  for (const char* structure : {"slab-map", "slab-set"}) {
+    const Result r = gpulin(std::string("explore --structure ") + structure + " --strategy pct --schedules 300");
+    EXPECT_EQ(r.code, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("schedules            300"), std::string::npos) << r.out;
+    for (const char* line : {"violations           0", "invariant failures   0", "deadlocks            0",
+                             "livelocks            0", "faults               0", "undecided            0"})
+      EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out;
+    EXPECT_NE(r.out.find("proof-point failures "), std::string::npos) << r.out;
+  }
+}
+
+// Each planted slab mutant fails `explore` (exit 1); every failure it wrote replays
+// to the same kind through `replay`, and its history is valid input for `check`.
+TEST(CliExplore, SlabMutantsAreCaughtAndTheirSchedulesReplay) {
+  const Result help = gpulin("explore --help");
+  EXPECT_EQ(help.code, 0) << help.err;
+  for (const char* mutant : {"slab-search-first-slab", "slab-insert-no-reread", "slab-lost-next-cas"}) {
+    EXPECT_NE(help.out.find(mutant), std::string::npos) << mutant << " is not in explore --help";
+    const fs::path out = scratch_dir(mutant);
+    const Result r = gpulin(std::string("explore --structure slab-map --mutant ") + mutant +
+                            " --strategy pct --schedules 300 --out " + quote(out.string()));
+    ASSERT_EQ(r.code, 1) << mutant << "\n" << r.out << r.err;
+    EXPECT_NE(r.out.find("replay: gpulin replay --schedule 'slab-map:"), std::string::npos) << r.out;
+    int replayed = 0;
+    for (const auto& e : fs::directory_iterator(out)) {
+      if (e.path().extension() != ".schedule") continue;
+      std::ifstream in(e.path());
+      std::string schedule, note;
+      std::getline(in, schedule);
+      std::getline(in, note);  // "# KIND: message"
+      const std::string kind = note.substr(2, note.find(':') - 2);
+      const Result again = gpulin("replay --schedule " + quote(schedule));
+      EXPECT_EQ(again.code, kind == "proof-points" ? 0 : 1) << schedule << "\n" << again.err;
+      EXPECT_NE(again.err.find("verdict: " + kind), std::string::npos) << schedule << "\n" << again.err;
+      fs::path history = e.path();
+      EXPECT_NE(gpulin("check " + quote(history.replace_extension(".jsonl").string())).code, 2) << history;
+      ++replayed;
+    }
+    EXPECT_GE(replayed, 1) << mutant << ": no .schedule written";
+    fs::remove_all(out);
+  }
+}
+
+TEST(CliExplore, BadSlabInputExitsTwoNamingTheField) {
+  const std::pair<const char*, const char*> bad[] = {
+      {"replay --schedule 'slab-map:buckets=0|i1=2|'", "buckets"},
+      {"replay --schedule 'slab-map:buckets=1|i1=x|'", "value"},
+      {"replay --schedule 'slab-map:buckets=1:mutant=nope|i1=2|'", "mutant"},
+      {"replay --schedule 'slab-map:buckets=1|i1=2;s1|9'", "does not fit"},
+      {"explore --structure slab-map --ops 33", "--ops"},
+      {"explore --structure slab-set --mutant early-root-release", "slab mutant"},
+  };
+  for (const auto& [args, field] : bad) {
+    const Result r = gpulin(args);
+    EXPECT_EQ(r.code, 2) << args << "\n" << r.out << r.err;
+    EXPECT_NE(r.err.find(field), std::string::npos) << args << "\n" << r.err;
+  }
+}
+
 TEST(CliImport, JepsenEtcdZeroIsNotLinearizable) {
   const fs::path log = kShared / "external/porcupine/jepsen/etcd_000.log";
   if (!fs::exists(log)) GTEST_SKIP() << "no " << log;

@@ -13,6 +13,7 @@
 #include "sim/strategies/pct_strategy.h"
 #include "sim/strategies/random_strategy.h"
 #include "sim/strategies/replay_strategy.h"
+#include "tests/tools/explore_options.h"
 #include "tools/explore/merge_explore.h"
 #include "tools/explore/merge_run.h"
 
@@ -51,14 +52,6 @@ RC_GTEST_PROP(MergeInSimulator, AgreesWithStdMergeUnderSeveralSchedules, ()) {
               std::vector<uint32_t>(e.expected_keys.begin(), e.expected_keys.begin() + n));
     RC_ASSERT(std::is_sorted(e.keys.begin(), e.keys.begin() + n));
   }
-}
-
-ExploreOptions pct_options(uint64_t schedules) {
-  ExploreOptions o;
-  o.strategy = "pct";
-  o.schedules = schedules;
-  o.seed = 7;
-  return o;
 }
 
 TEST(MergeExplore, CorrectMergePassesEverySchedule) {

@@ -70,11 +70,30 @@ std::optional<std::vector<uint32_t>> retry_schedules(const ScheduleAttempt& atte
   return std::nullopt;
 }
 
-namespace {
+ExploreSummary explore_histories(const ExploreOptions& o, const HistoryExploration& steps) {
+  ExploreSummary sum;
+  ExploreProgress progress(o);
+  auto strategy = make_strategy(o, o.seed);
+  uint32_t actors = steps.generate(o.seed);
+  std::unordered_set<uint64_t> seen;
+  for (uint64_t i = 0; i < o.schedules; ++i) {
+    if (o.strategy != "dfs" && o.program_every && i && i % o.program_every == 0) actors = steps.generate(o.seed + i);
+    if (!strategy->begin_run(actors)) break;  // dfs explored everything
+    const auto t0 = std::chrono::steady_clock::now();
+    const ExecutedRun run = steps.execute(*strategy);
+    sum.sim_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    sum.points += run.points;
+    ++sum.schedules;
+    seen.insert(history_fingerprint(*run.history));
+    const Judgement j = steps.judge();
+    sum.searched += j.searched;
+    count_failure(sum, j.failure, i, steps.report);
+    progress.update(sum);
+  }
+  progress.finish(sum, *strategy, seen.size());
+  return sum;
+}
 
-using Clock = std::chrono::steady_clock;
-
-// A history's identity for counting distinct ones: its events and results.
 uint64_t history_fingerprint(const History& h) {
   uint64_t x = 1469598103934665603ULL;
   auto mix = [&x](uint64_t v) { x = (x ^ v) * 1099511628211ULL; };
@@ -86,6 +105,8 @@ uint64_t history_fingerprint(const History& h) {
   for (const Operation& o : h.ops) mix(o.res ? o.res->hash() : 7);
   return x;
 }
+
+namespace {
 
 // Does `program` still fail with `kind`? Tries the old schedule leniently, then a
 // few fresh PCT and random schedules. Returns the failing execution's picks.
@@ -149,43 +170,35 @@ void write_failure(FailureReport& r, const Execution& e, const ExploreOptions& o
 }  // namespace
 
 ExploreSummary run_explore(const ExploreOptions& o) {
-  ExploreSummary sum;
-  ExploreProgress progress(o);
-  auto strategy = make_strategy(o, o.seed);
   HeapRunner runner(o.config);
   WorkloadShape shape = o.shape;
   shape.k = o.config.k;
-  Program program = generate_program(shape, o.seed);
-  std::unordered_set<uint64_t> seen;
-  for (uint64_t i = 0; i < o.schedules; ++i) {
-    if (o.strategy != "dfs" && o.program_every && i && i % o.program_every == 0)
-      program = generate_program(shape, o.seed + i);
-    if (!strategy->begin_run(static_cast<uint32_t>(program.actors.size()))) break;
-    const auto t0 = Clock::now();
-    Execution e = runner.execute(program, *strategy, o.max_points);
-    sum.sim_seconds += std::chrono::duration<double>(Clock::now() - t0).count();
-    sum.points += e.run.points;
-    ++sum.schedules;
-    seen.insert(history_fingerprint(e.history));
-    const Judgement j = judge(e, o.judge);
-    sum.searched += j.searched;
-    count_failure(sum, j.failure, i, [&](FailureReport& r) {
-      Program p = program;
-      std::vector<uint32_t> picks = e.run.picks;
-      if (o.shrink) std::tie(p, picks) = shrink(runner, p, picks, j.failure, o);
-      sim::ReplayStrategy exact(picks, /*strict=*/true);
-      exact.begin_run(static_cast<uint32_t>(p.actors.size()));
-      Execution minimal = runner.execute(p, exact, o.max_points);
-      const Judgement mj = judge(minimal, o.judge);
-      r.message = mj.message;
-      r.schedule = replay_string(o.config, p, minimal.run.picks);
-      r.ops = p.op_count();
-      write_failure(r, minimal, o);
-    });
-    progress.update(sum);
-  }
-  progress.finish(sum, *strategy, seen.size());
-  return sum;
+  Program program;
+  Execution e;
+  HistoryExploration steps;
+  steps.generate = [&](uint64_t seed) {
+    program = generate_program(shape, seed);
+    return static_cast<uint32_t>(program.actors.size());
+  };
+  steps.execute = [&](sim::Strategy& strategy) {
+    e = runner.execute(program, strategy, o.max_points);
+    return ExecutedRun{e.run.points, &e.history};
+  };
+  steps.judge = [&] { return judge(e, o.judge); };
+  steps.report = [&](FailureReport& r) {
+    Program p = program;
+    std::vector<uint32_t> picks = e.run.picks;
+    if (o.shrink) std::tie(p, picks) = shrink(runner, p, picks, r.kind, o);
+    sim::ReplayStrategy exact(picks, /*strict=*/true);
+    exact.begin_run(static_cast<uint32_t>(p.actors.size()));
+    Execution minimal = runner.execute(p, exact, o.max_points);
+    const Judgement mj = judge(minimal, o.judge);
+    r.message = mj.message;
+    r.schedule = replay_string(o.config, p, minimal.run.picks);
+    r.ops = p.op_count();
+    write_failure(r, minimal, o);
+  };
+  return explore_histories(o, steps);
 }
 
 }  // namespace gpulin::explore

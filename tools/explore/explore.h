@@ -82,6 +82,32 @@ class ExploreProgress {
 void count_failure(ExploreSummary& sum, Failure kind, uint64_t found_at,
                    const std::function<void(FailureReport&)>& report);
 
+// A history's identity for counting distinct ones: its events and results.
+uint64_t history_fingerprint(const History& h);
+
+// What a structure whose runs record histories (heaps, slab hash) gives the
+// exploration loop, explore_histories. The structure keeps its current program and
+// its last execution.
+struct ExecutedRun {
+  uint64_t points = 0;              // scheduling points
+  const History* history = nullptr;  // what the run recorded
+};
+struct HistoryExploration {
+  // Makes a new current program from `seed`; returns its actors.
+  std::function<uint32_t(uint64_t seed)> generate;
+  // Runs the current program once under `strategy` (begin_run already called).
+  std::function<ExecutedRun(sim::Strategy& strategy)> execute;
+  // Judges the last execution.
+  std::function<Judgement()> judge;
+  // The last execution is the first failure of its kind (r.kind, r.found_at set):
+  // shrinks it, replays the minimal program and fills in the rest of the report.
+  std::function<void(FailureReport& r)> report;
+};
+// options.schedules runs (fewer when dfs exhausts its bound), a new program every
+// options.program_every schedules (random and pct); counts failures, distinct
+// histories, points and time.
+ExploreSummary explore_histories(const ExploreOptions& options, const HistoryExploration& steps);
+
 // The strategy named by options.strategy (random, pct, dfs), seeded.
 std::unique_ptr<sim::Strategy> make_strategy(const ExploreOptions& options, uint64_t seed);
 // Shrinking's question, "does this smaller program still fail the same way?": runs
