@@ -9,18 +9,30 @@ namespace gpulin::gheap {
 
 namespace {
 
+// The dynamic shared memory as an array of the heap's keys, the operation's
+// scratch. Extern shared arrays all start at one address; one name must keep one
+// type, so each key type declares its own.
+template <class Key>
+__device__ __forceinline__ Key* shared_keys() {
+  static_assert(sizeof(Key) == 4 || sizeof(Key) == 8, "the GPU heap's keys are uint32_t or uint64_t");
+  if constexpr (sizeof(Key) == 4) {
+    extern __shared__ uint32_t smem[];
+    return smem;
+  } else {
+    extern __shared__ uint64_t smem64[];
+    return smem64;
+  }
+}
+
 // Launchable with up to 1024 threads a block (the paper sweeps threads per block,
-// Fig. 14): the bound keeps registers within 64 a thread. The scratch is the
-// dynamic shared memory, typed by the heap's key (bytes here, so that both key
-// types' kernels declare the one extern array).
+// Fig. 14): the bound keeps registers within 64 a thread.
 template <class Key, class P, bool Record>
 __global__ void __launch_bounds__(1024)
     heap_batch_kernel(HeapView<Key, P> h, GpuOpBatch<Key> ops, BasicDeviceRecorderRef<Key> rec, int64_t op_id_base) {
   static_assert(P::mutant == Mutant::None, "mutants are not built into GPU kernels");
-  extern __shared__ __align__(alignof(uint64_t)) unsigned char smem[];
   __shared__ unsigned long long broadcast[2];
   const uint32_t k = h.k;
-  const Scratch<Key> s = make_scratch(reinterpret_cast<Key*>(smem), k);
+  const Scratch<Key> s = make_scratch(shared_keys<Key>(), k);
   cuda_exec::CudaContext<cuda_exec::BlockScope, Record, Key> x(cuda_exec::BlockScope(broadcast), rec);
   for (uint64_t i = blockIdx.x; i < ops.count; i += gridDim.x) {
     x.begin_op(op_id_base + static_cast<int64_t>(i));
