@@ -37,14 +37,21 @@ struct DeviceEvent {
 // Passed by value to kernels. Actor b appends to events[b * event_cap ...] and
 // keys[b * key_cap ...]; the counts keep counting past the capacity, so that an
 // overflow is detected (and its size known) instead of silently truncated.
-struct DeviceRecorderRef {
+// `KeyWord` is the recorded key's type, the structure's own (uint32_t or
+// uint64_t): a key is stored whole, never narrowed. DeviceRecorderRef, the 32-bit
+// form, is what recording code without a wider key names.
+template <class KeyWord>
+struct BasicDeviceRecorderRef {
+  using Key = KeyWord;
   unsigned long long* ticket = nullptr;
   DeviceEvent* events = nullptr;
   uint32_t* event_count = nullptr;  // [actors]
-  uint32_t* keys = nullptr;
+  KeyWord* keys = nullptr;
   uint32_t* key_count = nullptr;    // [actors]
   uint32_t event_cap = 0;
   uint32_t key_cap = 0;
 };
+using DeviceRecorderRef = BasicDeviceRecorderRef<uint32_t>;
+using DeviceRecorderRef64 = BasicDeviceRecorderRef<uint64_t>;
 
 }  // namespace gpulin

@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <string>
+#include <type_traits>
 
 #include "histories/assemble_events.h"
 #include "histories/device_recorder.h"
@@ -59,6 +60,11 @@ KeyHistory assemble(std::vector<DeviceEvent> events, const K* keys, uint64_t key
     off = h.keys.size();
     len = e.key_len;
     const K* p = keys + uint64_t(e.actor) * key_cap + e.key_off;
+    if constexpr (!std::is_same_v<K, int64_t>)
+      for (uint32_t i = 0; i < e.key_len; ++i)
+        if (!fits_history_integer(p[i]))
+          throw FormatError(h.source, 0, "op " + std::to_string(e.op) + " (actor " + std::to_string(e.actor) +
+                                             "): recorded " + key_out_of_history_range(p[i]));
     h.keys.insert(h.keys.end(), p, p + e.key_len);
   };
   for (const DeviceEvent& e : events) {
@@ -87,20 +93,27 @@ KeyHistory assemble(std::vector<DeviceEvent> events, const K* keys, uint64_t key
 
 }  // namespace
 
-KeyHistory assemble_recorded_history(std::vector<DeviceEvent> events, const uint32_t* keys, uint64_t key_cap,
-                                     Header header, const std::vector<std::string>& fn_names, std::string source) {
+template <class K>
+KeyHistory assemble_recorded_history(std::vector<DeviceEvent> events, const K* keys, uint64_t key_cap, Header header,
+                                     const std::vector<std::string>& fn_names, std::string source) {
   return assemble(std::move(events), keys, key_cap, std::move(header), fn_names, std::move(source));
 }
+template KeyHistory assemble_recorded_history(std::vector<DeviceEvent>, const uint32_t*, uint64_t, Header,
+                                              const std::vector<std::string>&, std::string);
+template KeyHistory assemble_recorded_history(std::vector<DeviceEvent>, const uint64_t*, uint64_t, Header,
+                                              const std::vector<std::string>&, std::string);
+template KeyHistory assemble_recorded_history(std::vector<DeviceEvent>, const int64_t*, uint64_t, Header,
+                                              const std::vector<std::string>&, std::string);
 
-KeyHistory assemble_recorded_history(std::vector<DeviceEvent> events, const int64_t* keys, uint64_t key_cap,
-                                     Header header, const std::vector<std::string>& fn_names, std::string source) {
-  return assemble(std::move(events), keys, key_cap, std::move(header), fn_names, std::move(source));
-}
-
-KeyHistory assemble_device_history(std::vector<DeviceEvent> events, const std::vector<uint32_t>& keys,
+template <class KeyWord>
+KeyHistory assemble_device_history(std::vector<DeviceEvent> events, const std::vector<KeyWord>& keys,
                                    uint32_t key_cap, Header header, const std::vector<std::string>& fn_names,
                                    std::string source) {
   return assemble(std::move(events), keys.data(), key_cap, std::move(header), fn_names, std::move(source));
 }
+template KeyHistory assemble_device_history(std::vector<DeviceEvent>, const std::vector<uint32_t>&, uint32_t, Header,
+                                            const std::vector<std::string>&, std::string);
+template KeyHistory assemble_device_history(std::vector<DeviceEvent>, const std::vector<uint64_t>&, uint32_t, Header,
+                                            const std::vector<std::string>&, std::string);
 
 }  // namespace gpulin

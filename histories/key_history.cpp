@@ -18,6 +18,11 @@ uint16_t KeyHistory::fn_index(std::string_view name) {
   return static_cast<uint16_t>(fn_names.size() - 1);
 }
 
+std::string key_out_of_history_range(uint64_t key) {
+  return "key " + std::to_string(key) +
+         " is above 2^63 - 1, the largest history integer (history-format.md: integers are signed 64-bit)";
+}
+
 size_t KeyHistory::bytes() const {
   size_t b = events.capacity() * sizeof(Event) + ops.capacity() * sizeof(KeyOp) + keys.capacity() * sizeof(int64_t);
   for (const std::string& f : fn_names) b += f.capacity();

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "histories/history.h"
@@ -78,6 +79,16 @@ bool keys_only_model(const std::string& model);
 bool keyed_model(const std::string& model);
 // Either: the models a KeyHistory can hold.
 inline bool key_payload_model(const std::string& model) { return keys_only_model(model) || keyed_model(model); }
+// A history's integers are signed 64-bit (history-format.md), so a recorded key
+// must be one: an unsigned 64-bit key above 2^63 - 1 has no history integer, and
+// the recorders refuse it (naming it) rather than wrap it to a negative key.
+// Narrower keys always fit; the test is compiled out for them.
+template <class Key>
+constexpr bool fits_history_integer(Key v) {
+  if constexpr (std::is_unsigned_v<Key> && sizeof(Key) >= sizeof(int64_t)) return v <= static_cast<Key>(INT64_MAX);
+  return true;
+}
+std::string key_out_of_history_range(uint64_t key);  // the message: which key, and why
 
 // The plain History with every key a Value (about 100 bytes a key): for the
 // generic checkers and writers on histories small enough.

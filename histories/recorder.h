@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -59,7 +60,10 @@ class HostRecorder {
   void push(EventKind kind, int64_t op, uint32_t actor, int64_t node, uint32_t fn, const Key* xs,
             uint32_t n, bool is_null) {
     events_.push_back(Raw{kind, is_null, actor, fn, op, node, static_cast<uint32_t>(pool_.size()), n});
-    for (uint32_t i = 0; i < n; ++i) pool_.push_back(static_cast<int64_t>(xs[i]));
+    for (uint32_t i = 0; i < n; ++i) {
+      if (!fits_history_integer(xs[i])) throw std::range_error("host recorder: " + key_out_of_history_range(xs[i]));
+      pool_.push_back(static_cast<int64_t>(xs[i]));
+    }
   }
 
   std::vector<std::string> fn_names_;

@@ -73,6 +73,8 @@ void add_stress(CLI::App& app, std::function<int()>& run) {
   sub->add_option("--workload", o.workload, "random, ascend, descend, partial:P, insdel:L");
   sub->add_option("--keys", o.keys, "keys inserted");
   sub->add_option("--seed", o.seed, "seed");
+  sub->add_option("--key-bits", o.key_bits, "the heap's key type: 32 (default) or 64 (keys drawn from [0, 2^63))")
+      ->check(CLI::IsMember({32, 64}));
   sub->add_flag("--record", o.record, "record the history and check it with the witness checker");
   sub->add_option("--check", o.check, "where the checks run: device (the GPU, default) or host (download everything)")
       ->check(CLI::IsMember({"device", "host"}));
@@ -90,8 +92,8 @@ void add_stress(CLI::App& app, std::function<int()>& run) {
         fmt::print(stderr, "gpulin stress: {}\n", e.what());
         return int(kBadInput);
       }
-      fmt::print("{} {} on the GPU: {} blocks x {} threads, k={}, workload {}, {} keys\n", a->structure, a->variant,
-                 o.blocks, o.threads, o.k, o.workload, o.keys);
+      fmt::print("{} {} on the GPU: {} blocks x {} threads, k={}, workload {}, {} keys of {} bits\n", a->structure,
+                 a->variant, o.blocks, o.threads, o.k, o.workload, o.keys, o.key_bits);
       for (const auto& p : r.phases)
         fmt::print("  {:<22} {:>10} ops  {:>9.4f} s  {:>8.2f} M keys/s\n", p.name, p.ops, p.seconds,
                    p.ops * double(o.k) / std::max(p.seconds, 1e-12) / 1e6);
