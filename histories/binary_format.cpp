@@ -91,12 +91,14 @@ template <class H>
 void write_binary(std::ostream& out, const H& h) {
   const IdIndex index = op_payloads::index_ops(h);
   auto carries_payload = [](const Event& e) { return e.kind == EventKind::Inv || e.kind == EventKind::Ret; };
-  std::vector<uint32_t> payload_op;  // per inv/ret event, in event order
+  std::vector<uint32_t> payload_op;  // per inv/ret event, in event order: its op
+  std::vector<uint64_t> payload_at;  // and where its payload starts in the pool
   std::string buf;
   uint64_t pool_size = 0;
   for (const Event& e : h.events) {
     if (!carries_payload(e)) continue;
     payload_op.push_back(op_payloads::payload_op(h, index, e));
+    payload_at.push_back(pool_size);
     buf.clear();
     put_payload(buf, h, payload_op.back(), e.kind);
     pool_size += buf.size();
@@ -110,18 +112,11 @@ void write_binary(std::ostream& out, const H& h) {
     out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
     buf.clear();
   };
-  uint64_t at = 0;
   size_t next = 0;
-  std::string scratch;
   for (const Event& e : h.events) {
     uint64_t aux = 0;
     if (e.kind == EventKind::Acq || e.kind == EventKind::Rel) aux = static_cast<uint64_t>(e.node);
-    if (carries_payload(e)) {
-      aux = at;
-      scratch.clear();
-      put_payload(scratch, h, payload_op[next++], e.kind);
-      at += scratch.size();
-    }
+    if (carries_payload(e)) aux = payload_at[next++];
     put_u64(buf, e.t);
     put_u64(buf, static_cast<uint64_t>(e.op));
     put_u64(buf, static_cast<uint64_t>(e.actor));

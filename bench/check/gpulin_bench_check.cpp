@@ -72,14 +72,24 @@ std::vector<Row> rows;
 int runs = 3;
 std::vector<double> last_times;  // the last median_seconds' runs, fastest first
 
+double last_cpu_seconds = 0;  // the last median_seconds' processor time a run (user + system, all threads)
+
+double cpu_seconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return u.ru_utime.tv_sec + u.ru_utime.tv_usec / 1e6 + u.ru_stime.tv_sec + u.ru_stime.tv_usec / 1e6;
+}
+
 double median_seconds(const std::function<void()>& f) {
   std::vector<double>& t = last_times;
   t.clear();
+  const double cpu0 = cpu_seconds();
   for (int i = 0; i < runs; ++i) {
     const auto t0 = Clock::now();
     f();
     t.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
   }
+  last_cpu_seconds = (cpu_seconds() - cpu0) / runs;
   std::sort(t.begin(), t.end());
   return t[t.size() / 2];
 }
@@ -211,9 +221,12 @@ double peak_resident_gb() {
   return u.ru_maxrss / 1e6;  // KiB
 }
 
+// The spread of the last measurement and its processor time a run, which a
+// loaded machine inflates less than the wall clock: "runs a..b s, cpu c s".
 std::string seconds_spread() {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "runs %.2f..%.2f s", last_times.front(), last_times.back());
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "runs %.2f..%.2f s, cpu %.2f s", last_times.front(), last_times.back(),
+                last_cpu_seconds);
   return buf;
 }
 
@@ -281,7 +294,7 @@ void section_map(const Args& a) {
     });
     runs = saved;
     row("map: generic path, JSONL (baseline)", base_s, "s",
-        std::string(to_string(w.verdict)) + ", DOM reader + check_witness, one run");
+        std::string(to_string(w.verdict)) + ", DOM reader + check_witness, one run, " + seconds_spread());
     row("  baseline / read + check, JSONL", base_s / jsonl_s, "x");
     row("map: peak resident so far (process)", peak_resident_gb(), "GB", "after the baseline");
   }
@@ -296,9 +309,10 @@ void section_map(const Args& a) {
                        r.witness.violation->op == fault->op && r.failing_keys == std::vector<int64_t>{fault->key};
     ok = ok && named;
     row("map: read + check, one wrong search (binary)", s, "s",
-        named ? "rejected: op " + std::to_string(fault->op) + ", key " + std::to_string(fault->key) + ", " +
-                    verdict_note(r)
-              : "NOT REJECTED as planted: " + verdict_note(r));
+        (named ? "rejected: op " + std::to_string(fault->op) + ", key " + std::to_string(fault->key) + ", " +
+                     verdict_note(r)
+               : "NOT REJECTED as planted: " + verdict_note(r)) +
+            ", " + seconds_spread());
   }
   {
     KeyHistory h = read_key_history_any(bin);
@@ -314,7 +328,7 @@ void section_map(const Args& a) {
       row("map: read + check, one early lp (binary)", s, "s",
           right ? "linearizable by other points: the rule fails at op " + std::to_string(fault->op) + ", key " +
                       std::to_string(fault->key) + ", the search linearizes its " + std::to_string(r.failing_ops) +
-                      " ops"
+                      " ops, " + seconds_spread()
                 : "WRONG: " + verdict_note(r));
     }
   }
