@@ -9,6 +9,7 @@
 
 #include "histories/assemble.h"
 #include "histories/binary_layout.h"
+#include "histories/file_out.h"
 #include "histories/op_payloads.h"
 #include "histories/json_dom.h"
 #include "histories/jsonl_reader.h"
@@ -131,15 +132,6 @@ void write_binary(std::ostream& out, const H& h) {
     flush(false);
   }
   flush(true);
-}
-
-template <class H>
-void write_binary_file(const std::string& path, const H& h) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw std::runtime_error("cannot open " + path + " for writing");
-  write_binary(out, h);
-  out.close();
-  if (!out) throw std::runtime_error("error writing " + path);
 }
 
 // ---- reading -------------------------------------------------------------------
@@ -285,8 +277,12 @@ History read_history_binary_bytes(std::string_view bytes, const std::string& sou
   return assemble_history(source, std::move(header), 0, std::move(raw));
 }
 
-void write_history_binary(const std::string& path, const History& h) { write_binary_file(path, h); }
-void write_history_binary(const std::string& path, const KeyHistory& h) { write_binary_file(path, h); }
+void write_history_binary(const std::string& path, const History& h) {
+  write_file(path, [&](std::ostream& out) { write_binary(out, h); });
+}
+void write_history_binary(const std::string& path, const KeyHistory& h) {
+  write_file(path, [&](std::ostream& out) { write_binary(out, h); });
+}
 
 std::string read_file_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary | std::ios::ate);

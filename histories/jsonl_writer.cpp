@@ -4,10 +4,10 @@
 
 #include <algorithm>
 #include <charconv>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
+#include "histories/file_out.h"
 #include "histories/op_payloads.h"
 
 namespace gpulin {
@@ -88,15 +88,6 @@ void write_any(std::ostream& out, const H& h) {
   out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
 }
 
-template <class H>
-void write_any_file(const std::string& path, const H& h) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw std::runtime_error("cannot open " + path + " for writing");
-  write_any(out, h);
-  out.close();
-  if (!out) throw std::runtime_error("error writing " + path);
-}
-
 }  // namespace
 
 std::string header_to_json(const Header& header) {
@@ -132,7 +123,11 @@ std::string history_to_jsonl(const History& h) {
   return std::move(out).str();
 }
 
-void write_history_file(const std::string& path, const History& h) { write_any_file(path, h); }
-void write_history_file(const std::string& path, const KeyHistory& h) { write_any_file(path, h); }
+void write_history_file(const std::string& path, const History& h) {
+  write_file(path, [&](std::ostream& out) { write_any(out, h); });
+}
+void write_history_file(const std::string& path, const KeyHistory& h) {
+  write_file(path, [&](std::ostream& out) { write_any(out, h); });
+}
 
 }  // namespace gpulin

@@ -19,6 +19,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "histories/huge_pages.h"
@@ -60,6 +61,14 @@ struct Packing {
   uint64_t pos(uint64_t w) const { return w >> 1 & low_bits(pos_bits); }
   static bool is_del(uint64_t w) { return w & 1; }
 };
+
+// Why keys in [min_key, max_key] do not pack beside the positions in 64 bits, or
+// "" when they do (then the per-key checks can run; else the caller's fallback).
+inline std::string too_wide(const Packing& pk) {
+  if (pk.tag_bits() + pk.key_bits <= 64) return "";
+  return "keys span more than 2^" + std::to_string(64 - pk.tag_bits()) +
+         " values; a per-key check packs a key, a position and a flag in 64 bits";
+}
 
 // At most 2^11 buckets: the scatter's write streams stay within the TLB and the
 // cache (more streams measured slower on the 2-core VM), and a bucket of a

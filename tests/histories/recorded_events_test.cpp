@@ -100,29 +100,31 @@ TEST(RecordedEvents, ResultShapesOnBothForms) {
                                   "op 1 (search): a result of one word was recorded as [9,0]"));
 }
 
+// The format's rules (check_events, as the checkers run them on a download) reject
+// the recording with a message holding `fragment` (line 0: no file behind it).
+::testing::AssertionResult rules_reject(const Recording& r, const std::string& fragment) {
+  const KeyHistory k = r.assemble();
+  return throws_format_error([&] { check_events(k.events, k.source); }, 0, fragment);
+}
+
 TEST(RecordedEvents, LpOfAnOpWithoutInv) {
   Recording r;
   r.events.push_back({7, 42, 0, kDeviceLp, 0, 0, 0, 0, 1});
-  const KeyHistory k = r.assemble();
-  EXPECT_TRUE(throws_format_error([&] { check_events(k.events, k.source); }, 0, "lp event of op 42, which has no inv"));
+  EXPECT_TRUE(rules_reject(r, "lp event of op 42, which has no inv"));
 }
 
 TEST(RecordedEvents, LpAfterItsOpsRet) {
   Recording r;
   r.events[0].t = 7;  // op 1's lp after its ret at t 6
-  const KeyHistory k = r.assemble();
-  EXPECT_TRUE(throws_format_error([&] { check_events(k.events, k.source); }, 0,
-                                  "lp event of op 1 at t 7 is not strictly between its inv and ret: it comes after "
-                                  "the ret at t 6"));
+  EXPECT_TRUE(rules_reject(r, "lp event of op 1 at t 7 is not strictly between its inv and ret: it comes after the "
+                              "ret at t 6"));
 }
 
 TEST(RecordedEvents, LpBeforeItsOpsInv) {
   Recording r;
   r.events[1].t = 8, r.events[4].t = 9;  // op 0: inv at 8, ret at 9, its lp still at 3
-  const KeyHistory k = r.assemble();
-  EXPECT_TRUE(throws_format_error([&] { check_events(k.events, k.source); }, 0,
-                                  "lp event of op 0 at t 3 is not strictly between its inv and ret: it comes before "
-                                  "the inv at t 8"));
+  EXPECT_TRUE(rules_reject(r, "lp event of op 0 at t 3 is not strictly between its inv and ret: it comes before the "
+                              "inv at t 8"));
 }
 
 TEST(RecordedEvents, TwoLpsAreWellFormed) {

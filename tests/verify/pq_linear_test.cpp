@@ -7,6 +7,7 @@
 
 #include "histories/key_history.h"
 #include "tests/verify/history_builder.h"
+#include "tests/verify/witness_expect.h"
 #include "verify/pq_batch_witness.h"
 #include "verify/pq_linear/key_rules.h"
 #include "verify/pq_linear/linear_check.h"
@@ -26,16 +27,10 @@ LinearCheckResult agree(const History& h) {
   const LinearCheckResult one = check_pq_batch_linear(kh, {1});
   const LinearCheckResult many = check_pq_batch_linear(kh, {3});
   EXPECT_TRUE(one.applicable) << one.why;
-  EXPECT_EQ(one.witness.verdict, replay.verdict);
-  EXPECT_EQ(one.witness.ops_replayed, replay.ops_replayed);
-  EXPECT_EQ(one.witness.violation.has_value(), replay.violation.has_value());
-  if (one.witness.violation && replay.violation) {
-    EXPECT_EQ(one.witness.violation->op, replay.violation->op);
-    EXPECT_EQ(one.witness.violation->kind, replay.violation->kind);
-    if (replay.violation->kind == WitnessViolation::Kind::WrongResult) {
-      // The explanation's expected answer is the replay's.
-      EXPECT_EQ(one.witness.violation->expected, replay.violation->expected) << one.witness.violation->message;
-    }
+  testing::expect_same_witness(one.witness, replay);
+  if (one.witness.violation && replay.violation && replay.violation->kind == WitnessViolation::Kind::WrongResult) {
+    // The explanation's expected answer is the replay's.
+    EXPECT_EQ(one.witness.violation->expected, replay.violation->expected) << one.witness.violation->message;
   }
   EXPECT_EQ(many.witness.verdict, one.witness.verdict);
   EXPECT_EQ(many.witness.ops_replayed, one.witness.ops_replayed);

@@ -217,10 +217,9 @@ KeyedCheckResult check_keyed_linear(const KeyHistory& h, const KeyedCheckOptions
   const PointScan points = scan_points(h, rule);
   const uint64_t m = points.order.size();
   const Packing pk = plan_packing(min_key, max_key, m, m);
-  if (pk.tag_bits() + pk.key_bits > 64) {
+  r.why = too_wide(pk);
+  if (!r.why.empty()) {
     r.applicable = false;
-    r.why = "keys span more than 2^" + std::to_string(64 - pk.tag_bits()) +
-            " values; the keyed check packs a key and a position in 64 bits";
     return r;
   }
   std::vector<Lane> lanes(threads);

@@ -215,10 +215,9 @@ LinearCheckResult check_pq_batch_linear(const KeyHistory& h, const LinearCheckOp
   // caller runs the replay (rare: 64-bit keys spanning the range).
   if (!total) min_key = max_key = 0;
   const Packing pk = plan_packing(min_key, max_key, m, total);
-  if (pk.tag_bits() + pk.key_bits > 64) {
+  r.why = too_wide(pk);
+  if (!r.why.empty()) {
     r.applicable = false;
-    r.why = "keys span more than 2^" + std::to_string(64 - pk.tag_bits()) +
-            " values; the per-key check packs a key, a position and a flag in 64 bits";
     return r;
   }
   const std::vector<int64_t> table_data = sparse_table(o.max_res, threads);

@@ -12,11 +12,15 @@ namespace {
 constexpr uint64_t kNone = UINT64_MAX;  // not seen (kPending, one less, is "never released")
 constexpr uint32_t kFree = UINT32_MAX;
 
-// What one pass remembers of an op's holds and lp events.
-struct OpMarks {
+// What one pass remembers of an op's holds (the lock rules) ...
+struct HoldMarks {
   uint64_t root_acq = kNone, root_rel = kPending;  // its first hold of node 1
   uint64_t last_acq = kNone, last_rel = kPending;  // its hold of the last node acquired
   int64_t last_node = 0;
+};
+// ... or of its lp events (the explicit rule): only what the rule reads is kept,
+// 16 bytes an op where a GPU history has tens of millions.
+struct LpMarks {
   uint64_t lp = kNone, second_lp = kNone;
 };
 
@@ -58,26 +62,32 @@ PointScan scan_points_of(const H& h, LpRule rule) {
   for (size_t i = 0; i < n; ++i) index.set(h.ops[i].id, static_cast<uint32_t>(i));
 
   PointScan out;
-  std::vector<OpMarks> marks(n);
+  const bool explicit_rule = rule == LpRule::Explicit;
+  std::vector<HoldMarks> holds(explicit_rule ? 0 : n);
+  std::vector<LpMarks> lps(explicit_rule ? n : 0);
   Holders holders;
   // The explicit rule's order is the order of the ops' first lp events: events
   // come in t order, so it needs no sort (a GPU history has millions of points).
   std::vector<size_t> lp_order;
-  if (rule == LpRule::Explicit) lp_order.reserve(n);
+  if (explicit_rule) lp_order.reserve(n);
   for (const Event& e : h.events) {
     if (e.kind == EventKind::Inv || e.kind == EventKind::Ret) continue;
     const uint32_t o = index.find(e.op);
     if (o == IdIndex::kAbsent) throw FormatError(h.source, e.line, "event of op " + std::to_string(e.op) + ", which has no inv");
-    OpMarks& m = marks[o];
     if (e.kind == EventKind::Lp) {
+      if (!explicit_rule) continue;  // the lock rules do not read lp events
+      LpMarks& m = lps[o];
       if (m.lp == kNone) {
         m.lp = e.t;
-        if (rule == LpRule::Explicit) lp_order.push_back(o);
+        lp_order.push_back(o);
       } else if (m.second_lp == kNone) {
         m.second_lp = e.t;
       }
       continue;
     }
+    // Holds are checked under every rule (overlaps are violations), marked for the lock rules.
+    HoldMarks unused;
+    HoldMarks& m = explicit_rule ? unused : holds[o];
     Holders::Hold& hold = holders.at(e.node);
     if (e.kind == EventKind::Acq) {
       if (hold.op == o)
@@ -117,10 +127,11 @@ PointScan scan_points_of(const H& h, LpRule rule) {
   for (size_t i = 0; i < n; ++i) {
     const auto& op = h.ops[i];
     const std::string& f = op_name(h, i);
-    const OpMarks& m = marks[i];
+    const HoldMarks& m = explicit_rule ? HoldMarks{} : holds[i];
+    const LpMarks lp = explicit_rule ? lps[i] : LpMarks{};
     OpPoint& p = out.points[i];
     const bool by_last = rule == LpRule::LastLock && f == "ins";
-    if (rule == LpRule::Explicit) p = {m.lp != kNone, m.lp, m.lp, 0};
+    if (explicit_rule) p = {lp.lp != kNone, lp.lp, lp.lp, 0};
     else if (by_last) p = {m.last_acq != kNone, m.last_acq, m.last_rel, m.last_node};
     else p = {m.root_acq != kNone, m.root_acq, m.root_rel, 1};
 
@@ -129,25 +140,25 @@ PointScan scan_points_of(const H& h, LpRule rule) {
     if (!p.has && !op.pending()) {
       v = WitnessViolation{WitnessViolation::Kind::MissingPoint, op.id, -1, 0, op.ret_t, "", "", ""};
       v->message = who() + " completed without a linearization point: " +
-                   (rule == LpRule::Explicit ? std::string("no lp event")
-                    : by_last                ? std::string("it acquired no node")
-                                             : std::string("it never held node 1"));
-    } else if (p.has && rule == LpRule::Explicit && m.second_lp != kNone) {
-      v = WitnessViolation{WitnessViolation::Kind::ExtraPoint, op.id, -1, 0, m.second_lp, "", "", ""};
-      v->message = who() + " has more than one lp event (t " + std::to_string(m.lp) + " and t " +
-                   std::to_string(m.second_lp) + "); the explicit rule takes exactly one";
+                   (explicit_rule ? std::string("no lp event")
+                    : by_last       ? std::string("it acquired no node")
+                                    : std::string("it never held node 1"));
+    } else if (p.has && explicit_rule && lp.second_lp != kNone) {
+      v = WitnessViolation{WitnessViolation::Kind::ExtraPoint, op.id, -1, 0, lp.second_lp, "", "", ""};
+      v->message = who() + " has more than one lp event (t " + std::to_string(lp.lp) + " and t " +
+                   std::to_string(lp.second_lp) + "); the explicit rule takes exactly one";
     } else if (p.has && (p.begin <= op.inv_t || (!op.pending() && p.end >= op.ret_t))) {
       v = WitnessViolation{WitnessViolation::Kind::PointOutside, op.id, -1, p.node,
                            p.begin <= op.inv_t ? p.begin : p.end, "", "", ""};
-      const std::string what = rule == LpRule::Explicit ? "its lp event at t " + std::to_string(p.begin)
-                                                        : "its hold of node " + std::to_string(p.node) + " " + span_text(p.begin, p.end);
+      const std::string what = explicit_rule ? "its lp event at t " + std::to_string(p.begin)
+                                             : "its hold of node " + std::to_string(p.node) + " " + span_text(p.begin, p.end);
       v->message = who() + ": the linearization point, " + what + ", is not strictly inside the op " +
                    span_text(op.inv_t, op.ret_t);
     }
     if (v) out.violating.push_back(i);
     if (v && (!out.violation || v->t < out.violation->t)) out.violation = v;
   }
-  if (rule == LpRule::Explicit) {
+  if (explicit_rule) {
     out.order = std::move(lp_order);
     return out;
   }
