@@ -26,8 +26,9 @@ template <class T>
 using device_ref = cuda::atomic_ref<T, cuda::thread_scope_device>;
 
 // `Record` compiles recording in or out: with it off, the record_* calls are empty
-// and cost nothing.
-template <class Scope, bool Record = false>
+// and cost nothing. `RecordKey` is the recorder's key word (histories/device_events.h):
+// a structure with 64-bit keys records into a BasicDeviceRecorderRef<uint64_t>.
+template <class Scope, bool Record = false, class RecordKey = uint32_t>
 class CudaContext {
  public:
   // `spin_bound`: re-reads a wait_while_equals may make before it calls fail, so a
@@ -36,7 +37,8 @@ class CudaContext {
   // about 17 s: far beyond any wait of a correct run (the root lock under 128
   // blocks waits milliseconds).
   static constexpr uint64_t kDefaultSpinBound = uint64_t{1} << 24;
-  __device__ explicit CudaContext(Scope scope, DeviceRecorderRef rec = {}, uint64_t spin_bound = kDefaultSpinBound)
+  __device__ explicit CudaContext(Scope scope, BasicDeviceRecorderRef<RecordKey> rec = {},
+                                  uint64_t spin_bound = kDefaultSpinBound)
       : scope_(scope), rec_(rec), spin_bound_(spin_bound) {}
 
   // ---- shared words, actor-uniform ----------------------------------------
@@ -249,9 +251,10 @@ class CudaContext {
   }
   template <class Key>
   __device__ void with_keys(uint32_t kind, uint32_t fn, const Key* keys, uint32_t n, bool is_null) {
-    // The device recorder's key buffers are 32-bit: a wider key would be recorded
-    // truncated, and its history judged on keys the structure never had.
-    static_assert(!Record || sizeof(Key) <= sizeof(uint32_t), "the device recorder stores 32-bit keys");
+    // A key wider than the recorder's key word would be recorded truncated, and
+    // its history judged on keys the structure never had: record 64-bit keys into
+    // a recorder of 64-bit words (RecordKey = uint64_t).
+    static_assert(!Record || sizeof(Key) <= sizeof(RecordKey), "a key wider than the recorder's key word");
     if constexpr (Record) {
       // The keys' writes before the copy: a block's broadcast barrier orders them;
       // a warp's shuffle does not, so it synchronises first.
@@ -265,13 +268,13 @@ class CudaContext {
       });
       if (off + n <= rec_.key_cap)
         for (uint32_t i = scope_.rank(); i < n; i += scope_.size())
-          rec_.keys[size_t(a) * rec_.key_cap + off + i] = static_cast<uint32_t>(keys[i]);
+          rec_.keys[size_t(a) * rec_.key_cap + off + i] = static_cast<RecordKey>(keys[i]);
       scope_.sync();
     }
   }
 
   Scope scope_;
-  DeviceRecorderRef rec_;
+  BasicDeviceRecorderRef<RecordKey> rec_;
   uint64_t spin_bound_;
   int64_t op_ = 0;
 };

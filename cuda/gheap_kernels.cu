@@ -9,17 +9,31 @@ namespace gpulin::gheap {
 
 namespace {
 
+// The dynamic shared memory as an array of the heap's keys, the operation's
+// scratch. Extern shared arrays all start at one address; one name must keep one
+// type, so each key type declares its own.
+template <class Key>
+__device__ __forceinline__ Key* shared_keys() {
+  static_assert(sizeof(Key) == 4 || sizeof(Key) == 8, "the GPU heap's keys are uint32_t or uint64_t");
+  if constexpr (sizeof(Key) == 4) {
+    extern __shared__ uint32_t smem[];
+    return smem;
+  } else {
+    extern __shared__ uint64_t smem64[];
+    return smem64;
+  }
+}
+
 // Launchable with up to 1024 threads a block (the paper sweeps threads per block,
 // Fig. 14): the bound keeps registers within 64 a thread.
-template <class P, bool Record>
+template <class Key, class P, bool Record>
 __global__ void __launch_bounds__(1024)
-    heap_batch_kernel(HeapView<uint32_t, P> h, GpuOpBatch ops, DeviceRecorderRef rec, int64_t op_id_base) {
+    heap_batch_kernel(HeapView<Key, P> h, GpuOpBatch<Key> ops, BasicDeviceRecorderRef<Key> rec, int64_t op_id_base) {
   static_assert(P::mutant == Mutant::None, "mutants are not built into GPU kernels");
-  extern __shared__ uint32_t smem[];
   __shared__ unsigned long long broadcast[2];
   const uint32_t k = h.k;
-  const Scratch<uint32_t> s = make_scratch(smem, k);
-  cuda_exec::CudaContext<cuda_exec::BlockScope, Record> x(cuda_exec::BlockScope(broadcast), rec);
+  const Scratch<Key> s = make_scratch(shared_keys<Key>(), k);
+  cuda_exec::CudaContext<cuda_exec::BlockScope, Record, Key> x(cuda_exec::BlockScope(broadcast), rec);
   for (uint64_t i = blockIdx.x; i < ops.count; i += gridDim.x) {
     x.begin_op(op_id_base + static_cast<int64_t>(i));
     const uint32_t m = run_operation(x, h, s, ops.fn[i], ops.keys + i * k, ops.n[i]);
@@ -31,31 +45,32 @@ __global__ void __launch_bounds__(1024)
   }
 }
 
-template <class P, bool Record>
-cudaError_t launch(const HeapMemory<uint32_t>& h, const GpuOpBatch& ops, uint32_t blocks, uint32_t threads,
-                   cudaStream_t stream, DeviceRecorderRef rec, int64_t op_id_base) {
-  const size_t shared = kScratchKeysPerK * static_cast<size_t>(h.k) * sizeof(uint32_t);
+template <class Key, class P, bool Record>
+cudaError_t launch(const HeapMemory<Key>& h, const GpuOpBatch<Key>& ops, uint32_t blocks, uint32_t threads,
+                   cudaStream_t stream, BasicDeviceRecorderRef<Key> rec, int64_t op_id_base) {
+  const size_t shared = kScratchKeysPerK * static_cast<size_t>(h.k) * sizeof(Key);
   if (shared > 48 * 1024) {
-    cudaError_t e = cudaFuncSetAttribute(heap_batch_kernel<P, Record>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(shared));
+    cudaError_t e = cudaFuncSetAttribute(heap_batch_kernel<Key, P, Record>,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared));
     if (e != cudaSuccess) return e;
   }
-  heap_batch_kernel<P, Record><<<blocks, threads, shared, stream>>>(view_as<P>(h), ops, rec, op_id_base);
+  heap_batch_kernel<Key, P, Record><<<blocks, threads, shared, stream>>>(view_as<P>(h), ops, rec, op_id_base);
   return cudaGetLastError();
 }
 
-template <class P>
-cudaError_t launch_policy(const HeapMemory<uint32_t>& h, const GpuOpBatch& ops, uint32_t blocks, uint32_t threads,
-                          cudaStream_t stream, const DeviceRecorderRef* recorder, int64_t op_id_base) {
-  return recorder ? launch<P, true>(h, ops, blocks, threads, stream, *recorder, op_id_base)
-                  : launch<P, false>(h, ops, blocks, threads, stream, {}, op_id_base);
+template <class P, class Key>
+cudaError_t launch_policy(const HeapMemory<Key>& h, const GpuOpBatch<Key>& ops, uint32_t blocks, uint32_t threads,
+                          cudaStream_t stream, const BasicDeviceRecorderRef<Key>* recorder, int64_t op_id_base) {
+  return recorder ? launch<Key, P, true>(h, ops, blocks, threads, stream, *recorder, op_id_base)
+                  : launch<Key, P, false>(h, ops, blocks, threads, stream, {}, op_id_base);
 }
 
 }  // namespace
 
-cudaError_t launch_heap_batch(Flavor flavor, Variant variant, const HeapMemory<uint32_t>& h, const GpuOpBatch& ops,
+template <class Key>
+cudaError_t launch_heap_batch(Flavor flavor, Variant variant, const HeapMemory<Key>& h, const GpuOpBatch<Key>& ops,
                               uint32_t blocks, uint32_t threads, cudaStream_t stream,
-                              const DeviceRecorderRef* recorder, int64_t op_id_base) {
+                              const BasicDeviceRecorderRef<std::type_identity_t<Key>>* recorder, int64_t op_id_base) {
   const bool fixed = variant == Variant::Fixed;
   if (flavor == Flavor::TopDown)
     return fixed ? launch_policy<HeapPolicy<Flavor::TopDown, Variant::Fixed>>(h, ops, blocks, threads, stream, recorder, op_id_base)
@@ -63,5 +78,11 @@ cudaError_t launch_heap_batch(Flavor flavor, Variant variant, const HeapMemory<u
   return fixed ? launch_policy<HeapPolicy<Flavor::BottomUp, Variant::Fixed>>(h, ops, blocks, threads, stream, recorder, op_id_base)
                : launch_policy<HeapPolicy<Flavor::BottomUp, Variant::Paper>>(h, ops, blocks, threads, stream, recorder, op_id_base);
 }
+
+// The two key types of the GPU heap: the kernels above, each instantiated twice.
+template cudaError_t launch_heap_batch(Flavor, Variant, const HeapMemory<uint32_t>&, const GpuOpBatch<uint32_t>&,
+                                       uint32_t, uint32_t, cudaStream_t, const DeviceRecorderRef*, int64_t);
+template cudaError_t launch_heap_batch(Flavor, Variant, const HeapMemory<uint64_t>&, const GpuOpBatch<uint64_t>&,
+                                       uint32_t, uint32_t, cudaStream_t, const DeviceRecorderRef64*, int64_t);
 
 }  // namespace gpulin::gheap

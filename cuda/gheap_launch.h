@@ -5,6 +5,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <type_traits>
 
 #include "histories/device_events.h"
 #include "structures/gheap/config.h"
@@ -14,12 +15,13 @@ namespace gpulin::gheap {
 // A batch of operations for the GPU: operation i is fn[i] (kFnIns or kFnDel), with
 // n[i] keys at keys[i*k ...] for an insert. Blocks take operations round-robin:
 // block b runs b, b + blocks, ... in order. Deleted keys go to out[i*k ...], their
-// count to out_n[i]. All pointers are device memory.
+// count to out_n[i]. All pointers are device memory. `Key` is the heap's key type.
+template <class Key = uint32_t>
 struct GpuOpBatch {
   const uint32_t* fn = nullptr;
   const uint32_t* n = nullptr;
-  const uint32_t* keys = nullptr;
-  uint32_t* out = nullptr;
+  const Key* keys = nullptr;
+  Key* out = nullptr;
   uint32_t* out_n = nullptr;
   uint64_t count = 0;
 };
@@ -27,11 +29,21 @@ struct GpuOpBatch {
 // Launches the batch on heap memory `h` (device memory) with `blocks` x `threads`
 // on `stream` and returns the launch's error; it does not synchronise (a fault in
 // the kernel shows at the caller's next synchronisation). With `recorder` every
-// event is recorded (op ids are `op_id_base + i`); without it, recording is
-// compiled out. Only the production heaps are instantiated: both flavors and
-// variants, no mutant (mutants run in the simulator).
-cudaError_t launch_heap_batch(Flavor flavor, Variant variant, const HeapMemory<uint32_t>& h, const GpuOpBatch& ops,
+// event is recorded (op ids are `op_id_base + i`; keys whole, in the recorder's
+// words of the heap's key type); without it, recording is compiled out. Only the
+// production heaps are instantiated: both flavors and variants, no mutant
+// (mutants run in the simulator), for the key types uint32_t and uint64_t (the
+// key type is a template parameter of the kernels, never a run-time branch).
+template <class Key>
+cudaError_t launch_heap_batch(Flavor flavor, Variant variant, const HeapMemory<Key>& h, const GpuOpBatch<Key>& ops,
                               uint32_t blocks, uint32_t threads, cudaStream_t stream,
-                              const DeviceRecorderRef* recorder = nullptr, int64_t op_id_base = 0);
+                              const BasicDeviceRecorderRef<std::type_identity_t<Key>>* recorder = nullptr,
+                              int64_t op_id_base = 0);
+extern template cudaError_t launch_heap_batch(Flavor, Variant, const HeapMemory<uint32_t>&,
+                                              const GpuOpBatch<uint32_t>&, uint32_t, uint32_t, cudaStream_t,
+                                              const DeviceRecorderRef*, int64_t);
+extern template cudaError_t launch_heap_batch(Flavor, Variant, const HeapMemory<uint64_t>&,
+                                              const GpuOpBatch<uint64_t>&, uint32_t, uint32_t, cudaStream_t,
+                                              const DeviceRecorderRef64*, int64_t);
 
 }  // namespace gpulin::gheap

@@ -4,11 +4,12 @@
 
 #include <cstring>
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
 
 #include "histories/assemble.h"
 #include "histories/binary_layout.h"
-#include "histories/id_index.h"
+#include "histories/op_payloads.h"
 #include "histories/json_dom.h"
 #include "histories/jsonl_reader.h"
 #include "histories/jsonl_writer.h"
@@ -53,6 +54,97 @@ void put_value(std::string& out, const Value& v) {
       }
       break;
   }
+}
+
+// One value in the pool's encoding: a Value, or a KeyHistory's payload (op_payloads.h).
+struct PutValue {
+  std::string& out;
+  void operator()(const Value& v) const { put_value(out, v); }
+  void operator()(op_payloads::KeyList keys) const {
+    out.push_back(kArray);
+    put_u32(out, keys.n);
+    for (uint32_t i = 0; i < keys.n; ++i) (*this)(keys.p[i]);
+  }
+  void operator()(int64_t x) const {
+    out.push_back(kInt);
+    put_u64(out, static_cast<uint64_t>(x));
+  }
+  void operator()(bool b) const { out.push_back(b ? kTrue : kFalse); }
+  void operator()(std::nullptr_t) const { out.push_back(kNull); }
+};
+
+// An inv's (f, then args) or a ret's (res) payload, appended to `pool`.
+template <class H>
+void put_payload(std::string& pool, const H& h, uint32_t i, EventKind kind) {
+  if (kind == EventKind::Inv) {
+    put_string(pool, op_payloads::fn(h, i));
+    op_payloads::visit_args(h, i, PutValue{pool});
+  } else {
+    op_payloads::visit_res(h, i, PutValue{pool});
+  }
+}
+
+// Streams the binary form: the header (which holds the pool's size, so the
+// payloads are sized first), the records, then the pool. Written once for both
+// in-memory forms; memory beyond the history is a few bytes a payload.
+template <class H>
+void write_binary(std::ostream& out, const H& h) {
+  const IdIndex index = op_payloads::index_ops(h);
+  auto carries_payload = [](const Event& e) { return e.kind == EventKind::Inv || e.kind == EventKind::Ret; };
+  std::vector<uint32_t> payload_op;  // per inv/ret event, in event order
+  std::string buf;
+  uint64_t pool_size = 0;
+  for (const Event& e : h.events) {
+    if (!carries_payload(e)) continue;
+    payload_op.push_back(op_payloads::payload_op(h, index, e));
+    buf.clear();
+    put_payload(buf, h, payload_op.back(), e.kind);
+    pool_size += buf.size();
+  }
+  buf.assign(kMagic, sizeof kMagic);
+  put_string(buf, header_to_json(h.header));
+  put_u64(buf, h.events.size());
+  put_u64(buf, pool_size);
+  auto flush = [&](bool always) {
+    if (!always && buf.size() < (size_t{1} << 20)) return;
+    out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+    buf.clear();
+  };
+  uint64_t at = 0;
+  size_t next = 0;
+  std::string scratch;
+  for (const Event& e : h.events) {
+    uint64_t aux = 0;
+    if (e.kind == EventKind::Acq || e.kind == EventKind::Rel) aux = static_cast<uint64_t>(e.node);
+    if (carries_payload(e)) {
+      aux = at;
+      scratch.clear();
+      put_payload(scratch, h, payload_op[next++], e.kind);
+      at += scratch.size();
+    }
+    put_u64(buf, e.t);
+    put_u64(buf, static_cast<uint64_t>(e.op));
+    put_u64(buf, static_cast<uint64_t>(e.actor));
+    put_u64(buf, aux);
+    put_u64(buf, static_cast<uint8_t>(e.kind));  // kind byte, then seven zero bytes
+    flush(false);
+  }
+  next = 0;
+  for (const Event& e : h.events) {
+    if (!carries_payload(e)) continue;
+    put_payload(buf, h, payload_op[next++], e.kind);
+    flush(false);
+  }
+  flush(true);
+}
+
+template <class H>
+void write_binary_file(const std::string& path, const H& h) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw std::runtime_error("cannot open " + path + " for writing");
+  write_binary(out, h);
+  out.close();
+  if (!out) throw std::runtime_error("error writing " + path);
 }
 
 // ---- reading -------------------------------------------------------------------
@@ -124,40 +216,9 @@ class PoolReader {
 }  // namespace
 
 std::string history_to_binary(const History& h) {
-  const std::string header = header_to_json(h.header);
-  const IdIndex index = index_ids(h.ops, [](const Operation& op) { return op.id; });
-  std::string records, pool;
-  records.reserve(h.events.size() * kRecordSize);
-  for (const Event& e : h.events) {
-    uint64_t aux = 0;
-    if (e.kind == EventKind::Acq || e.kind == EventKind::Rel) aux = static_cast<uint64_t>(e.node);
-    if (e.kind == EventKind::Inv || e.kind == EventKind::Ret) {
-      const uint32_t i = index.find(e.op);
-      if (i == IdIndex::kAbsent || (e.kind == EventKind::Ret && !h.ops[i].res))
-        throw FormatError(h.source, e.line,
-                          fmt::format("cannot write: {} event of op {} has no matching entry in ops",
-                                      to_string(e.kind), e.op));
-      aux = pool.size();
-      if (e.kind == EventKind::Inv) {
-        put_string(pool, h.ops[i].f);
-        put_value(pool, h.ops[i].args);
-      } else {
-        put_value(pool, *h.ops[i].res);
-      }
-    }
-    put_u64(records, e.t);
-    put_u64(records, static_cast<uint64_t>(e.op));
-    put_u64(records, static_cast<uint64_t>(e.actor));
-    put_u64(records, aux);
-    put_u64(records, static_cast<uint8_t>(e.kind));  // kind byte, then seven zero bytes
-  }
-  std::string out(kMagic, sizeof kMagic);
-  put_string(out, header);
-  put_u64(out, h.events.size());
-  put_u64(out, pool.size());
-  out += records;
-  out += pool;
-  return out;
+  std::ostringstream out;
+  write_binary(out, h);
+  return std::move(out).str();
 }
 
 History read_history_binary_bytes(std::string_view bytes, const std::string& source) {
@@ -229,14 +290,8 @@ History read_history_binary_bytes(std::string_view bytes, const std::string& sou
   return assemble_history(source, std::move(header), 0, std::move(raw));
 }
 
-void write_history_binary(const std::string& path, const History& h) {
-  const std::string bytes = history_to_binary(h);
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw std::runtime_error("cannot open " + path + " for writing");
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  out.close();
-  if (!out) throw std::runtime_error("error writing " + path);
-}
+void write_history_binary(const std::string& path, const History& h) { write_binary_file(path, h); }
+void write_history_binary(const std::string& path, const KeyHistory& h) { write_binary_file(path, h); }
 
 std::string read_file_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary | std::ios::ate);

@@ -36,10 +36,13 @@
 #include <string_view>
 
 #include "histories/history.h"
+#include "histories/key_history.h"
 
 namespace gpulin {
 
 void write_history_binary(const std::string& path, const History& h);
+// The same bytes as for expand(h), without building its Values (a GPU history).
+void write_history_binary(const std::string& path, const KeyHistory& h);
 History read_history_binary(const std::string& path);
 
 // The same, in memory (the bytes of a whole file).

@@ -9,29 +9,49 @@
 
 namespace gpulin {
 
+// DeviceEvent::kind, numbered as EventKind (histories/history.h).
+enum DeviceEventKind : uint32_t {
+  kDeviceInv = 0,
+  kDeviceRet = 1,
+  kDeviceAcq = 2,
+  kDeviceRel = 3,
+  // The operation's linearization point (lp_rule explicit): t, op and actor only;
+  // node, fn, key_off, key_len and is_null are 0. Its ticket is taken at the
+  // deciding atomic (the successful CAS, the read of the slab that decided a search),
+  // strictly between the op's inv and ret tickets.
+  kDeviceLp = 4,
+};
+
 struct DeviceEvent {
   uint64_t t;
   int64_t op;
   int64_t node;      // acq, rel
-  uint32_t kind;     // EventKind
+  uint32_t kind;     // DeviceEventKind
   uint32_t fn;       // inv
   uint32_t key_off;  // inv, ret: payload in the actor's key buffer
   uint32_t key_len;
-  uint32_t is_null;  // ret: the result is null
+  uint32_t is_null;  // ret: the result is null (else the key_len keys; result_shapes.h reshapes them)
   uint32_t actor;
 };
 
 // Passed by value to kernels. Actor b appends to events[b * event_cap ...] and
 // keys[b * key_cap ...]; the counts keep counting past the capacity, so that an
 // overflow is detected (and its size known) instead of silently truncated.
-struct DeviceRecorderRef {
+// `KeyWord` is the recorded key's type, the structure's own (uint32_t or
+// uint64_t): a key is stored whole, never narrowed. DeviceRecorderRef, the 32-bit
+// form, is what recording code without a wider key names.
+template <class KeyWord>
+struct BasicDeviceRecorderRef {
+  using Key = KeyWord;
   unsigned long long* ticket = nullptr;
   DeviceEvent* events = nullptr;
   uint32_t* event_count = nullptr;  // [actors]
-  uint32_t* keys = nullptr;
+  KeyWord* keys = nullptr;
   uint32_t* key_count = nullptr;    // [actors]
   uint32_t event_cap = 0;
   uint32_t key_cap = 0;
 };
+using DeviceRecorderRef = BasicDeviceRecorderRef<uint32_t>;
+using DeviceRecorderRef64 = BasicDeviceRecorderRef<uint64_t>;
 
 }  // namespace gpulin

@@ -1,4 +1,6 @@
 #include <algorithm>
+#include <string>
+#include <type_traits>
 
 #include "histories/assemble_events.h"
 #include "histories/device_recorder.h"
@@ -38,16 +40,31 @@ KeyHistory assemble(std::vector<DeviceEvent> events, const K* keys, uint64_t key
   uint64_t pool = 0;
   size_t invs = 0;
   for (const DeviceEvent& e : events) {
-    if (e.kind == uint32_t(EventKind::Inv) || e.kind == uint32_t(EventKind::Ret)) pool += e.key_len;
+    if (e.kind == kDeviceInv || e.kind == kDeviceRet) pool += e.key_len;
     invs += e.kind == uint32_t(EventKind::Inv);
   }
   h.keys.reserve(pool);
   h.ops.reserve(invs);
+  // A kind no EventKind names is refused here, naming the event (the format's
+  // rules, check_events, judge the rest: an lp without an inv, an lp after its
+  // op's ret; two lps of one op are the explicit rule's violation).
+  auto refuse = [&](const DeviceEvent& e, const std::string& what) {
+    throw FormatError(h.source, 0,
+                      "recorded event at t " + std::to_string(e.t) + " (op " + std::to_string(e.op) + ", actor " +
+                          std::to_string(e.actor) + "): " + what);
+  };
+  for (const DeviceEvent& e : events)
+    if (e.kind > kDeviceLp) refuse(e, "unknown kind " + std::to_string(e.kind) + " (0 inv, 1 ret, 2 acq, 3 rel, 4 lp)");
   IdIndex index = index_ids(events, [](const DeviceEvent& e) { return e.op; }, false);
   auto copy_keys = [&](const DeviceEvent& e, uint64_t& off, uint32_t& len) {
     off = h.keys.size();
     len = e.key_len;
     const K* p = keys + uint64_t(e.actor) * key_cap + e.key_off;
+    if constexpr (!std::is_same_v<K, int64_t>)
+      for (uint32_t i = 0; i < e.key_len; ++i)
+        if (!fits_history_integer(p[i]))
+          throw FormatError(h.source, 0, "op " + std::to_string(e.op) + " (actor " + std::to_string(e.actor) +
+                                             "): recorded " + key_out_of_history_range(p[i]));
     h.keys.insert(h.keys.end(), p, p + e.key_len);
   };
   for (const DeviceEvent& e : events) {
@@ -76,20 +93,27 @@ KeyHistory assemble(std::vector<DeviceEvent> events, const K* keys, uint64_t key
 
 }  // namespace
 
-KeyHistory assemble_recorded_history(std::vector<DeviceEvent> events, const uint32_t* keys, uint64_t key_cap,
-                                     Header header, const std::vector<std::string>& fn_names, std::string source) {
+template <class K>
+KeyHistory assemble_recorded_history(std::vector<DeviceEvent> events, const K* keys, uint64_t key_cap, Header header,
+                                     const std::vector<std::string>& fn_names, std::string source) {
   return assemble(std::move(events), keys, key_cap, std::move(header), fn_names, std::move(source));
 }
+template KeyHistory assemble_recorded_history(std::vector<DeviceEvent>, const uint32_t*, uint64_t, Header,
+                                              const std::vector<std::string>&, std::string);
+template KeyHistory assemble_recorded_history(std::vector<DeviceEvent>, const uint64_t*, uint64_t, Header,
+                                              const std::vector<std::string>&, std::string);
+template KeyHistory assemble_recorded_history(std::vector<DeviceEvent>, const int64_t*, uint64_t, Header,
+                                              const std::vector<std::string>&, std::string);
 
-KeyHistory assemble_recorded_history(std::vector<DeviceEvent> events, const int64_t* keys, uint64_t key_cap,
-                                     Header header, const std::vector<std::string>& fn_names, std::string source) {
-  return assemble(std::move(events), keys, key_cap, std::move(header), fn_names, std::move(source));
-}
-
-KeyHistory assemble_device_history(std::vector<DeviceEvent> events, const std::vector<uint32_t>& keys,
+template <class KeyWord>
+KeyHistory assemble_device_history(std::vector<DeviceEvent> events, const std::vector<KeyWord>& keys,
                                    uint32_t key_cap, Header header, const std::vector<std::string>& fn_names,
                                    std::string source) {
   return assemble(std::move(events), keys.data(), key_cap, std::move(header), fn_names, std::move(source));
 }
+template KeyHistory assemble_device_history(std::vector<DeviceEvent>, const std::vector<uint32_t>&, uint32_t, Header,
+                                            const std::vector<std::string>&, std::string);
+template KeyHistory assemble_device_history(std::vector<DeviceEvent>, const std::vector<uint64_t>&, uint32_t, Header,
+                                            const std::vector<std::string>&, std::string);
 
 }  // namespace gpulin

@@ -13,18 +13,21 @@ void check(cudaError_t e, const char* what) {
 }
 }  // namespace
 
-DeviceRecorder::DeviceRecorder(uint32_t actors, uint32_t event_cap, uint32_t key_cap) : actors_(actors) {
+template <class KeyWord>
+BasicDeviceRecorder<KeyWord>::BasicDeviceRecorder(uint32_t actors, uint32_t event_cap, uint32_t key_cap)
+    : actors_(actors) {
   ref_.event_cap = event_cap;
   ref_.key_cap = key_cap;
   check(cudaMalloc(&ref_.ticket, sizeof(unsigned long long)), "cudaMalloc ticket");
   check(cudaMalloc(&ref_.events, sizeof(DeviceEvent) * size_t(actors) * event_cap), "cudaMalloc events");
   check(cudaMalloc(&ref_.event_count, sizeof(uint32_t) * actors), "cudaMalloc event counts");
-  check(cudaMalloc(&ref_.keys, sizeof(uint32_t) * size_t(actors) * key_cap), "cudaMalloc keys");
+  check(cudaMalloc(&ref_.keys, sizeof(KeyWord) * size_t(actors) * key_cap), "cudaMalloc keys");
   check(cudaMalloc(&ref_.key_count, sizeof(uint32_t) * actors), "cudaMalloc key counts");
   clear();
 }
 
-DeviceRecorder::~DeviceRecorder() {
+template <class KeyWord>
+BasicDeviceRecorder<KeyWord>::~BasicDeviceRecorder() {
   cudaFree(ref_.ticket);
   cudaFree(ref_.events);
   cudaFree(ref_.event_count);
@@ -32,17 +35,20 @@ DeviceRecorder::~DeviceRecorder() {
   cudaFree(ref_.key_count);
 }
 
-size_t DeviceRecorder::bytes() const {
-  return size_t(actors_) * (sizeof(DeviceEvent) * ref_.event_cap + sizeof(uint32_t) * ref_.key_cap + 8) + 8;
+template <class KeyWord>
+size_t BasicDeviceRecorder<KeyWord>::bytes() const {
+  return size_t(actors_) * (sizeof(DeviceEvent) * ref_.event_cap + sizeof(KeyWord) * ref_.key_cap + 8) + 8;
 }
 
-void DeviceRecorder::clear() {
+template <class KeyWord>
+void BasicDeviceRecorder<KeyWord>::clear() {
   check(cudaMemset(ref_.ticket, 0, sizeof(unsigned long long)), "clear ticket");
   check(cudaMemset(ref_.event_count, 0, sizeof(uint32_t) * actors_), "clear counts");
   check(cudaMemset(ref_.key_count, 0, sizeof(uint32_t) * actors_), "clear counts");
 }
 
-DeviceRecorder::Usage DeviceRecorder::usage() const {
+template <class KeyWord>
+typename BasicDeviceRecorder<KeyWord>::Usage BasicDeviceRecorder<KeyWord>::usage() const {
   std::vector<uint32_t> ev(actors_), ks(actors_);
   check(cudaMemcpy(ev.data(), ref_.event_count, 4 * actors_, cudaMemcpyDeviceToHost), "read counts");
   check(cudaMemcpy(ks.data(), ref_.key_count, 4 * actors_, cudaMemcpyDeviceToHost), "read counts");
@@ -63,8 +69,9 @@ DeviceRecorder::Usage DeviceRecorder::usage() const {
   return u;
 }
 
-KeyHistory DeviceRecorder::download(Header header, const std::vector<std::string>& fn_names,
-                                    std::string source) const {
+template <class KeyWord>
+KeyHistory BasicDeviceRecorder<KeyWord>::download(Header header, const std::vector<std::string>& fn_names,
+                                                std::string source) const {
   const Usage u = usage();
   if (u.overflow)
     throw std::runtime_error("device recorder overflow: actor " + std::to_string(u.worst_actor) + " recorded " +
@@ -82,10 +89,13 @@ KeyHistory DeviceRecorder::download(Header header, const std::vector<std::string
           "read events");
     events.insert(events.end(), buf.begin(), buf.begin() + ev[a]);
   }
-  std::vector<uint32_t> keys(size_t(actors_) * ref_.key_cap);
-  check(cudaMemcpy(keys.data(), ref_.keys, 4 * keys.size(), cudaMemcpyDeviceToHost), "read keys");
+  std::vector<KeyWord> keys(size_t(actors_) * ref_.key_cap);
+  check(cudaMemcpy(keys.data(), ref_.keys, sizeof(KeyWord) * keys.size(), cudaMemcpyDeviceToHost), "read keys");
   return assemble_device_history(std::move(events), keys, ref_.key_cap, std::move(header), fn_names,
                                  std::move(source));
 }
+
+template class BasicDeviceRecorder<uint32_t>;
+template class BasicDeviceRecorder<uint64_t>;
 
 }  // namespace gpulin

@@ -13,14 +13,18 @@
 
 namespace gpulin {
 
-class DeviceRecorder {
+// `KeyWord`: the recorded keys' type (uint32_t or uint64_t, the structure's key);
+// both are built (device_recorder.cu).
+template <class KeyWord>
+class BasicDeviceRecorder {
  public:
-  DeviceRecorder(uint32_t actors, uint32_t event_cap, uint32_t key_cap);
-  ~DeviceRecorder();
-  DeviceRecorder(const DeviceRecorder&) = delete;
-  DeviceRecorder& operator=(const DeviceRecorder&) = delete;
+  using Ref = BasicDeviceRecorderRef<KeyWord>;
+  BasicDeviceRecorder(uint32_t actors, uint32_t event_cap, uint32_t key_cap);
+  ~BasicDeviceRecorder();
+  BasicDeviceRecorder(const BasicDeviceRecorder&) = delete;
+  BasicDeviceRecorder& operator=(const BasicDeviceRecorder&) = delete;
 
-  DeviceRecorderRef ref() const { return ref_; }
+  Ref ref() const { return ref_; }
   void clear();  // counts and ticket to zero
 
   struct Usage {
@@ -33,19 +37,28 @@ class DeviceRecorder {
 
   // Every recorded event, in ticket order, with the keys in one pool. Throws
   // std::runtime_error naming the actor and the sizes when any buffer overflowed:
-  // nothing is dropped in silence.
+  // nothing is dropped in silence; FormatError for a 64-bit key above 2^63 - 1
+  // (assemble_device_history).
   KeyHistory download(Header header, const std::vector<std::string>& fn_names, std::string source) const;
   size_t bytes() const;
 
  private:
   uint32_t actors_;
-  DeviceRecorderRef ref_;
+  Ref ref_;
 };
+using DeviceRecorder = BasicDeviceRecorder<uint32_t>;
+using DeviceRecorder64 = BasicDeviceRecorder<uint64_t>;
+extern template class BasicDeviceRecorder<uint32_t>;
+extern template class BasicDeviceRecorder<uint64_t>;
 
 // Assembles a history from raw device events (any order; sorted by t here) and the
 // per-actor key buffers (actor a's keys at keys[a * key_cap ...]). Shared by
 // download() and by tests on the host. The structural rules are not checked here.
-KeyHistory assemble_device_history(std::vector<DeviceEvent> events, const std::vector<uint32_t>& keys,
+// A history's integers are signed 64-bit (history-format.md): a 64-bit key above
+// 2^63 - 1 is refused (FormatError naming the op), never wrapped.
+// Built for uint32_t and uint64_t key words (device_history.cpp).
+template <class KeyWord>
+KeyHistory assemble_device_history(std::vector<DeviceEvent> events, const std::vector<KeyWord>& keys,
                                    uint32_t key_cap, Header header, const std::vector<std::string>& fn_names,
                                    std::string source);
 

@@ -8,7 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "histories/id_index.h"
+#include "histories/op_payloads.h"
 
 namespace gpulin {
 
@@ -21,11 +21,25 @@ void append_int(std::string& out, Int x) {
   out.append(buf, r.ptr);
 }
 
-IdIndex index_ops(const History& h) {
-  return index_ids(h.ops, [](const Operation& op) { return op.id; });
-}
+// One value as JSON: a Value, or a KeyHistory's payload (op_payloads.h).
+struct AppendJson {
+  std::string& out;
+  void operator()(const Value& v) const { v.append_json(out); }
+  void operator()(op_payloads::KeyList keys) const {
+    out.push_back('[');
+    for (uint32_t i = 0; i < keys.n; ++i) {
+      if (i) out.push_back(',');
+      append_int(out, keys.p[i]);
+    }
+    out.push_back(']');
+  }
+  void operator()(int64_t x) const { append_int(out, x); }
+  void operator()(bool b) const { out += b ? "true" : "false"; }
+  void operator()(std::nullptr_t) const { out += "null"; }
+};
 
-void append_event(std::string& out, const Event& e, const Operation* op) {
+template <class H>
+void append_event(std::string& out, const H& h, const IdIndex& index, const Event& e) {
   out += "{\"t\":";
   append_int(out, e.t);
   out += ",\"e\":\"";
@@ -35,15 +49,17 @@ void append_event(std::string& out, const Event& e, const Operation* op) {
   out += ",\"actor\":";
   append_int(out, e.actor);
   switch (e.kind) {
-    case EventKind::Inv:
+    case EventKind::Inv: {
+      const uint32_t i = op_payloads::payload_op(h, index, e);
       out += ",\"f\":";
-      append_json_string(out, op->f);
+      append_json_string(out, op_payloads::fn(h, i));
       out += ",\"args\":";
-      op->args.append_json(out);
+      op_payloads::visit_args(h, i, AppendJson{out});
       break;
+    }
     case EventKind::Ret:
       out += ",\"res\":";
-      op->res->append_json(out);
+      op_payloads::visit_res(h, op_payloads::payload_op(h, index, e), AppendJson{out});
       break;
     case EventKind::Acq:
     case EventKind::Rel:
@@ -55,17 +71,30 @@ void append_event(std::string& out, const Event& e, const Operation* op) {
   out += "}\n";
 }
 
-// The operation record that supplies an inv's f/args or a ret's res.
-const Operation* payload_op(const History& h, const IdIndex& index, const Event& e) {
-  if (e.kind != EventKind::Inv && e.kind != EventKind::Ret) return nullptr;
-  const uint32_t i = index.find(e.op);
-  if (i == IdIndex::kAbsent)
-    throw FormatError(h.source, e.line, fmt::format("cannot write: {} event of op {} has no entry in ops",
-                                                    to_string(e.kind), e.op));
-  const Operation* op = &h.ops[i];
-  if (e.kind == EventKind::Ret && !op->res)
-    throw FormatError(h.source, e.line, fmt::format("cannot write: ret event of op {}, whose res is unset", e.op));
-  return op;
+template <class H>
+void write_any(std::ostream& out, const H& h) {
+  const IdIndex index = op_payloads::index_ops(h);
+  std::string buf = header_to_json(h.header);
+  buf.push_back('\n');
+  // Events go out through one buffer flushed in large pieces: a million-operation
+  // history is a few hundred MB of text, and per-line stream writes dominate.
+  for (const Event& e : h.events) {
+    append_event(buf, h, index, e);
+    if (buf.size() >= (1u << 20)) {
+      out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+      buf.clear();
+    }
+  }
+  out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+}
+
+template <class H>
+void write_any_file(const std::string& path, const H& h) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw std::runtime_error("cannot open " + path + " for writing");
+  write_any(out, h);
+  out.close();
+  if (!out) throw std::runtime_error("error writing " + path);
 }
 
 }  // namespace
@@ -94,21 +123,8 @@ std::string header_to_json(const Header& header) {
   return out;
 }
 
-void write_history(std::ostream& out, const History& h) {
-  const IdIndex index = index_ops(h);
-  std::string buf = header_to_json(h.header);
-  buf.push_back('\n');
-  // Events go out through one buffer flushed in large pieces: a million-operation
-  // history is a few hundred MB of text, and per-line stream writes dominate.
-  for (const Event& e : h.events) {
-    append_event(buf, e, payload_op(h, index, e));
-    if (buf.size() >= (1u << 20)) {
-      out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
-      buf.clear();
-    }
-  }
-  out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
-}
+void write_history(std::ostream& out, const History& h) { write_any(out, h); }
+void write_history(std::ostream& out, const KeyHistory& h) { write_any(out, h); }
 
 std::string history_to_jsonl(const History& h) {
   std::ostringstream out;
@@ -116,12 +132,7 @@ std::string history_to_jsonl(const History& h) {
   return std::move(out).str();
 }
 
-void write_history_file(const std::string& path, const History& h) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw std::runtime_error("cannot open " + path + " for writing");
-  write_history(out, h);
-  out.close();
-  if (!out) throw std::runtime_error("error writing " + path);
-}
+void write_history_file(const std::string& path, const History& h) { write_any_file(path, h); }
+void write_history_file(const std::string& path, const KeyHistory& h) { write_any_file(path, h); }
 
 }  // namespace gpulin

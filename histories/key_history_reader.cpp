@@ -4,6 +4,7 @@
 #include <simdjson.h>
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -40,7 +41,7 @@ struct Payload {
   uint64_t off = 0;
   uint32_t len = 0;
   uint16_t fn = 0;  // inv: index into Part::fns
-  uint8_t kind = KeyOp::kNullResult;  // ret: kNullResult or kKeysResult
+  uint8_t kind = KeyOp::kNullResult;  // ret: a KeyOp::Result (the last three have a pool payload)
   uint8_t part = 0;
 };
 
@@ -119,7 +120,8 @@ int field_of(od::field& fld) {
 // taken": a line not taken goes to the DOM reader, which names the problem.
 class LineParser {
  public:
-  explicit LineParser(Part& part) : part_(part) {}
+  // `scalars`: a ret's res may also be one integer or true/false (keyed models).
+  LineParser(Part& part, bool scalars) : part_(part), scalars_(scalars) {}
 
   // `cap`: bytes readable from p on (the rest of the padded buffer).
   bool event(const char* p, size_t len, size_t cap, uint32_t line) {
@@ -185,19 +187,41 @@ class LineParser {
     out.len = static_cast<uint32_t>(part_.keys.size() - out.off);
     return true;
   }
-  // null or an array of keys.
+  // null or an array of keys; with scalars_, also one integer or true/false.
   bool result(od::value v, Payload& out) {
-    bool null = false;
-    if (v.is_null().get(null)) return false;
-    if (null) {
+    od::json_type type;
+    if (v.type().get(type)) return false;
+    if (type == od::json_type::array) {
+      out.kind = KeyOp::kKeysResult;
+      return key_array(v, out);
+    }
+    if (type == od::json_type::null) {
+      bool null = false;
+      if (v.is_null().get(null) || !null) return false;
       out.kind = KeyOp::kNullResult;
       return true;
     }
-    out.kind = KeyOp::kKeysResult;
-    return key_array(v, out);
+    int64_t x = 0;
+    if (!scalars_) return false;
+    if (type == od::json_type::number) {
+      if (v.get_int64().get(x)) return false;
+      out.kind = KeyOp::kValueResult;
+    } else if (type == od::json_type::boolean) {
+      bool b = false;
+      if (v.get_bool().get(b)) return false;
+      x = b;
+      out.kind = KeyOp::kBoolResult;
+    } else {
+      return false;
+    }
+    out.off = part_.keys.size();
+    out.len = 1;
+    part_.keys.push_back(x);
+    return true;
   }
 
   Part& part_;
+  bool scalars_;
   od::parser parser_;
 };
 
@@ -208,10 +232,10 @@ bool comment_or_blank(const char* p, const char* le) {
 
 // Parses the lines of [begin, end) (whole lines) into `part`. Lines are split
 // and counted exactly as the DOM reader does. Stops early once any part failed.
-void parse_chunk(const char* begin, const char* end, const char* padded_end, size_t pool_bytes, Part& part,
-                 std::atomic<bool>& stop) {
+void parse_chunk(const char* begin, const char* end, const char* padded_end, size_t pool_bytes, bool scalars,
+                 Part& part, std::atomic<bool>& stop) {
   part.reserve_for(end - begin, pool_bytes);
-  LineParser parser(part);
+  LineParser parser(part, scalars);
   uint64_t line = 0;
   for (const char* p = begin; p < end;) {
     const char* nl = static_cast<const char*>(std::memchr(p, '\n', end - p));
@@ -315,7 +339,7 @@ void build_ops(KeyHistory& k, const std::vector<OpSpan>& spans, const Joined& j,
       op.ret_t = ret.t;
       op.ret_line = ret.line;
       op.res_kind = static_cast<KeyOp::Result>(res.kind);
-      if (res.kind == KeyOp::kKeysResult) {
+      if (res.kind >= KeyOp::kKeysResult) {  // keys, or the one key of a scalar
         op.res_off = base[res.part] + res.off;
         op.res_len = res.len;
       }
@@ -355,32 +379,109 @@ bool is_key_array(const Value& v) {
 // either a payload is not keys (an error here, on its first line) or the fast
 // path was stricter than it needs to be, and the history is converted.
 KeyHistory keys_of_dom(const History& h) {
+  const bool scalars = keyed_model(h.header.model);
   uint32_t bad = UINT32_MAX;
   bool any = false;
   for (const Operation& op : h.ops) {
     if (!is_key_array(op.args)) any = true, bad = std::min(bad, op.inv_line);
-    if (op.res && !op.res->is_null() && !is_key_array(*op.res)) any = true, bad = std::min(bad, op.ret_line);
+    if (op.res && !op.res->is_null() && !is_key_array(*op.res) && !(scalars && (op.res->is_int() || op.res->is_bool())))
+      any = true, bad = std::min(bad, op.ret_line);
   }
   if (any)
     throw FormatError(h.source, bad,
-                      fmt::format("args/res must be arrays of integer keys for model {}", h.header.model));
+                      scalars ? fmt::format("args must be arrays of integers, res null, an integer, true/false or an "
+                                            "array of integers for model {}",
+                                            h.header.model)
+                              : fmt::format("args/res must be arrays of integer keys for model {}", h.header.model));
   return to_key_history(h);
 }
 
 // Known models whose payloads are not key lists are turned away at the header;
 // unknown models go on, so that check_header names them as the DOM reader does.
 void require_keys_model(const Header& h, const std::string& source, uint32_t line) {
-  if (keys_only_model(h.model)) return;
+  if (key_payload_model(h.model)) return;
   const auto& known = known_models();
   if (std::find(known.begin(), known.end(), h.model) != known.end())
     throw FormatError(source, line, fmt::format("model {} has non-key payloads; use read_history_file", h.model));
 }
 
+// ---- the input -----------------------------------------------------------------------
+
+// The bytes to read, followed by at least SIMDJSON_PADDING readable bytes: a file
+// mapped read-only (its pages straight from the page cache: nothing to zero or
+// copy, which on a VM costs more than the parsing), or a padded_string.
+class Input {
+ public:
+  Input() = default;
+  explicit Input(simdjson::padded_string s) : str_(std::move(s)), data_(str_.data()), size_(str_.size()) {}
+  Input(Input&& o) noexcept { *this = std::move(o); }
+  Input& operator=(Input&& o) noexcept {
+    release();
+    str_ = std::move(o.str_);
+    data_ = o.map_ ? o.data_ : str_.data();
+    size_ = o.size_;
+    map_ = o.map_;
+    map_bytes_ = o.map_bytes_;
+    o.map_ = nullptr;
+    o.data_ = nullptr;
+    o.size_ = 0;
+    return *this;
+  }
+  ~Input() { release(); }
+
+  // The file mapped, with zero pages after it; false on anything unusual (not a
+  // regular file, a failed mapping), which padded_string::load then reads.
+  static bool map(const std::string& path, Input& out) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    struct stat st;
+    bool ok = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+    if (ok) {
+      const size_t size = static_cast<size_t>(st.st_size), page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+      const size_t bytes = (size + simdjson::SIMDJSON_PADDING + page - 1) / page * page;
+      // Anonymous zero pages for the whole range, the file's pages over its start.
+      void* base = ::mmap(nullptr, bytes, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      ok = base != MAP_FAILED;
+      if (ok && size > 0)
+        ok = ::mmap(base, size, PROT_READ, MAP_PRIVATE | MAP_FIXED | MAP_POPULATE, fd, 0) != MAP_FAILED;
+      if (ok) {
+        out = Input();
+        out.map_ = base;
+        out.map_bytes_ = bytes;
+        out.data_ = static_cast<const char*>(base);
+        out.size_ = size;
+      } else if (base != MAP_FAILED) {
+        ::munmap(base, bytes);
+      }
+    }
+    ::close(fd);
+    return ok;
+  }
+
+  const char* data() const { return data_; }
+  size_t size() const { return size_; }
+  std::string_view view() const { return {data_, size_}; }
+  void release() {
+    if (map_) ::munmap(map_, map_bytes_);
+    map_ = nullptr;
+    str_ = simdjson::padded_string();
+    data_ = nullptr;
+    size_ = 0;
+  }
+
+ private:
+  simdjson::padded_string str_;
+  const char* data_ = nullptr;
+  size_t size_ = 0;
+  void* map_ = nullptr;
+  size_t map_bytes_ = 0;
+};
+
 // ---- JSONL --------------------------------------------------------------------------
 
-// Takes the buffer over so that it can be freed as soon as the lines are parsed:
+// Takes the input over so that it can be freed as soon as the lines are parsed:
 // the peak is then the file plus the parsed parts, not the file plus the history.
-KeyHistory read_padded(simdjson::padded_string buf, const std::string& source, unsigned threads) {
+KeyHistory read_padded(Input buf, const std::string& source, unsigned threads) {
   const char* const begin = buf.data();
   const char* const end = begin + buf.size();
   const char* const padded_end = end + simdjson::SIMDJSON_PADDING;
@@ -417,9 +518,10 @@ KeyHistory read_padded(simdjson::padded_string buf, const std::string& source, u
   const std::vector<const char*> cuts = cut_at_lines(body, end, threads);
   std::vector<Part> parts(threads);
   std::atomic<bool> stop{false};
+  const bool scalars = keyed_model(header.model);
   on_threads(threads, [&](unsigned i) {
     const size_t pool_bytes = i == 0 ? end - body : cuts[i + 1] - cuts[i];
-    parse_chunk(cuts[i], cuts[i + 1], padded_end, pool_bytes, parts[i], stop);
+    parse_chunk(cuts[i], cuts[i + 1], padded_end, pool_bytes, scalars, parts[i], stop);
   });
 
   // A line turned down: the DOM reader reads the whole input and throws its own
@@ -427,9 +529,9 @@ KeyHistory read_padded(simdjson::padded_string buf, const std::string& source, u
   // the header, then the events' rules).
   if (stop) {
     parts.clear();
-    return keys_of_dom(read_history_text(std::string_view(buf.data(), buf.size()), source));
+    return keys_of_dom(read_history_text(buf.view(), source));
   }
-  buf = simdjson::padded_string();  // every string the parts need was copied out
+  buf.release();  // every string the parts need was copied out
 
   std::vector<uint64_t> first_line(threads);
   for (unsigned i = 0; i < threads; ++i) {
@@ -444,11 +546,16 @@ KeyHistory read_padded(simdjson::padded_string buf, const std::string& source, u
 
 using namespace binary_layout;
 
+constexpr uint64_t kNoPayload = UINT64_MAX;
+
 // Decodes the value pool's key payloads; any other content or inconsistency is
 // "not taken", left for read_history_binary_bytes to name.
 class PoolKeys {
  public:
-  PoolKeys(std::string_view pool, Part& part) : pool_(pool), part_(part) {}
+  // `scalars`: a ret's res may also be one integer or true/false (keyed models).
+  // Payloads are read from `start` on (where the first record read has its payload).
+  PoolKeys(std::string_view pool, uint64_t start, Part& part, bool scalars)
+      : pool_(pool), part_(part), scalars_(scalars), pos_(start) {}
   size_t pos() const { return pos_; }
 
   bool inv(uint64_t aux, Payload& out) {
@@ -465,6 +572,15 @@ class PoolKeys {
     if (aux != pos_ || !take(1, tag)) return false;
     if (*tag == kNull) {
       out.kind = KeyOp::kNullResult;
+      return true;
+    }
+    if (scalars_ && (*tag == kInt || *tag == kTrue || *tag == kFalse)) {
+      const char* x = nullptr;
+      if (*tag == kInt && !take(8, x)) return false;
+      out.kind = *tag == kInt ? KeyOp::kValueResult : KeyOp::kBoolResult;
+      out.off = part_.keys.size();
+      out.len = 1;
+      part_.keys.push_back(*tag == kInt ? static_cast<int64_t>(get_le(x, 8)) : *tag == kTrue);
       return true;
     }
     --pos_;  // the array's tag again
@@ -496,16 +612,19 @@ class PoolKeys {
   }
   std::string_view pool_;
   Part& part_;
-  size_t pos_ = 0;
+  bool scalars_;
+  size_t pos_;
 };
 
-// The records, as read_history_binary_bytes reads them; false when it would
-// complain or build a Value that is no key list.
-bool parse_records(const char* rec, uint64_t count, std::string_view pool, uint64_t pool_size, Part& part) {
-  part.events.reserve(count);
+// Records [0, count) from `rec` (lines 1.. of the part), as
+// read_history_binary_bytes reads them, their payloads from pool[start, end);
+// false when it would complain or build a Value that is no key list.
+bool parse_records(const char* rec, uint64_t count, std::string_view pool, uint64_t start, uint64_t pool_bytes,
+                   bool scalars, Part& part, uint64_t& end) {
+  reserve_huge(part.events, count);
   part.slot.reserve(count);
-  reserve_huge(part.keys, pool.size() / 9);  // a key takes 9 bytes in the pool
-  PoolKeys reader(pool, part);
+  reserve_huge(part.keys, pool_bytes / 9);  // a key takes 9 bytes in the pool
+  PoolKeys reader(pool, start, part, scalars);
   for (uint64_t i = 0; i < count; ++i, rec += kRecordSize) {
     const Record r = decode_record(rec, i);
     if (!r.known_kind() || !r.padding_zero) return false;
@@ -535,10 +654,12 @@ bool parse_records(const char* rec, uint64_t count, std::string_view pool, uint6
     }
   }
   part.lines = count;
-  return reader.pos() == pool_size && pool.size() == pool_size;
+  end = reader.pos();
+  return true;
 }
 
-KeyHistory read_binary_bytes(std::string_view bytes, const std::string& source) {
+// `threads`: runs of records parsed at once; 0: one per 2^20 records, at most one per core.
+KeyHistory read_binary_bytes(std::string_view bytes, const std::string& source, unsigned threads) {
   auto dom = [&] { return keys_of_dom(read_history_binary_bytes(bytes, source)); };
   // Before the records: any irregularity is for the binary reader to name.
   if (bytes.size() < sizeof kMagic + 4 || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0) return dom();
@@ -556,67 +677,60 @@ KeyHistory read_binary_bytes(std::string_view bytes, const std::string& source) 
   const char* rec = bytes.data() + pos;
   pos += count * kRecordSize;
   const std::string_view pool = bytes.substr(pos);
-  std::vector<Part> parts(1);
-  if (!parse_records(rec, count, pool, pool_size, parts[0])) return dom();
-  return assemble_keys(source, std::move(header), 0, std::move(parts), {1});
-}
+  if (pool.size() != pool_size) return dom();
 
-// Reads a regular file into a padded_string with huge pages, in pieces by
-// several threads at once: copying out of the page cache is a good part of the
-// time otherwise. False on anything unusual (not a regular file, a short read),
-// which padded_string::load then reads, to give the DOM reader's error.
-bool load_in_parallel(const std::string& path, unsigned threads, simdjson::padded_string& out) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  struct stat st;
-  bool ok = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
-  if (ok) {
-    const size_t size = static_cast<size_t>(st.st_size);
-    simdjson::padded_string buf(size);
-    ok = buf.data() != nullptr;
-    advise_huge(buf.data(), size);
-    std::atomic<bool> short_read{false};
-    const size_t per_thread = size_t{8} << 20;
-    threads = static_cast<unsigned>(std::clamp<size_t>(size / per_thread, 1, threads));
-    if (ok)
-      on_threads(threads, [&](unsigned i) {
-        for (size_t at = size * i / threads, to = size * (i + 1) / threads; at < to;) {
-          const ssize_t got = ::pread(fd, buf.data() + at, to - at, static_cast<off_t>(at));
-          if (got <= 0) {
-            short_read = true;
-            return;
-          }
-          at += static_cast<size_t>(got);
-        }
-      });
-    ok = ok && !short_read;
-    if (ok) out = std::move(buf);
+  // Runs of records in parallel, each reading its payloads from where its first
+  // one lies (its aux); the runs must then meet end to end, as one reader's would.
+  if (threads == 0) threads = static_cast<unsigned>(std::clamp<uint64_t>(count >> 20, 1, default_threads()));
+  threads = static_cast<unsigned>(std::clamp<uint64_t>(std::min<uint64_t>(threads, count), 1, 255));  // Payload::part is a byte
+  std::vector<uint64_t> begin(threads + 1), start(threads, kNoPayload), end(threads, kNoPayload);
+  for (unsigned i = 0; i <= threads; ++i) begin[i] = count * i / threads;
+  for (unsigned i = 0; i < threads; ++i)
+    for (uint64_t r = begin[i]; r < begin[i + 1] && start[i] == kNoPayload; ++r) {
+      const Record x = decode_record(rec + r * kRecordSize, r);
+      if (x.known_kind() && (x.ev.kind == EventKind::Inv || x.ev.kind == EventKind::Ret)) start[i] = x.aux;
+    }
+  std::vector<Part> parts(threads);
+  std::vector<char> taken(threads, 0);
+  const bool scalars = keyed_model(header.model);
+  on_threads(threads, [&](unsigned i) {
+    const uint64_t from = start[i] == kNoPayload ? 0 : start[i];
+    taken[i] = from <= pool_size && parse_records(rec + begin[i] * kRecordSize, begin[i + 1] - begin[i], pool, from,
+                                                  pool_size / threads, scalars, parts[i], end[i]);
+  });
+  uint64_t at = 0;  // where the next payload must start
+  std::vector<uint64_t> first_line(threads);
+  for (unsigned i = 0; i < threads; ++i) {
+    if (!taken[i] || (start[i] != kNoPayload && start[i] != at)) return dom();
+    if (start[i] != kNoPayload) at = end[i];
+    first_line[i] = begin[i] + 1;
   }
-  ::close(fd);
-  return ok;
+  if (at != pool_size) return dom();
+  return assemble_keys(source, std::move(header), 0, std::move(parts), first_line);
 }
 
 }  // namespace
 
-bool keys_only_model(const std::string& model) {
-  return model == "pq" || model == "pq-batch" || model == "psync-pq";
-}
-
 KeyHistory read_key_history_file(const std::string& path, unsigned threads) {
-  simdjson::padded_string buf;
-  if (!load_in_parallel(path, threads ? threads : default_threads(), buf))
+  Input in;
+  if (!Input::map(path, in)) {
+    simdjson::padded_string buf;
     if (auto err = simdjson::padded_string::load(path).get(buf))
       throw FormatError(path, 0, fmt::format("cannot read the file: {}", simdjson::error_message(err)));
-  return read_padded(std::move(buf), path, threads);
+    in = Input(std::move(buf));
+  }
+  return read_padded(std::move(in), path, threads);
 }
 
 KeyHistory read_key_history_text(std::string_view text, const std::string& source, unsigned threads) {
-  return read_padded(simdjson::padded_string(text), source, threads);
+  return read_padded(Input(simdjson::padded_string(text)), source, threads);
 }
 
 KeyHistory read_key_history_any(const std::string& path, unsigned threads) {
   if (!is_binary_history_file(path)) return read_key_history_file(path, threads);
-  return read_binary_bytes(read_file_bytes(path), path);
+  Input in;
+  if (Input::map(path, in)) return read_binary_bytes(in.view(), path, threads);
+  return read_binary_bytes(read_file_bytes(path), path, threads);
 }
 
 }  // namespace gpulin

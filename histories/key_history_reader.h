@@ -1,5 +1,5 @@
-// Reads a keys-only history (models pq, pq-batch, psync-pq) straight into the
-// lean KeyHistory, without one Value per key: the JSONL reader (jsonl_reader.h)
+// Reads a keys-only history (models pq, pq-batch, psync-pq) or a keyed one (map,
+// set, multimap with integer keys and values) straight into the lean KeyHistory, without one Value per key: the JSONL reader (jsonl_reader.h)
 // spends about 100 bytes a key and reads at tens of MB/s; this one spends 8 bytes
 // a key and splits the file over all cores.
 //
@@ -8,11 +8,13 @@
 // pool (keys laid out op by op, args then res). Every line it finds unusual is
 // handed to the DOM reader, so a malformed file throws the SAME FormatError
 // (file:line: message) as read_history_file. Two errors are its own:
-//   - a model whose payloads are not key lists (map, kv, register, ...):
+//   - a model whose payloads are not key lists (kv, register, bucket-pq, ...):
 //     "model X has non-key payloads; use read_history_file", on the header line;
 //   - a keys-only model whose args/res hold something else than integers (valid
 //     for the DOM reader, which leaves payloads to the models): "args/res must be
-//     arrays of integer keys for model X", on the first such line.
+//     arrays of integer keys for model X", on the first such line; for a keyed
+//     model (whose res may also be one integer or true/false, key_history.h) the
+//     same with "args must be arrays of integers, res null, an integer, ...".
 #pragma once
 
 #include <string>
@@ -22,16 +24,15 @@
 
 namespace gpulin {
 
-// True for the models whose args and res are lists of integer keys (or null).
-bool keys_only_model(const std::string& model);
-
 // `threads`: how many chunks the lines are split into, each parsed by its own
 // thread; 0 means std::thread::hardware_concurrency() (fewer for small inputs).
 KeyHistory read_key_history_file(const std::string& path, unsigned threads = 0);
 KeyHistory read_key_history_text(std::string_view text, const std::string& source, unsigned threads = 0);
 
 // Either form, told apart by the binary magic (binary_format.h). The binary form
-// is decoded record by record into the KeyHistory, with read_history_binary's errors.
+// is decoded record by record into the KeyHistory, with read_history_binary's
+// errors, in `threads` runs of records at once (0: one per 2^20 records, at most
+// one per core).
 KeyHistory read_key_history_any(const std::string& path, unsigned threads = 0);
 
 }  // namespace gpulin

@@ -1,10 +1,13 @@
 // The host recorder: events appended in ticket order by whoever executes operations
 // on the CPU (the fiber simulator). It knows nothing of any structure: an event is
 // a kind, an operation, an actor, a node, and for inv/ret a list of integers whose
-// JSON shape (array or null) the caller states. Turned into a History at the end.
+// JSON shape (array or null) the caller states (result_shapes.h gives a model's
+// single values their shape afterwards). Turned into a History at the end, by the
+// same conversion as the device recorder's buffers (assemble_events.h).
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -29,6 +32,8 @@ class HostRecorder {
   void hold(EventKind kind, int64_t op, uint32_t actor, int64_t node) {
     push<int64_t>(kind, op, actor, node, 0, nullptr, 0, true);
   }
+  // The op's linearization point (lp_rule explicit), strictly between its inv and ret.
+  void lp(int64_t op, uint32_t actor) { hold(EventKind::Lp, op, actor, 0); }
 
   void clear() {
     events_.clear();
@@ -55,7 +60,10 @@ class HostRecorder {
   void push(EventKind kind, int64_t op, uint32_t actor, int64_t node, uint32_t fn, const Key* xs,
             uint32_t n, bool is_null) {
     events_.push_back(Raw{kind, is_null, actor, fn, op, node, static_cast<uint32_t>(pool_.size()), n});
-    for (uint32_t i = 0; i < n; ++i) pool_.push_back(static_cast<int64_t>(xs[i]));
+    for (uint32_t i = 0; i < n; ++i) {
+      if (!fits_history_integer(xs[i])) throw std::range_error("host recorder: " + key_out_of_history_range(xs[i]));
+      pool_.push_back(static_cast<int64_t>(xs[i]));
+    }
   }
 
   std::vector<std::string> fn_names_;

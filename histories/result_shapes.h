@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "histories/history.h"
+#include "histories/key_history.h"
 
 namespace gpulin {
 
@@ -19,8 +20,14 @@ enum class ResultShape {
   Bool,    // [0] / [1] -> false / true
 };
 
+using ResultShapes = std::vector<std::pair<std::string, ResultShape>>;
+
 // Reshapes the results of completed ops whose f is listed; throws FormatError
 // naming the op when a Scalar or Bool result does not hold exactly one word.
-void apply_result_shapes(History& h, const std::vector<std::pair<std::string, ResultShape>>& shapes);
+void apply_result_shapes(History& h, const ResultShapes& shapes);
+// The same on the lean form, as a recorded run of millions of operations is
+// downloaded (DeviceRecorder::download): a one-key result becomes a
+// KeyOp::kValueResult or kBoolResult (its key 0 or 1), with the same errors.
+void apply_result_shapes(KeyHistory& h, const ResultShapes& shapes);
 
 }  // namespace gpulin

@@ -29,8 +29,9 @@ cmake -S . -B build-gpu "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCH
   -DCMAKE_PREFIX_PATH="$prefix/usr;$prefix/usr/lib/x86_64-linux-gnu/cmake" >"$out/configure.log" 2>&1 \
   || { tail -30 "$out/configure.log"; exit 2; }
 log "build"
-targets=(gpulin gheap_gpu_test gpu_check_test merge_path_gpu_test spin_bound_test lane_search_test gpulin_bench_gheap)
-want bench && for t in gpulin_bench_merge gpulin_bench_check; do
+targets=(gpulin gheap_gpu_test gpu_check_test merge_path_gpu_test spin_bound_test lane_search_test warp_scope_test
+  slab_hash_gpu_test slab_mutant_gpu_test cuckoo_baseline_test gpulin_bench_gheap)
+want bench && for t in gpulin_bench_merge gpulin_bench_check gpulin_bench_slab; do
   grep -q "\b$t\b" build-gpu/CMakeFiles/TargetDirectories.txt 2>/dev/null && targets+=("$t")
 done
 cmake --build build-gpu -j"$(nproc)" --target "${targets[@]}" >"$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -30; tail -20 "$out/build.log"; exit 2; }
@@ -47,6 +48,15 @@ log "stress"
 if [ "$mode" = quick ]; then keys=$((1<<20)); rkeys=$((1<<20)); else keys=$((1<<29)); rkeys=$((1<<29)); fi
 if [ -n "${STRESS_RECORD+x}" ]; then recs=("$STRESS_RECORD"); else recs=("" "--record"); fi
 for s in ${STRESS:-gheap-td gheap-bu}; do
+  if [[ $s == slab-* ]]; then
+    # The paper's concurrent benchmark shape (§VI-C): Γ1, 2^22 keys built, SLAB_OPS operations.
+    for rec in "${recs[@]}"; do
+      line=$(timeout 400 build-gpu/tools/gpulin stress --structure $s --buckets $((1<<19)) --initial $((1<<22)) \
+        --ops ${SLAB_OPS:-$((10*1000*1000))} --mix 0.2,0.2,0.3,0.3 $rec 2>&1 | tee -a "$out/stress.log" | tr '\n' ' ' | sed 's/  */ /g')
+      summary+=("stress $s ${rec:-(no record)}: $(echo "$line" | grep -o 'verdict: [A-Za-z]*') | $(echo "$line" | grep -o 'mix .*M ops/s') | $(echo "$line" | grep -o 'check [0-9.]* s')")
+    done
+    continue
+  fi
   for rec in "${recs[@]}"; do
     if [ -z "$rec" ]; then n=$keys; else n=$rkeys; fi
     line=$(timeout 300 build-gpu/tools/gpulin stress --structure $s --variant fixed --blocks 128 --threads 512 --k 1024 \
@@ -67,4 +77,4 @@ echo
 echo "================ device summary ================"
 cat "$out/gpu.txt"
 printf '%s\n' "${summary[@]}"
-for b in gpulin_bench_gheap gpulin_bench_merge gpulin_bench_check; do [ -f "$out/$b.txt" ] && tail -25 "$out/$b.txt"; done
+for b in gpulin_bench_gheap gpulin_bench_merge gpulin_bench_check gpulin_bench_slab; do [ -f "$out/$b.txt" ] && tail -25 "$out/$b.txt"; done

@@ -4,34 +4,80 @@
 
 #include <fmt/core.h>
 
+#include "histories/jsonl_writer.h"
 #include "histories/key_history_reader.h"
-#include "histories/value.h"
+#include "tools/check_report.h"
 #include "tools/commands.h"
 #include "verify/distinct_pq_checker.h"
+#include "verify/keyed_linear/keyed_check.h"
+#include "verify/minimise.h"
 #include "verify/pq_linear/linear_check.h"
 
 namespace gpulin::cli {
 
 namespace {
-std::string json_string(const std::string& s) {
-  std::string out;
-  append_json_string(out, s);
-  return out;
+
+std::string count_text(size_t n, const char* what) {
+  return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
 }
 
-int report(const KeyedCheckArgs& a, Verdict v, const std::string& method, size_t ops, double secs,
-           const std::string& detail) {
-  if (a.json) {
-    fmt::print("{{\"file\":{},\"verdict\":{},\"exit\":{},\"method\":{},\"ops\":{},\"states\":0,\"seconds\":{:.6f},"
-               "\"detail\":{},\"minimal\":\"\"}}\n",
-               json_string(a.file), json_string(to_string(v)), static_cast<int>(v), json_string(method), ops, secs,
-               json_string(detail));
-  } else {
-    fmt::print("{}: {} ({}, {} operations, {:.3f} s)\n", a.file, to_string(v), method, ops, secs);
-    if (v != Verdict::Linearizable && !detail.empty()) fmt::print("  {}\n", detail);
-  }
-  return static_cast<int>(v);
+// The key (first argument) of the op with this id.
+int64_t key_of_op(const KeyHistory& h, int64_t id) {
+  // Recorded ids are 0, 1, 2, ... in inv order: look there first.
+  const KeyOp* op = id >= 0 && static_cast<uint64_t>(id) < h.ops.size() && h.ops[id].id == id ? &h.ops[id] : nullptr;
+  for (size_t i = 0; !op && i < h.ops.size(); ++i)
+    if (h.ops[i].id == id) op = &h.ops[i];
+  return h.keys[op->args_off];
 }
+
+// The keyed check's report: the rule's order per key and, where it fails, the
+// search's verdict on the failing keys' operations (auto) or the rule's failure
+// with the window search on its key (witness); a minimal failing sub-history of
+// one failing key. False when the keyed check cannot judge the history.
+bool keyed_report(const KeyHistory& h, const KeyedCheckArgs& a, CheckReport& out) {
+  KeyedCheckOptions ko;
+  ko.decide = a.method == "auto";
+  ko.search = a.search;
+  const KeyedCheckResult r = check_keyed_linear(h, ko);
+  if (!r.applicable) return false;
+  out.method = "witness " + h.header.lp_rule + " (per key)";
+  out.verdict = r.verdict;
+  if (r.witness.verdict == Verdict::Linearizable) return true;
+  const WitnessViolation& v = *r.witness.violation;
+  int64_t shown = 0;  // the key whose operations are minimised
+  CheckMethod by = CheckMethod::Witness;
+  if (r.search) {
+    const SearchResult& s = *r.search;
+    const std::string where = "the proof's points fail on " + count_text(r.failing_keys.size(), "key") + " (" +
+                              count_text(r.failing_ops, "operation") + "), first: " + v.message;
+    out.method += ", then search on " + count_text(r.failing_keys.size(), "key");
+    out.states = s.states_explored;
+    out.steps = s.steps;
+    out.budget = s.budget;
+    if (s.verdict == Verdict::Linearizable) {
+      out.note = true;  // not a violation, but a finding about the proof
+      out.detail = where + "\n  the search linearizes them: linearizable, but not by the proof's points";
+      return true;
+    }
+    out.detail = where + "\n  " + s.message;
+    if (s.verdict != Verdict::NotLinearizable) return true;
+    shown = key_of_op(h, s.stuck_ops.front());
+    by = CheckMethod::Search;
+  } else {
+    shown = key_of_op(h, v.op);
+    WitnessOptions wo;
+    wo.explain = true;
+    wo.search = a.search;
+    const WitnessResult w = check_witness(keys_sub_history(h, {shown}), wo);
+    out.detail = v.message;
+    if (w.explanation)
+      out.detail += "\n  window search (on key " + std::to_string(shown) + "'s operations): " + w.explanation->message;
+  }
+  const History ops = keys_sub_history(h, {shown});
+  if (ops.ops.size() <= a.minimise_max_ops) out.minimal = history_to_jsonl(minimise(ops, still_fails(by, a.search)));
+  return true;
+}
+
 }  // namespace
 
 std::optional<int> check_keyed(const KeyedCheckArgs& a) {
@@ -41,10 +87,16 @@ std::optional<int> check_keyed(const KeyedCheckArgs& a) {
   try {
     h = read_key_history_any(a.file);
   } catch (const FormatError& e) {
-    // Not keys-only (or malformed): the generic reader gives the verdict or the same error.
+    // Not held by a KeyHistory (or malformed): the generic reader gives the verdict or the same error.
     return std::nullopt;
   }
-  auto secs = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+  CheckReport out;
+  out.file = a.file;
+  out.ops = h.ops.size();
+  auto done = [&] {
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return print_report(out, a.json);
+  };
   try {
     const bool pq_model = h.header.model == "pq-batch" || h.header.model == "pq";
     if (pq_model && !h.header.lp_rule.empty()) {
@@ -53,13 +105,22 @@ std::optional<int> check_keyed(const KeyedCheckArgs& a) {
       // A failing rule order is the proof's failure, not yet a violation: the
       // generic path then asks the search (auto) whether anything explains it.
       if (r.witness.verdict != Verdict::Linearizable && a.method == "auto") return std::nullopt;
-      return report(a, r.witness.verdict, "witness " + h.header.lp_rule + " (per key)", h.ops.size(), secs(),
-                    r.witness.violation ? r.witness.violation->message : "");
+      out.verdict = r.witness.verdict;
+      out.method = "witness " + h.header.lp_rule + " (per key)";
+      if (r.witness.violation) out.detail = r.witness.violation->message;
+      return done();
     }
     if (pq_model && a.method == "auto") {
       const DistinctPqResult d = check_distinct_pq(h);
       if (d.applicable != DistinctPqResult::Applicable::Yes) return std::nullopt;
-      return report(a, d.verdict, "distinct-key pq", h.ops.size(), secs(), d.message);
+      out.verdict = d.verdict;
+      out.method = "distinct-key pq";
+      out.detail = d.message;
+      return done();
+    }
+    if (keyed_model(h.header.model) && !h.header.lp_rule.empty()) {
+      if (!keyed_report(h, a, out)) return std::nullopt;
+      return done();
     }
   } catch (const FormatError& e) {
     fmt::print(stderr, "{}\n", e.what());

@@ -1,14 +1,21 @@
-// `gpulin check` on keys-only histories (pq, pq-batch) at scale: read into the
-// lean KeyHistory (keys-only reader), then
+// `gpulin check` on histories the lean KeyHistory holds, at scale: read by the
+// keys-only reader (histories/key_history_reader.h), then
 //   pq-batch / pq with an lp_rule  -> the per-key rule-ordered check (all cores);
-//   pq / pq-batch without one, distinct keys -> the polynomial distinct-key checker.
-// Returns nullopt when neither decides (another model, a pending delete, duplicate
-// keys without a rule, a method other than auto/witness): the caller then runs the
-// generic path (DOM reader, witness replay, search).
+//   pq / pq-batch without one, distinct keys -> the polynomial distinct-key checker;
+//   map / set / multimap with an lp_rule -> the keyed check (all cores): each key's
+//     operations replayed in the rule's order, and the keys where that fails
+//     decided by the search on their operations alone (auto), or reported as the
+//     rule's failure (witness).
+// Returns nullopt when none of these decides (another model, strings for keys, a
+// pending pq delete, duplicate keys without a rule, --method search): the caller
+// then runs the generic path (DOM reader, witness replay, search).
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
+
+#include "verify/search_checker.h"
 
 namespace gpulin::cli {
 
@@ -16,9 +23,11 @@ struct KeyedCheckArgs {
   std::string file;
   std::string method;  // auto | search | witness
   bool json = false;
+  SearchOptions search;          // budgets of a search on the keys where the rule fails
+  size_t minimise_max_ops = 200; // a failing key's operations are minimised up to this many
 };
 
-// The exit code when decided here (0, 1, 2 for bad input), nullopt otherwise.
+// The exit code when decided here (0, 1, 3, or 2 for bad input), nullopt otherwise.
 std::optional<int> check_keyed(const KeyedCheckArgs& a);
 
 }  // namespace gpulin::cli

@@ -4,9 +4,10 @@
 
 #include <fmt/core.h>
 
-#include "histories/jsonl_reader.h"
+#include "histories/binary_format.h"
 #include "histories/jsonl_writer.h"
 #include "tools/check_keyed.h"
+#include "tools/check_report.h"
 #include "tools/commands.h"
 #include "verify/minimise.h"
 #include "verify/model_registry.h"
@@ -26,42 +27,23 @@ struct CheckArgs {
   size_t minimise_max_ops = 200;
 };
 
-struct Outcome {
-  Verdict verdict = Verdict::Linearizable;
-  std::string method;
-  std::string detail;
-  uint64_t states = 0;
-  uint64_t steps = 0;
-  BudgetExhausted budget = BudgetExhausted::None;  // which one made it Undecided
-};
-
-std::string json_string(const std::string& s) {
-  std::string out;
-  append_json_string(out, s);
-  return out;
-}
-
-// The budget that ran out, for --json: null when none did.
-std::string budget_json(BudgetExhausted b) {
-  return b == BudgetExhausted::None ? "null" : json_string(to_string(b));
-}
-
 int check_file(const CheckArgs& a) {
-  if (auto decided = check_keyed({a.file, a.method, a.json})) return *decided;
+  SearchOptions so;
+  so.max_steps = a.budget;
+  so.max_memory_bytes = a.memory;
+  so.partition = !a.no_partition;
+  if (auto decided = check_keyed({a.file, a.method, a.json, so, a.minimise_max_ops})) return *decided;
   const auto t0 = std::chrono::steady_clock::now();
   History h;
   try {
-    h = read_history_file(a.file);
+    h = read_history_any(a.file);
     model_for(h).validate_ops(h);
   } catch (const FormatError& e) {
     fmt::print(stderr, "{}\n", e.what());
     return kBadInput;
   }
-  SearchOptions so;
-  so.max_steps = a.budget;
-  so.max_memory_bytes = a.memory;
-  so.partition = !a.no_partition;
-  Outcome out;
+  CheckReport out;
+  out.file = a.file;
   const bool has_rule = !h.header.lp_rule.empty();
   if (a.method == "witness" && !has_rule) {
     fmt::print(stderr, "{}:1: --method witness needs an lp_rule in the header\n", a.file);
@@ -87,32 +69,21 @@ int check_file(const CheckArgs& a) {
     out.budget = s.budget;
     out.detail += s.message;
   }
-  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::string minimal;
+  out.ops = h.ops.size();
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (out.verdict == Verdict::NotLinearizable && h.ops.size() <= a.minimise_max_ops) {
     const bool by_search = out.method.find("search") != std::string::npos;
     History m = minimise(h, still_fails(by_search ? CheckMethod::Search : CheckMethod::Witness, so));
-    minimal = history_to_jsonl(m);
+    out.minimal = history_to_jsonl(m);
   }
-  if (a.json) {
-    fmt::print("{{\"file\":{},\"verdict\":{},\"exit\":{},\"method\":{},\"ops\":{},\"states\":{},\"steps\":{},"
-               "\"seconds\":{:.6f},\"budget\":{},\"detail\":{},\"minimal\":{}}}\n",
-               json_string(a.file), json_string(to_string(out.verdict)), static_cast<int>(out.verdict),
-               json_string(out.method), h.ops.size(), out.states, out.steps, secs, budget_json(out.budget),
-               json_string(out.detail), json_string(minimal));
-  } else {
-    fmt::print("{}: {} ({}, {} operations, {:.3f} s)\n", a.file, to_string(out.verdict), out.method, h.ops.size(), secs);
-    if (!out.detail.empty() && out.verdict != Verdict::Linearizable) fmt::print("  {}\n", out.detail);
-    if (!minimal.empty()) fmt::print("minimal failing sub-history:\n{}", minimal);
-  }
-  return static_cast<int>(out.verdict);
+  return print_report(out, a.json);
 }
 }  // namespace
 
 void add_check(CLI::App& app, std::function<int()>& run) {
   auto a = std::make_shared<CheckArgs>();
   CLI::App* sub = app.add_subcommand("check", "check a history file (exit 0 pass, 1 violation, 2 bad input, 3 undecided)");
-  sub->add_option("file", a->file, "history, JSON Lines (history-format v1)")->required();
+  sub->add_option("file", a->file, "history, JSON Lines (history-format v1) or its binary form")->required();
   sub->add_option("--method", a->method, "auto, search or witness")->check(CLI::IsMember({"auto", "search", "witness"}));
   sub->add_option("--budget", a->budget,
                   "search budget in steps over the whole check, 0 for none (then: undecided, exit 3)")

@@ -4,19 +4,68 @@
 
 #include "tools/commands.h"
 #include "tools/explore/heap_config.h"
+#include "tools/explore/slab_program.h"
+#include "tools/stress/slab_stress.h"
 #include "tools/stress/stress.h"
 
 namespace gpulin::cli {
 
+namespace {
+
+template <class Args>
+int run_slab(Args& a) {
+  auto& s = a.slab;
+  stress::SlabStressResult r;
+  try {
+    s.mode = *explore::parse_slab_structure(a.structure);
+    s.mix = stress::parse_mix(a.mix);
+    s.light = a.alloc == "light";
+    s.threads = a.o.threads == 512 ? 128 : a.o.threads;
+    s.seed = a.o.seed;
+    s.record = a.o.record;
+    s.out_dir = a.o.out_dir;
+    r = stress::run_slab_stress(s);
+  } catch (const std::invalid_argument& e) {
+    fmt::print(stderr, "gpulin stress: {}\n", e.what());
+    return int(kBadInput);
+  }
+  fmt::print("{} on the GPU ({} alloc): {} buckets, {} keys built, {} ops of mix {}, {} threads a block\n", a.structure,
+             a.alloc, s.buckets, s.initial, s.ops, a.mix, s.threads);
+  fmt::print("  build  {:>12} ops  {:>9.4f} s  {:>9.1f} M ops/s\n", s.initial, r.build_seconds,
+             s.initial / std::max(r.build_seconds, 1e-12) / 1e6);
+  fmt::print("  mix    {:>12} ops  {:>9.4f} s  {:>9.1f} M ops/s\n", s.ops, r.mix_seconds,
+             s.ops / std::max(r.mix_seconds, 1e-12) / 1e6);
+  if (s.record)
+    fmt::print("  recorded {} ops, {} events; download and assembly {:.3f} s, check {:.3f} s ({} key partitions searched)\n",
+               r.ops, r.events, r.download_seconds, r.check_seconds, r.keys_searched);
+  if (!r.witness_failure.empty()) fmt::print("  explicit-rule order failed ({}); decided by the search\n", r.witness_failure);
+  if (!r.history_path.empty()) fmt::print("  history: {}\n", r.history_path);
+  for (const auto& f : r.failures) fmt::print("  FAIL: {}\n", f);
+  fmt::print("  verdict: {}\n", r.failures.empty() ? "pass" : "FAIL");
+  return r.failures.empty() ? int(kPass) : int(kViolation);
+}
+
+}  // namespace
+
 void add_stress(CLI::App& app, std::function<int()>& run) {
   struct Args {
-    std::string structure = "gheap-td", variant = "fixed";
+    std::string structure = "gheap-td", variant = "fixed", mix = "0.2,0.2,0.3,0.3", alloc = "light";
     stress::StressOptions o;
+    stress::SlabStressOptions slab;
   };
   auto a = std::make_shared<Args>();
   auto& o = a->o;
-  CLI::App* sub = app.add_subcommand("stress", "run a heap on the GPU under a workload and check it");
-  sub->add_option("--structure", a->structure, "gheap-td or gheap-bu")->check(CLI::IsMember({"gheap-td", "gheap-bu"}));
+  CLI::App* sub = app.add_subcommand("stress", "run a structure on the GPU under a workload and check it");
+  sub->add_option("--structure", a->structure, "gheap-td, gheap-bu, slab-map, slab-set or slab-multimap")
+      ->check(CLI::IsMember({"gheap-td", "gheap-bu", "slab-map", "slab-set", "slab-multimap"}));
+  auto& sl = a->slab;
+  sub->add_option("--buckets", sl.buckets, "slab hash: buckets (base slabs)")->check(CLI::Range(1u, 1u << 30));
+  sub->add_option("--initial", sl.initial, "slab hash: keys inserted before the mix");
+  sub->add_option("--ops", sl.ops, "slab hash: operations of the mix");
+  sub->add_option("--mix", a->mix, "slab hash: fractions a,b,c,d of insert, delete, search, search-absent (paper Γ)");
+  sub->add_option("--batch", sl.batch, "slab hash: operations per kernel launch");
+  sub->add_option("--alloc", a->alloc, "slab hash: light (SlabAlloc-light) or regular (SlabAlloc)")
+      ->check(CLI::IsMember({"light", "regular"}));
   sub->add_option("--variant", a->variant, "fixed or paper")->check(CLI::IsMember({"paper", "fixed"}));
   sub->add_option("--blocks", o.blocks, "thread blocks")->check(CLI::Range(1, 1 << 20));
   sub->add_option("--threads", o.threads, "threads per block")->check(CLI::Range(1, 1024));
@@ -24,12 +73,15 @@ void add_stress(CLI::App& app, std::function<int()>& run) {
   sub->add_option("--workload", o.workload, "random, ascend, descend, partial:P, insdel:L");
   sub->add_option("--keys", o.keys, "keys inserted");
   sub->add_option("--seed", o.seed, "seed");
+  sub->add_option("--key-bits", o.key_bits, "the heap's key type: 32 (default) or 64 (keys drawn from [0, 2^63))")
+      ->check(CLI::IsMember({32, 64}));
   sub->add_flag("--record", o.record, "record the history and check it with the witness checker");
   sub->add_option("--check", o.check, "where the checks run: device (the GPU, default) or host (download everything)")
       ->check(CLI::IsMember({"device", "host"}));
   sub->add_option("--out", o.out_dir, "with --record: write the history as JSON Lines to this folder (a download)");
   sub->callback([a, &run] {
     run = [a] {
+      if (a->structure.rfind("slab-", 0) == 0) return run_slab(*a);
       auto& o = a->o;
       o.flavor = *explore::parse_structure(a->structure);
       o.variant = *explore::parse_variant(a->variant);
@@ -40,8 +92,8 @@ void add_stress(CLI::App& app, std::function<int()>& run) {
         fmt::print(stderr, "gpulin stress: {}\n", e.what());
         return int(kBadInput);
       }
-      fmt::print("{} {} on the GPU: {} blocks x {} threads, k={}, workload {}, {} keys\n", a->structure, a->variant,
-                 o.blocks, o.threads, o.k, o.workload, o.keys);
+      fmt::print("{} {} on the GPU: {} blocks x {} threads, k={}, workload {}, {} keys of {} bits\n", a->structure,
+                 a->variant, o.blocks, o.threads, o.k, o.workload, o.keys, o.key_bits);
       for (const auto& p : r.phases)
         fmt::print("  {:<22} {:>10} ops  {:>9.4f} s  {:>8.2f} M keys/s\n", p.name, p.ops, p.seconds,
                    p.ops * double(o.k) / std::max(p.seconds, 1e-12) / 1e6);

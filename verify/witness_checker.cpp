@@ -30,6 +30,14 @@ const char* to_string(WitnessViolation::Kind k) {
   return "?";
 }
 
+std::string wrong_result_message(const Operation& op, const WitnessViolation& v, size_t done, bool capped) {
+  std::string m = "op " + std::to_string(op.id) + " (" + op.f + " " + brief_json(op.args) + ") at its point, t " +
+                  std::to_string(v.t) + ", after " + std::to_string(done) +
+                  " ops in the rule's order: the model answers " + v.expected + ", the op returned " + v.recorded;
+  if (capped) m += " (possible states after ambiguous pending ops were capped)";
+  return m;
+}
+
 WitnessResult check_witness(const History& h, const WitnessOptions& options) {
   const Model& model = model_for(h);
   model.validate_ops(h);
@@ -50,10 +58,7 @@ WitnessResult check_witness(const History& h, const WitnessOptions& options) {
     v.t = scan.points[i].end;
     v.expected = model.expected_result(rep.states[0], op);
     v.recorded = op.res->to_json();
-    v.message = "op " + std::to_string(op.id) + " (" + op.f + " " + brief_json(op.args) + ") at its point, t " +
-                std::to_string(v.t) + ", after " + std::to_string(rep.done) + " ops in the rule's order: the model answers " +
-                v.expected + ", the op returned " + v.recorded;
-    if (rep.capped) v.message += " (possible states after ambiguous pending ops were capped)";
+    v.message = wrong_result_message(op, v, rep.done, rep.capped);
     r.violation = v;
   } else {
     r.violation = scan.violation;

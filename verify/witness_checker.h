@@ -83,6 +83,10 @@ struct WitnessResult {
   std::optional<WindowExplanation> explanation;
 };
 
+// The message of a WrongResult violation `v` (its t, expected and recorded set)
+// of op, after `done` ops in the rule's order (capped: the replay dropped states).
+std::string wrong_result_message(const Operation& op, const WitnessViolation& v, size_t done, bool capped);
+
 // Throws FormatError for a header or operation that does not fit the model, a
 // missing or unknown lp_rule, or holds that break the format's alternation rule.
 WitnessResult check_witness(const History& h, const WitnessOptions& options = {});

@@ -16,9 +16,19 @@
 //             says so and is skipped. The recorded stress runs' phases (conservation,
 //             the heap at rest, the check at 2^29 keys) come from `gpulin stress
 //             --record` in scripts/device.sh.
+//   map       a slab-hash-shaped map history of --map-ops operations (default 10^7;
+//             1024 actors, keys from 2^22, the paper's mix Γ1, an lp in every op),
+//             JSONL and binary: read + keyed check (verify/keyed_linear) in seconds,
+//             the read and the check apart (the check on 1 and all threads), against
+//             the generic path in the same run (`gpulin check` before it: the DOM
+//             reader and check_witness, one run; --no-baseline skips it); then the
+//             outcomes: one wrong search rejected naming its op and key, one early lp
+//             linearizable by other points; set and multimap of the same size.
 //
+// --only LIST runs some sections (comma-separated: jsonl, witness, gpu, pq, map).
 // Every number is the median of --runs runs (default 3). Flags: --quick, --csv FILE,
 // --ops N (GPU-shaped history size, default 65536 ops: 37 million keys), --dir DIR (temporary files).
+// Exits 1 when an outcome is wrong (a correct history rejected, a planted fault missed).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -37,11 +47,16 @@
 #include "histories/jsonl_writer.h"
 #include "histories/key_history.h"
 #include "histories/key_history_reader.h"
+#include <sys/resource.h>
+
 #include "verify/distinct_pq_checker.h"
+#include "verify/keyed_linear/keyed_check.h"
+#include "verify/model_registry.h"
 #include "verify/pq_batch_witness.h"
 #include "verify/pq_linear/gpu_check.h"
 #include "verify/pq_linear/linear_check.h"
 #include "verify/testing/generate_distinct_pq_history.h"
+#include "verify/testing/generate_keyed_history.h"
 #include "verify/testing/generate_pq_history.h"
 
 using namespace gpulin;
@@ -92,29 +107,26 @@ void plant_wrong_delete(History& h) {
     }
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+struct Args {
   size_t ops = 65536;
+  size_t map_ops = 10'000'000;
   std::string csv, dir = std::filesystem::temp_directory_path().string();
-  bool quick = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--quick") quick = true;
-    else if (a == "--csv" && i + 1 < argc) csv = argv[++i];
-    else if (a == "--runs" && i + 1 < argc) runs = std::max(1, std::atoi(argv[++i]));
-    else if (a == "--ops" && i + 1 < argc) ops = std::stoul(argv[++i]);
-    else if (a == "--dir" && i + 1 < argc) dir = argv[++i];
+  bool quick = false, baseline = true;
+  std::vector<std::string> only;  // empty: every section
+  bool has(const std::string& section) const {
+    return only.empty() || std::find(only.begin(), only.end(), section) != only.end();
   }
-  if (quick) ops = 512, runs = 1;
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  std::printf("gpulin_bench_check: %u hardware threads, %d runs a number (median)\n", cores, runs);
+};
 
+bool ok = true;  // every outcome as it must be
+
+// jsonl, witness, gpu: the GPU-shaped pq-batch history.
+void section_pq_batch(const Args& a) {
   // A GPU-shaped history and its file, right and with one wrong delete.
-  const std::string good = dir + "/gpulin_bench_check_good.jsonl", bad = dir + "/gpulin_bench_check_bad.jsonl";
+  const std::string good = a.dir + "/gpulin_bench_check_good.jsonl", bad = a.dir + "/gpulin_bench_check_bad.jsonl";
   uint64_t tuples = 0, binary_bytes = 0, file_bytes = 0;
   {
-    History h = generate_pq_batch_history(ops, 1024, 42, 128);
+    History h = generate_pq_batch_history(a.ops, 1024, 42, 128);
     write_history_file(good, h);
     binary_bytes = history_to_binary(h).size();
     plant_wrong_delete(h);
@@ -127,38 +139,43 @@ int main(int argc, char** argv) {
   std::printf("GPU-shaped history: %zu ops, %zu events, %lu keys in and out, JSONL %.1f MB, binary %.1f MB\n",
               kh.ops.size(), kh.events.size(), (unsigned long)tuples, mb, binary_bytes / 1e6);
 
-  row("jsonl: keys-only reader", mb / median_seconds([&] { kh = read_key_history_file(good); }), "MB/s");
-  row("jsonl: keys-only reader, 1 thread", mb / median_seconds([&] { kh = read_key_history_file(good, 1); }), "MB/s");
-  {
-    const int saved = runs;
-    runs = 1;  // the baseline is slow: one run
-    row("jsonl: DOM reader (baseline)", mb / median_seconds([&] { (void)read_history_file(good); }), "MB/s");
-    runs = saved;
+  if (a.has("jsonl")) {
+    row("jsonl: keys-only reader", mb / median_seconds([&] { kh = read_key_history_file(good); }), "MB/s");
+    row("jsonl: keys-only reader, 1 thread", mb / median_seconds([&] { kh = read_key_history_file(good, 1); }), "MB/s");
+    {
+      const int saved = runs;
+      runs = 1;  // the baseline is slow: one run
+      row("jsonl: DOM reader (baseline)", mb / median_seconds([&] { (void)read_history_file(good); }), "MB/s");
+      runs = saved;
+    }
+    row("jsonl: KeyHistory resident / binary form", double(kh.bytes()) / binary_bytes, "x", "target <= 2");
   }
-  row("jsonl: KeyHistory resident / binary form", double(kh.bytes()) / binary_bytes, "x", "target <= 2");
 
-  LinearCheckResult lin;
-  row("witness: per-key check, all threads", tuples / median_seconds([&] { lin = check_pq_batch_linear(kh); }) / 1e6,
-      "M keys/s", lin.witness.verdict == Verdict::Linearizable ? "pass" : "FAIL");
-  row("witness: per-key check, 1 thread",
-      tuples / median_seconds([&] { lin = check_pq_batch_linear(kh, {1}); }) / 1e6, "M keys/s");
-  WitnessResult rep;
-  row("witness: replay (baseline)", tuples / median_seconds([&] { rep = check_witness_pq_batch(kh); }) / 1e6,
-      "M keys/s", rep.verdict == Verdict::Linearizable ? "pass" : "FAIL");
+  if (a.has("witness")) {
+    LinearCheckResult lin;
+    row("witness: per-key check, all threads", tuples / median_seconds([&] { lin = check_pq_batch_linear(kh); }) / 1e6,
+        "M keys/s", lin.witness.verdict == Verdict::Linearizable ? "pass" : "FAIL");
+    row("witness: per-key check, 1 thread",
+        tuples / median_seconds([&] { lin = check_pq_batch_linear(kh, {1}); }) / 1e6, "M keys/s");
+    WitnessResult rep;
+    row("witness: replay (baseline)", tuples / median_seconds([&] { rep = check_witness_pq_batch(kh); }) / 1e6,
+        "M keys/s", rep.verdict == Verdict::Linearizable ? "pass" : "FAIL");
 
-  double good_s = median_seconds([&] { lin = check_pq_batch_linear(read_key_history_file(good)); });
-  row("read + check, linearizable", mb / good_s, "MB/s", "target >= 300, " + spread_mb_s(mb));
-  double bad_s = median_seconds([&] { lin = check_pq_batch_linear(read_key_history_file(bad)); });
-  row("read + check + explain, one wrong delete", mb / bad_s, "MB/s",
-      std::string(lin.failure ? "rejected" : "NOT REJECTED") + ", " + spread_mb_s(mb));
-  row("  its time / the linearizable one's", bad_s / good_s, "x", "target <= 2");
-  if (lin.failure) std::printf("  explanation: %s\n", lin.failure->message.substr(0, 300).c_str());
+    double good_s = median_seconds([&] { lin = check_pq_batch_linear(read_key_history_file(good)); });
+    row("read + check, linearizable", mb / good_s, "MB/s", "target >= 300, " + spread_mb_s(mb));
+    double bad_s = median_seconds([&] { lin = check_pq_batch_linear(read_key_history_file(bad)); });
+    row("read + check + explain, one wrong delete", mb / bad_s, "MB/s",
+        std::string(lin.failure ? "rejected" : "NOT REJECTED") + ", " + spread_mb_s(mb));
+    row("  its time / the linearizable one's", bad_s / good_s, "x", "target <= 2");
+    if (lin.failure) std::printf("  explanation: %s\n", lin.failure->message.substr(0, 300).c_str());
+    if (!lin.failure) ok = false;
+  }
 
   // The same history checked on the GPU, from device buffers.
   int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+  if (a.has("gpu") && (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0)) {
     std::printf("gpu: no CUDA device, section skipped\n");
-  } else {
+  } else if (a.has("gpu")) {
     cudaDeviceProp prop{};
     cudaGetDeviceProperties(&prop, 0);
     std::printf("gpu: %s\n", prop.name);
@@ -169,10 +186,15 @@ int main(int argc, char** argv) {
         g.irregular ? "irregular: " + g.why : g.linear.witness.verdict == Verdict::Linearizable ? "pass" : "FAIL");
   }
 
-  // pq with distinct keys, 10^6 operations from 64 actors.
-  const size_t pq_ops = quick ? 20000 : 1000000;
+  std::filesystem::remove(good);
+  std::filesystem::remove(bad);
+}
+
+// pq: distinct keys, 10^6 operations from 64 actors.
+void section_pq(const Args& a) {
+  const size_t pq_ops = a.quick ? 20000 : 1000000;
   for (bool linearizable : {true, false}) {
-    const std::string file = dir + "/gpulin_bench_check_pq.jsonl";
+    const std::string file = a.dir + "/gpulin_bench_check_pq.jsonl";
     write_history_file(file, generate_distinct_pq_history(pq_ops, 1, 64, 7, linearizable));
     DistinctPqResult d;
     const double s = median_seconds([&] { d = check_distinct_pq(read_key_history_file(file)); });
@@ -181,13 +203,168 @@ int main(int argc, char** argv) {
     row("  operations/s", pq_ops / s / 1e6, "M ops/s");
     std::filesystem::remove(file);
   }
-  std::filesystem::remove(good);
-  std::filesystem::remove(bad);
+}
 
-  if (!csv.empty()) {
-    std::ofstream out(csv);
+double peak_resident_gb() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return u.ru_maxrss / 1e6;  // KiB
+}
+
+std::string seconds_spread() {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "runs %.2f..%.2f s", last_times.front(), last_times.back());
+  return buf;
+}
+
+KeyedHistoryOptions keyed_options(const std::string& model, size_t ops) {
+  KeyedHistoryOptions o;
+  o.model = model;
+  o.ops = ops;
+  o.actors = 1024;
+  o.keys = uint64_t{1} << 22;
+  o.seed = 42;
+  return o;
+}
+
+// map (and set, multimap): a recorded slab-hash run's size.
+void section_map(const Args& a) {
+  const size_t n = a.quick ? 20000 : a.map_ops;
+  const std::string jsonl = a.dir + "/gpulin_bench_check_map.jsonl", bin = a.dir + "/gpulin_bench_check_map.bin";
+  const std::string planted = a.dir + "/gpulin_bench_check_map_planted.bin";
+  auto t0 = Clock::now();
+  {
+    const KeyHistory kh = generate_keyed_history(keyed_options("map", n));
+    const double gen_s = std::chrono::duration<double>(Clock::now() - t0).count();
+    write_history_file(jsonl, kh);
+    write_history_binary(bin, kh);
+    std::printf("map history: %zu ops, %zu events, %.1f MB as KeyHistory, JSONL %.1f MB, binary %.1f MB (generated in "
+                "%.1f s)\n",
+                kh.ops.size(), kh.events.size(), kh.bytes() / 1e6, std::filesystem::file_size(jsonl) / 1e6,
+                std::filesystem::file_size(bin) / 1e6, gen_s);
+  }
+  auto verdict_note = [](const KeyedCheckResult& r) {
+    return std::string(to_string(r.verdict)) + (r.failing_keys.empty() ? "" : ", rule fails on " +
+                                                std::to_string(r.failing_keys.size()) + " key(s)");
+  };
+  KeyedCheckResult r;
+  KeyHistory kh;
+  // (Each median is taken before its row: seconds_spread reads the runs it left.)
+  double s = median_seconds([&] { kh = read_key_history_any(jsonl); });
+  row("map: read JSONL (key reader)", s, "s", seconds_spread());
+  s = median_seconds([&] { kh = read_key_history_any(bin); });
+  row("map: read binary (key reader)", s, "s", seconds_spread());
+  const double check_s = median_seconds([&] { r = check_keyed_linear(kh); });
+  row("map: keyed check, all threads", check_s, "s", verdict_note(r) + ", " + seconds_spread());
+  if (r.verdict != Verdict::Linearizable) ok = false;
+  row("  operations/s", n / check_s / 1e6, "M ops/s");
+  KeyedCheckOptions one;
+  one.threads = 1;
+  s = median_seconds([&] { r = check_keyed_linear(kh, one); });
+  row("map: keyed check, 1 thread", s, "s", seconds_spread());
+  kh = KeyHistory();
+  const double jsonl_s = median_seconds([&] { r = check_keyed_linear(read_key_history_any(jsonl)); });
+  row("map: read + check, JSONL", jsonl_s, "s", verdict_note(r) + ", target < 60 s on 16 cores, " + seconds_spread());
+  const double bin_s = median_seconds([&] { r = check_keyed_linear(read_key_history_any(bin)); });
+  row("map: read + check, binary", bin_s, "s", verdict_note(r) + ", " + seconds_spread());
+  if (r.verdict != Verdict::Linearizable) ok = false;
+  row("map: peak resident so far (process)", peak_resident_gb(), "GB", "before the baseline");
+
+  if (a.baseline) {
+    const int saved = runs;
+    runs = 1;  // the baseline is slow: one run
+    WitnessResult w;
+    const double base_s = median_seconds([&] {
+      const History h = read_history_any(jsonl);
+      model_for(h).validate_ops(h);
+      w = check_witness(h);
+    });
+    runs = saved;
+    row("map: generic path, JSONL (baseline)", base_s, "s",
+        std::string(to_string(w.verdict)) + ", DOM reader + check_witness, one run");
+    row("  baseline / read + check, JSONL", base_s / jsonl_s, "x");
+    row("map: peak resident so far (process)", peak_resident_gb(), "GB", "after the baseline");
+  }
+
+  // Outcomes: a wrong search rejected naming op and key; an early lp linearizable by other points.
+  {
+    KeyHistory h = read_key_history_any(bin);
+    const auto fault = plant_wrong_search(h, h.ops.size() / 2);
+    write_history_binary(planted, h);
+    s = median_seconds([&] { r = check_keyed_linear(read_key_history_any(planted)); });
+    const bool named = fault && r.verdict == Verdict::NotLinearizable && r.witness.violation &&
+                       r.witness.violation->op == fault->op && r.failing_keys == std::vector<int64_t>{fault->key};
+    ok = ok && named;
+    row("map: read + check, one wrong search (binary)", s, "s",
+        named ? "rejected: op " + std::to_string(fault->op) + ", key " + std::to_string(fault->key) + ", " +
+                    verdict_note(r)
+              : "NOT REJECTED as planted: " + verdict_note(r));
+  }
+  {
+    KeyHistory h = read_key_history_any(bin);
+    const auto fault = plant_early_lp(h, h.ops.size() / 2);
+    if (!fault) {
+      std::printf("map: no update and search overlapping on one key to swap lps: early-lp outcome skipped\n");
+    } else {
+      write_history_binary(planted, h);
+      s = median_seconds([&] { r = check_keyed_linear(read_key_history_any(planted)); });
+      const bool right = r.verdict == Verdict::Linearizable && r.witness.violation &&
+                         r.witness.violation->op == fault->op && r.failing_keys == std::vector<int64_t>{fault->key};
+      ok = ok && right;
+      row("map: read + check, one early lp (binary)", s, "s",
+          right ? "linearizable by other points: the rule fails at op " + std::to_string(fault->op) + ", key " +
+                      std::to_string(fault->key) + ", the search linearizes its " + std::to_string(r.failing_ops) +
+                      " ops"
+                : "WRONG: " + verdict_note(r));
+    }
+  }
+  std::filesystem::remove(jsonl);
+  std::filesystem::remove(bin);
+  std::filesystem::remove(planted);
+
+  for (const char* model : {"set", "multimap"}) {
+    const KeyHistory h = generate_keyed_history(keyed_options(model, n));
+    s = median_seconds([&] { r = check_keyed_linear(h); });
+    row(std::string(model) + ": keyed check, all threads", s, "s", verdict_note(r) + ", " + seconds_spread());
+    if (r.verdict != Verdict::Linearizable) ok = false;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Args a;
+  for (int i = 1; i < argc; ++i) {
+    const std::string x = argv[i];
+    if (x == "--quick") a.quick = true;
+    else if (x == "--csv" && i + 1 < argc) a.csv = argv[++i];
+    else if (x == "--runs" && i + 1 < argc) runs = std::max(1, std::atoi(argv[++i]));
+    else if (x == "--ops" && i + 1 < argc) a.ops = std::stoul(argv[++i]);
+    else if (x == "--map-ops" && i + 1 < argc) a.map_ops = std::stoul(argv[++i]);
+    else if (x == "--dir" && i + 1 < argc) a.dir = argv[++i];
+    else if (x == "--no-baseline") a.baseline = false;
+    else if (x == "--only" && i + 1 < argc) {
+      std::string list = argv[++i];
+      for (size_t at = 0; at <= list.size();) {
+        const size_t comma = std::min(list.find(',', at), list.size());
+        a.only.push_back(list.substr(at, comma - at));
+        at = comma + 1;
+      }
+    }
+  }
+  if (a.quick) a.ops = 512, runs = 1;
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  std::printf("gpulin_bench_check: %u hardware threads, %d runs a number (median)\n", cores, runs);
+
+  if (a.has("jsonl") || a.has("witness") || a.has("gpu")) section_pq_batch(a);
+  if (a.has("pq")) section_pq(a);
+  if (a.has("map")) section_map(a);
+
+  if (!a.csv.empty()) {
+    std::ofstream out(a.csv);
     out << "name,value,unit,note\n";
     for (const Row& r : rows) out << '"' << r.name << "\"," << r.value << ',' << r.unit << ",\"" << r.note << "\"\n";
   }
-  return 0;
+  if (!ok) std::printf("SOME OUTCOME IS WRONG (see the notes above)\n");
+  return ok ? 0 : 1;
 }

@@ -632,7 +632,7 @@ class Bench {
   }
 
   // One run: reset, keys, phases (timed), check (untimed).
-  RunOut run_once(const Plan& p, Workspace& ws, gheap::DeviceHeap& heap, Flavor fl, uint32_t blocks,
+  RunOut run_once(const Plan& p, Workspace& ws, gheap::DeviceHeap<uint32_t>& heap, Flavor fl, uint32_t blocks,
                   uint32_t threads, DeviceRecorder* rec) {
     RunOut r;
     const auto t0 = Clock::now();
@@ -646,7 +646,7 @@ class Bench {
       const auto memory = heap.memory();
       const DeviceRecorderRef ref = rec ? rec->ref() : DeviceRecorderRef{};
       for (const PhaseSpec& ph : p.phases) {
-        gheap::GpuOpBatch b;
+        gheap::GpuOpBatch<uint32_t> b;
         b.fn = ws.fn + ph.begin;
         b.n = ws.n + ph.begin;
         b.keys = ws.keys + ph.begin * p.k;
@@ -688,7 +688,7 @@ class Bench {
 
   // Each delete's batch sorted; deleted == inserted; sorted(deleted) ==
   // sorted(inserted); the heap empty. Destroys keys, out, alt.
-  std::string check(const Plan& p, Workspace& ws, gheap::DeviceHeap& heap) {
+  std::string check(const Plan& p, Workspace& ws, gheap::DeviceHeap<uint32_t>& heap) {
     const uint64_t slots = p.ops() * p.k;
     ck(cudaMemset(ws.counters, 0, sizeof(Counters)), "memset counters");
     check_batches_kernel<<<kGrid, kBlock>>>(ws.out, ws.out_n, ws.fn, p.ops(), p.k, ws.counters);
@@ -716,7 +716,7 @@ class Bench {
   }
 
   // Runs a configuration once, then twice more when the budget allows; one row.
-  Row measure(const std::string& section, const Plan& p, Workspace& ws, gheap::DeviceHeap& heap, Flavor fl,
+  Row measure(const std::string& section, const Plan& p, Workspace& ws, gheap::DeviceHeap<uint32_t>& heap, Flavor fl,
               uint32_t blocks, uint32_t threads, double weight, std::string note = "", DeviceRecorder* rec = nullptr,
               const char* heap_label = nullptr, double single_over_s = 20) {
     Row row;
@@ -825,7 +825,7 @@ class Bench {
   // Allocates workspace and heap for `p`, halving N (for make_full plans) while
   // the GPU has no room. Returns the plan used; `why` says what was reduced.
   std::optional<Plan> fit(const std::string& kind, uint64_t N, uint32_t k, Workspace& ws,
-                          std::unique_ptr<gheap::DeviceHeap>& heap, std::string& why) {
+                          std::unique_ptr<gheap::DeviceHeap<uint32_t>>& heap, std::string& why) {
     const uint64_t want = N;
     while (N >= std::max<uint64_t>(k, 1ull << 16)) {
       Plan p = make_full(kind, N, k);
@@ -840,7 +840,7 @@ class Bench {
         try {
           heap = nullptr;
           ws.allocate(p.ops(), k, p.n_keys);
-          heap = std::make_unique<gheap::DeviceHeap>(k, p.ins_ops + 1);
+          heap = std::make_unique<gheap::DeviceHeap<uint32_t>>(k, p.ins_ops + 1);
           if (N != want) why = "N reduced from " + log2_str(want) + " to " + log2_str(N) + ": " + why;
           mem_note = fmt_g((Workspace::bytes_for(p.ops(), k, p.n_keys)) / 1073741824.0, "%.1f") +
                      " GiB op arrays + " + fmt_g(heap->bytes() / 1073741824.0, "%.1f") + " GiB heap";
@@ -870,7 +870,7 @@ class Bench {
     Workspace ws;
     ws.allocate(p.ops(), k, 0);
     ws.upload(p);
-    gheap::DeviceHeap heap(k, p.ins_ops + 1);
+    gheap::DeviceHeap<uint32_t> heap(k, p.ins_ops + 1);
     for (Flavor fl : {Flavor::TopDown, Flavor::BottomUp}) {
       const RunOut r = run_once(p, ws, heap, fl, 128, 512, nullptr);
       if (!r.ok) {
@@ -912,7 +912,7 @@ class Bench {
         continue;
       }
       Workspace ws;
-      std::unique_ptr<gheap::DeviceHeap> heap;
+      std::unique_ptr<gheap::DeviceHeap<uint32_t>> heap;
       std::string why;
       std::optional<Plan> fitted;
       try {
@@ -989,7 +989,7 @@ class Bench {
       Workspace ws;
       ws.allocate(p.ops(), k, 0);
       ws.upload(p);
-      gheap::DeviceHeap heap(k, p.ins_ops + 1);
+      gheap::DeviceHeap<uint32_t> heap(k, p.ins_ops + 1);
       // As tools/stress/stress.cpp: per block its share of the operations, each
       // with inv, ret and two events per held node on a path plus a delete's
       // children; k keys per operation.
@@ -1043,7 +1043,7 @@ class Bench {
         Workspace ws;
         ws.allocate(p.ops(), p.k, p.flat);
         ws.upload(p);
-        gheap::DeviceHeap heap(p.k, p.ins_ops + 1);
+        gheap::DeviceHeap<uint32_t> heap(p.k, p.ins_ops + 1);
         for (const Cfg& c : cfgs[i]) rep_.add(measure(section, p, ws, heap, c.fl, c.blocks, c.threads, w, note));
       } catch (const std::exception& e) {
         const bool skip = fatal || pacer_.out_of_time();

@@ -50,6 +50,10 @@ template <>
 struct KeyLimits<uint32_t> {
   static constexpr uint32_t max_value = 0xffffffffu;
 };
+template <>
+struct KeyLimits<uint64_t> {
+  static constexpr uint64_t max_value = ~uint64_t{0};
+};
 
 // Which heap runs, fixed per build of a kernel or a simulator run: template
 // parameters (as cuCollections' policies), so that a branch on them is resolved by

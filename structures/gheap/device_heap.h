@@ -11,6 +11,9 @@
 
 namespace gpulin::gheap {
 
+// Built for the key types of the GPU kernels, uint32_t and uint64_t
+// (device_heap.cu).
+template <class Key = uint32_t>
 class DeviceHeap {
  public:
   // Room for `max_full_nodes` nodes in fill order (heap_capacity_for).
@@ -20,13 +23,13 @@ class DeviceHeap {
   DeviceHeap(const DeviceHeap&) = delete;
   DeviceHeap& operator=(const DeviceHeap&) = delete;
 
-  HeapMemory<uint32_t> memory() const;
+  HeapMemory<Key> memory() const;
   template <class P>
-  HeapView<uint32_t, P> view() const {
+  HeapView<Key, P> view() const {
     return view_as<P>(memory());
   }
   void reset();                 // empty heap: every node AVAIL and MAX_VALUE
-  HeapImage download() const;   // synchronous
+  HeapImage<Key> download() const;  // synchronous
   uint32_t lastelem() const;    // synchronous
   uint32_t k() const { return k_; }
   uint32_t capacity() const { return capacity_; }
@@ -36,9 +39,11 @@ class DeviceHeap {
   uint32_t k_;
   uint32_t capacity_;
   uint32_t* state_ = nullptr;
-  uint32_t* keys_ = nullptr;
+  Key* keys_ = nullptr;
   uint32_t* scalars_ = nullptr;  // [0] lastelem, [1] psize
-  uint32_t* pbuffer_ = nullptr;
+  Key* pbuffer_ = nullptr;
 };
+extern template class DeviceHeap<uint32_t>;
+extern template class DeviceHeap<uint64_t>;
 
 }  // namespace gpulin::gheap

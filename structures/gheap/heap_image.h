@@ -8,14 +8,15 @@
 
 namespace gpulin::gheap {
 
+template <class Key = uint32_t>
 struct HeapImage {
   uint32_t k = 0;
   uint32_t capacity = 0;
   uint32_t lastelem = 0;
   uint32_t psize = 0;
   std::vector<uint32_t> state;    // [capacity + 1]
-  std::vector<uint32_t> keys;     // [(capacity + 1) * k]
-  std::vector<uint32_t> pbuffer;  // [k]
+  std::vector<Key> keys;          // [(capacity + 1) * k]
+  std::vector<Key> pbuffer;       // [k]
 };
 
 }  // namespace gpulin::gheap

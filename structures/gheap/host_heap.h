@@ -15,6 +15,7 @@ namespace gpulin::gheap {
 
 // The memory is a HeapImage itself, so the checks of a heap at rest read it in
 // place (the simulator runs them at every quiescent point).
+template <class Key = uint32_t>
 class HostHeap {
  public:
   // Room for `max_full_nodes` nodes in fill order (heap_capacity_for).
@@ -28,11 +29,11 @@ class HostHeap {
     reset();
   }
 
-  HeapMemory<uint32_t> memory() {
+  HeapMemory<Key> memory() {
     return {m_.k, m_.capacity, m_.state.data(), m_.keys.data(), &m_.lastelem, &m_.psize, m_.pbuffer.data()};
   }
   template <class P>
-  HeapView<uint32_t, P> view() {
+  HeapView<Key, P> view() {
     return view_as<P>(memory());
   }
 
@@ -42,10 +43,10 @@ class HostHeap {
 
   uint32_t k() const { return m_.k; }
   uint32_t capacity() const { return m_.capacity; }
-  const HeapImage& image() const { return m_; }
+  const HeapImage<Key>& image() const { return m_; }
 
  private:
-  HeapImage m_;
+  HeapImage<Key> m_;
 };
 
 }  // namespace gpulin::gheap

@@ -3,6 +3,9 @@
 // procedure is warp-uniform and runs ONE operation: the warp-cooperative work
 // sharing loop (work_queue.h) hands them the queue's operations one at a time.
 //
+// `bucket` is h.hash(key), computed by the key's own lane before the work queue
+// runs (all lanes at once, as Fig. 2 hashes per thread).
+//
 // Every slab access is a per-lane read of the 32 words (x.load_lanes, one point)
 // followed by ballots and shuffles on registers; writes are CASes by one lane
 // (x.cas, 64-bit for a pair) or, for DELETE in the unique modes, the paper's
@@ -46,7 +49,21 @@ GPULIN_HD uint32_t lanes_holding(X& x, SlabRegs<X>& r, uint32_t key) {
   return x.ballot([&](uint32_t l) { return r.of(l)[0] == key; }) & ModeTraits<P::mode>::kKeyLanes;
 }
 
-struct SearchResult {
+// After a read that did not end the operation: moves `next` to the read slab's
+// successor, or, at the list's end, records the operation's lp (this read decided
+// it) and returns true.
+template <class X>
+GPULIN_HD bool at_list_end(X& x, SlabRegs<X>& r, uint32_t& next) {
+  const uint32_t ptr = lane_word(x, r, kAddressLane);
+  if (ptr == kEmptyPointer) {
+    x.record_lp();
+    return true;
+  }
+  next = ptr;
+  return false;
+}
+
+struct SlabSearchResult {
   bool found = false;
   uint32_t value = 0;  // pairs: the value; set: unused
 };
@@ -54,8 +71,7 @@ struct SearchResult {
 // SEARCH (Fig. 2, warp_search_macro): the first spot holding the key, in list
 // order; for the multimap that is the paper's "least recent" pair.
 template <class X, class P>
-GPULIN_HD SearchResult slab_search(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, uint32_t key) {
-  const uint32_t bucket = h.hash(key);
+GPULIN_HD SlabSearchResult slab_search(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, uint32_t bucket, uint32_t key) {
   for (uint32_t next = kBaseSlab;;) {
     read_slab(x, h, bucket, next, r);
     const uint32_t lane = lowest_lane(lanes_holding<X, P>(x, r, key));
@@ -63,12 +79,11 @@ GPULIN_HD SearchResult slab_search(X& x, const SlabHashView<P>& h, SlabRegs<X>& 
       x.record_lp();
       return {true, ModeTraits<P::mode>::kPairs ? lane_word(x, r, lane + 1) : 0u};
     }
-    const uint32_t ptr = lane_word(x, r, kAddressLane);
-    if (ptr == kEmptyPointer || P::mutant == Mutant::SearchFirstSlab) {
+    if constexpr (P::mutant == Mutant::SearchFirstSlab) {
       x.record_lp();
       return {};
     }
-    next = ptr;
+    if (at_list_end(x, r, next)) return {};
   }
 }
 
@@ -80,11 +95,10 @@ GPULIN_HD SearchResult slab_search(X& x, const SlabHashView<P>& h, SlabRegs<X>& 
 // on the address lane; a warp that loses that CAS frees its slab (§III-B 2).
 // Returns false when the allocator had no unit (the insert did not happen).
 template <class X, class P>
-GPULIN_HD bool slab_insert(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, WarpAllocator<X>& wa, uint32_t key,
-                           uint32_t value) {
+GPULIN_HD bool slab_insert(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, WarpAllocator<X>& wa, uint32_t bucket,
+                           uint32_t key, uint32_t value) {
   using T = ModeTraits<P::mode>;
   constexpr bool kUnique = P::mode != Mode::Multimap;
-  const uint32_t bucket = h.hash(key);
   uint32_t next = kBaseSlab;
   uint32_t tried = 0;  // slab-insert-no-reread: spots whose CAS failed, never re-read
   bool reread = true;
@@ -152,8 +166,7 @@ GPULIN_HD bool empty_pair(X& x, SlabRegs<X>& r, uint32_t* spot, uint32_t lane) {
 // becomes EMPTY by a CAS (a plain write would race an insert into the freed spot's
 // value lane); a lost CAS re-reads.
 template <class X, class P>
-GPULIN_HD void slab_delete(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, uint32_t key) {
-  const uint32_t bucket = h.hash(key);
+GPULIN_HD void slab_delete(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, uint32_t bucket, uint32_t key) {
   for (uint32_t next = kBaseSlab;;) {
     read_slab(x, h, bucket, next, r);
     const uint32_t lane = lowest_lane(lanes_holding<X, P>(x, r, key));
@@ -167,21 +180,15 @@ GPULIN_HD void slab_delete(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, uint3
       x.record_lp();
       return;
     }
-    const uint32_t ptr = lane_word(x, r, kAddressLane);
-    if (ptr == kEmptyPointer) {
-      x.record_lp();
-      return;
-    }
-    next = ptr;
+    if (at_list_end(x, r, next)) return;
   }
 }
 
 // SEARCHALL (multimap, §III-B 1): every value of the key along the whole list, in
 // list order, into out[0, n); `cap` bounds n (a fault beyond: never a silent cut).
 template <class X, class P>
-GPULIN_HD uint32_t slab_search_all(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, uint32_t key, uint32_t* out,
+GPULIN_HD uint32_t slab_search_all(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, uint32_t bucket, uint32_t key, uint32_t* out,
                                    uint32_t cap) {
-  const uint32_t bucket = h.hash(key);
   uint32_t n = 0;
   for (uint32_t next = kBaseSlab;;) {
     read_slab(x, h, bucket, next, r);
@@ -189,19 +196,13 @@ GPULIN_HD uint32_t slab_search_all(X& x, const SlabHashView<P>& h, SlabRegs<X>& 
       if (n == cap) x.fail("slab hash: SEARCHALL found more pairs than its result buffer holds");
       out[n++] = lane_word(x, r, lowest_lane(m) + 1);
     }
-    const uint32_t ptr = lane_word(x, r, kAddressLane);
-    if (ptr == kEmptyPointer) {
-      x.record_lp();
-      return n;
-    }
-    next = ptr;
+    if (at_list_end(x, r, next)) return n;
   }
 }
 
 // DELETEALL (multimap): every pair of the key along the list becomes EMPTY.
 template <class X, class P>
-GPULIN_HD void slab_delete_all(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, uint32_t key) {
-  const uint32_t bucket = h.hash(key);
+GPULIN_HD void slab_delete_all(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, uint32_t bucket, uint32_t key) {
   for (uint32_t next = kBaseSlab;;) {
     read_slab(x, h, bucket, next, r);
     const uint32_t m = lanes_holding<X, P>(x, r, key);
@@ -209,12 +210,7 @@ GPULIN_HD void slab_delete_all(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, u
       empty_pair<X, P>(x, r, h.slab(bucket, next) + lowest_lane(m), lowest_lane(m));
       continue;  // re-read this slab until it holds the key no more
     }
-    const uint32_t ptr = lane_word(x, r, kAddressLane);
-    if (ptr == kEmptyPointer) {
-      x.record_lp();
-      return;
-    }
-    next = ptr;
+    if (at_list_end(x, r, next)) return;
   }
 }
 

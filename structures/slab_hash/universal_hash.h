@@ -12,8 +12,15 @@ struct UniversalHash {
   static constexpr uint64_t kPrime = 4294967291ull;  // the largest prime below 2^32
   uint32_t a = 1, b = 0, buckets = 1;
 
-  GPULIN_HD uint32_t operator()(uint32_t key) const {
-    return static_cast<uint32_t>(((uint64_t{a} * key + b) % kPrime) % buckets);
+  GPULIN_HD uint32_t operator()(uint32_t key) const { return mod_prime(uint64_t{a} * key + b) % buckets; }
+  // x mod p for p = 2^32 - 5 without a 64-bit division (slow on GPUs): with
+  // x = hi·2^32 + lo, 2^32 ≡ 5, so x ≡ 5·hi + lo; twice, then at most two
+  // subtractions.
+  GPULIN_HD static uint32_t mod_prime(uint64_t x) {
+    x = (x >> 32) * 5 + (x & 0xFFFFFFFFull);
+    x = (x >> 32) * 5 + (x & 0xFFFFFFFFull);
+    while (x >= kPrime) x -= kPrime;
+    return static_cast<uint32_t>(x);
   }
   // a in [1, p), b in [0, p) from a seed (splitmix64).
   static UniversalHash from_seed(uint64_t seed, uint32_t buckets) {

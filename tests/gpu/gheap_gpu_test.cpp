@@ -1,10 +1,16 @@
 // The generalized heap on the GPU: small and medium runs of both heaps under the
 // workload shapes of `gpulin stress`, recorded and checked (witness of the heap's
-// rule, invariant, nothing lost or invented).
+// rule, invariant, nothing lost or invented), with 32-bit keys and with 64-bit keys
+// (drawn from [0, 2^63): their own kernels, recorder words and checks).
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
+
+#include "histories/key_history_reader.h"
 #include "tools/stress/stress.h"
+#include "tools/stress/workload.h"
 
 namespace gpulin {
 namespace {
@@ -20,6 +26,8 @@ struct Case {
   uint32_t blocks, threads, k;
   const char* workload;
   uint64_t keys;
+  uint32_t key_bits = 32;
+  const char* check = "device";  // where the checks run (--check)
 };
 
 class HeapOnGpu : public ::testing::TestWithParam<Case> {};
@@ -35,9 +43,13 @@ TEST_P(HeapOnGpu, RecordedRunPassesEveryCheck) {
   o.k = c.k;
   o.workload = c.workload;
   o.keys = c.keys;
+  o.key_bits = c.key_bits;
+  o.check = c.check;
   o.record = true;
   const stress::StressResult r = stress::run_stress(o);
+  SCOPED_TRACE(std::string(c.workload) + ", " + std::to_string(c.key_bits) + "-bit keys, checked on the " + c.check);
   EXPECT_GT(r.events, 0u);
+  EXPECT_EQ(r.inserted_keys, r.deleted_keys) << "every workload drains the heap";
   EXPECT_GT(r.deleted_keys, 0u);
   for (const auto& f : r.failures) ADD_FAILURE() << f;
 }
@@ -61,8 +73,67 @@ INSTANTIATE_TEST_SUITE_P(
                       // Inserts and deletes in flight together: the earlier fixed BU
                       // heap failed these on an H200 (docs/findings.md F9).
                       Case{"bu_small_insdel", BU, 16, 64, 16, "insdel:5", 1 << 13},
-                      Case{"bu_medium_insdel", BU, 128, 512, 1024, "insdel:8", 1 << 20}),
+                      Case{"bu_medium_insdel", BU, 128, 512, 1024, "insdel:8", 1 << 20},
+                      // 64-bit keys: the uint64_t kernels, 64-bit recorder words,
+                      // the GPU check's 64-bit tuples; and the host path (its
+                      // per-key check packs keys beside positions and cannot take
+                      // keys spread over 2^63, so the replay decides there).
+                      Case{"td_small_random_key64", TD, 16, 64, 16, "random", 1 << 13, 64},
+                      Case{"td_small_insdel_key64", TD, 16, 64, 16, "insdel:5", 1 << 13, 64},
+                      Case{"td_small_random_key64_host", TD, 16, 64, 16, "random", 1 << 13, 64, "host"},
+                      Case{"td_medium_random_key64", TD, 128, 512, 1024, "random", 1 << 20, 64},
+                      Case{"td_medium_partial_key64", TD, 128, 512, 1024, "partial:20", 1 << 20, 64},
+                      Case{"td_medium_insdel_key64", TD, 128, 512, 1024, "insdel:8", 1 << 20, 64},
+                      Case{"bu_small_random_key64", BU, 16, 64, 16, "random", 1 << 13, 64},
+                      Case{"bu_small_insdel_key64", BU, 16, 64, 16, "insdel:5", 1 << 13, 64},
+                      Case{"bu_small_partial_key64_host", BU, 16, 64, 16, "partial:40", 1 << 13, 64, "host"},
+                      Case{"bu_medium_descend_key64", BU, 128, 512, 1024, "descend", 1 << 20, 64},
+                      Case{"bu_medium_insdel_key64", BU, 128, 512, 1024, "insdel:8", 1 << 20, 64}),
     [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.name); });
+
+// The history of a recorded 64-bit run, written and read back, holds exactly the
+// workload's keys: the inserts' arguments are the keys drawn (as a multiset), and
+// every delete returns keys drawn. Most keys lie above 2^32, so a key narrowed to
+// 32 bits on the way (kernel, recorder, download, JSON) would be missing here.
+TEST(HeapOnGpuKey64, HistoryCarriesTheWorkloadKeysWhole) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device: GPU test skipped";
+  for (const gheap::Flavor flavor : {TD, BU}) {
+    stress::StressOptions o;
+    o.flavor = flavor;
+    o.blocks = 16;
+    o.threads = 64;
+    o.k = 16;
+    o.workload = "partial:30";
+    o.keys = 1 << 12;
+    o.key_bits = 64;
+    o.record = true;
+    o.out_dir = (std::filesystem::temp_directory_path() / "gpulin-gheap-key64").string();
+    const stress::StressResult r = stress::run_stress(o);
+    SCOPED_TRACE(flavor == TD ? "gheap-td" : "gheap-bu");
+    for (const auto& f : r.failures) ADD_FAILURE() << f;
+    ASSERT_FALSE(r.history_path.empty());
+    const KeyHistory h = read_key_history_file(r.history_path);
+
+    std::vector<int64_t> drawn;
+    for (const auto& p : stress::make_workload<uint64_t>(o.workload, o.keys, o.k, o.blocks, o.seed).phases)
+      for (size_t i = 0; i < p.fn.size(); ++i)
+        for (uint32_t j = 0; j < p.n[i]; ++j) drawn.push_back(static_cast<int64_t>(p.keys[i * o.k + j]));
+    std::vector<int64_t> args, returned;
+    for (const KeyOp& op : h.ops) {
+      if (h.fn_name(op) == "ins") args.insert(args.end(), h.begin_of(op.args()), h.end_of(op.args()));
+      if (h.fn_name(op) == "del") returned.insert(returned.end(), h.begin_of(op.res()), h.end_of(op.res()));
+    }
+    std::sort(drawn.begin(), drawn.end());
+    std::sort(args.begin(), args.end());
+    std::sort(returned.begin(), returned.end());
+    ASSERT_EQ(drawn.size(), o.keys);
+    EXPECT_TRUE(args == drawn) << "the recorded inserts do not carry the drawn keys; first drawn " << drawn.front()
+                               << ", first recorded " << (args.empty() ? -1 : args.front());
+    EXPECT_TRUE(returned == drawn) << "the recorded deletes do not return the drawn keys (the workload drains the heap)";
+    const auto above32 = std::count_if(drawn.begin(), drawn.end(), [](int64_t v) { return v >> 32 != 0; });
+    EXPECT_GT(above32, static_cast<long>(drawn.size() * 99 / 100));
+  }
+}
 
 }  // namespace
 }  // namespace gpulin

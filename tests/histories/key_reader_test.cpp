@@ -20,6 +20,7 @@
 #include "histories/jsonl_writer.h"
 #include "histories/key_history_reader.h"
 #include "test_util.h"
+#include "verify/testing/generate_keyed_history.h"
 #include "verify/testing/generate_pq_history.h"
 
 namespace gpulin {
@@ -48,19 +49,25 @@ bool is_key_array(const Value& v) {
 
 // What the key reader must give for an input the DOM reader reads as `read()`
 // gives: its history as a KeyHistory, or its error; and for a history the DOM
-// reader accepts with a payload that is no key list, the key reader's own error
-// on the first such line.
+// reader accepts with a payload that is no key list (for a keyed model: whose res
+// is neither that nor one integer or true/false), the key reader's own error on
+// the first such line.
 template <class F>
 Outcome reference(F&& read) {
   return outcome_of([&] {
     const History h = read();
+    const bool scalars = keyed_model(h.header.model);
     uint32_t bad = UINT32_MAX;
     for (const Operation& op : h.ops) {
       if (!is_key_array(op.args)) bad = std::min(bad, op.inv_line);
-      if (op.res && !op.res->is_null() && !is_key_array(*op.res)) bad = std::min(bad, op.ret_line);
+      if (op.res && !op.res->is_null() && !is_key_array(*op.res) && !(scalars && (op.res->is_int() || op.res->is_bool())))
+        bad = std::min(bad, op.ret_line);
     }
     if (bad != UINT32_MAX)
-      throw FormatError(h.source, bad, "args/res must be arrays of integer keys for model " + h.header.model);
+      throw FormatError(h.source, bad,
+                        scalars ? "args must be arrays of integers, res null, an integer, true/false or an array of "
+                                  "integers for model " + h.header.model
+                                : "args/res must be arrays of integer keys for model " + h.header.model);
     return to_key_history(h);
   });
 }
@@ -169,7 +176,7 @@ TEST(KeyReader, Examples) {
     SCOPED_TRACE(path);
     std::vector<std::string> lines = split_lines(slurp(path));
     const auto header = header_of(lines);
-    if (header && !keys_only_model(header->second.model)) {
+    if (header && !key_payload_model(header->second.model)) {
       const auto& known = known_models();
       if (std::find(known.begin(), known.end(), header->second.model) != known.end()) {
         EXPECT_TRUE(test::throws_format_error([&] { read_key_history_file(path); },
@@ -199,6 +206,14 @@ TEST(KeyReader, KeysOnlyModels) {
   EXPECT_FALSE(keys_only_model("map"));
   EXPECT_FALSE(keys_only_model("bucket-pq"));
   EXPECT_FALSE(keys_only_model("register"));
+  for (const char* m : {"map", "set", "multimap"}) {
+    EXPECT_TRUE(keyed_model(m));
+    EXPECT_TRUE(key_payload_model(m));
+  }
+  EXPECT_FALSE(keyed_model("pq"));
+  EXPECT_TRUE(key_payload_model("pq"));
+  EXPECT_FALSE(key_payload_model("kv"));
+  EXPECT_FALSE(key_payload_model("register"));
 }
 
 TEST(KeyReader, UnreadableFile) {
@@ -337,12 +352,23 @@ TEST(KeyReader, UnusualLines) {
       "{\"history\": 1, \"model\": \"heap\"}\n" + inv + "not json\n",               // its line error first
       "{\"history\": 1, \"model\": \"pq-batch\"}\n" + inv + ret,                     // no k
       "{\"history\": 1, \"model\": \"pq-batch\"}\n" + inv + "{\"t\": 2, \"e\": \"ret\"}\n",
-      "{\"history\": 1, \"model\": \"map\"}\n" + inv + ret,                          // not keys-only
+      "{\"history\": 1, \"model\": \"kv\"}\n" + inv + ret,                           // no key payloads
+      // keyed models: scalar results too, but no other values
+      "{\"history\": 1, \"model\": \"map\"}\n" + inv + ret,
+      "{\"history\": 1, \"model\": \"map\"}\n" + inv + "{\"t\": 2, \"e\": \"ret\", \"op\": 0, \"actor\": 0, \"res\": 7}\n",
+      "{\"history\": 1, \"model\": \"map\"}\n" + inv + "{\"t\": 2, \"e\": \"ret\", \"op\": 0, \"actor\": 0, \"res\": -0}\n",
+      "{\"history\": 1, \"model\": \"map\"}\n" + inv + "{\"t\": 2, \"e\": \"ret\", \"op\": 0, \"actor\": 0, \"res\": 7.5}\n",
+      "{\"history\": 1, \"model\": \"map\"}\n" + inv + "{\"t\": 2, \"e\": \"ret\", \"op\": 0, \"actor\": 0, \"res\": \"v\"}\n",
+      "{\"history\": 1, \"model\": \"set\"}\n" + inv + "{\"t\": 2, \"e\": \"ret\", \"op\": 0, \"actor\": 0, \"res\": true}\n",
+      "{\"history\": 1, \"model\": \"set\"}\n" + inv + "{\"t\": 2, \"e\": \"ret\", \"op\": 0, \"actor\": 0, \"res\": fals}\n",
+      "{\"history\": 1, \"model\": \"multimap\"}\n" + inv + "{\"t\": 2, \"e\": \"ret\", \"op\": 0, \"actor\": 0, \"res\": [3, 3]}\n",
+      "{\"history\": 1, \"model\": \"multimap\"}\n" + inv + "{\"t\": 2, \"e\": \"ret\", \"op\": 0, \"actor\": 0, \"res\": {\"a\": 1}}\n",
+      "{\"history\": 1, \"model\": \"map\"}\n{\"t\": 1, \"e\": \"inv\", \"op\": 0, \"actor\": 0, \"f\": \"search\", \"args\": [\"k\"]}\n" + ret,
   };
   for (const std::string& text : texts) {
     SCOPED_TRACE(text);
-    const Outcome want = text.find("\"map\"") != std::string::npos
-                             ? Outcome{std::nullopt, "u:1: model map has non-key payloads; use read_history_file"}
+    const Outcome want = text.find("\"kv\"") != std::string::npos
+                             ? Outcome{std::nullopt, "u:1: model kv has non-key payloads; use read_history_file"}
                              : reference([&] { return read_history_text(text, "u"); });
     for (unsigned threads : {1u, 2u})
       EXPECT_TRUE(same_outcome(outcome_of([&] { return read_key_history_text(text, "u", threads); }), want));
@@ -400,9 +426,23 @@ RC_GTEST_PROP(KeyReaderProp, JsonlAgreesWithDomReader, ()) {
   RC_ASSERT(static_cast<bool>(same));
 }
 
-RC_GTEST_PROP(KeyReaderProp, BinaryAgreesWithBinaryReader, ()) {
+// A small pq-batch or keyed history (map, set, multimap with scalar results).
+History small_history() {
   const auto ops = *rc::gen::inRange<size_t>(1, 20);
-  const History h = generate_pq_batch_history(ops, *rc::gen::inRange(1, 4), *rc::gen::arbitrary<uint64_t>(), 3);
+  const auto seed = *rc::gen::arbitrary<uint64_t>();
+  const int model = *rc::gen::inRange(0, 4);
+  if (model == 0) return generate_pq_batch_history(ops, *rc::gen::inRange(1, 4), seed, 3);
+  KeyedHistoryOptions o;
+  o.model = model == 1 ? "map" : model == 2 ? "set" : "multimap";
+  o.ops = ops;
+  o.actors = 3;
+  o.keys = 4;
+  o.seed = seed;
+  return expand(generate_keyed_history(o));
+}
+
+RC_GTEST_PROP(KeyReaderProp, BinaryAgreesWithBinaryReader, ()) {
+  const History h = small_history();
   std::string bytes = history_to_binary(h);
   const auto changes = *rc::gen::inRange(0, 3);
   for (int i = 0; i < changes; ++i) {
@@ -412,7 +452,8 @@ RC_GTEST_PROP(KeyReaderProp, BinaryAgreesWithBinaryReader, ()) {
   if (*rc::gen::inRange(0, 8) == 0) bytes.resize(*rc::gen::inRange<size_t>(0, bytes.size()));
   const std::string path = test::temp_path("prop.bin");
   spit(path, bytes);
-  const Outcome got = outcome_of([&] { return read_key_history_any(path); });
+  const unsigned threads = *rc::gen::inRange(0u, 5u);  // runs of records parsed apart
+  const Outcome got = outcome_of([&] { return read_key_history_any(path, threads); });
   const Outcome want = bytes.size() >= 8 && bytes.compare(0, 8, "GPULINH1") == 0
                            ? reference([&] { return read_history_binary(path); })
                            : reference([&] { return read_history_file(path); });
@@ -420,6 +461,54 @@ RC_GTEST_PROP(KeyReaderProp, BinaryAgreesWithBinaryReader, ()) {
   const auto same = same_outcome(got, want);
   if (!same) RC_LOG() << same.message();
   RC_ASSERT(static_cast<bool>(same));
+}
+
+// ---- keyed models (map, set, multimap) --------------------------------------------------
+
+// Generated keyed histories: the KeyHistory writers give the bytes expand()'s do,
+// and both readers, in any number of chunks or runs of records, read them back
+// as the DOM and binary readers do.
+TEST(KeyReader, KeyedModelsWriteAndReadBack) {
+  for (const char* model : {"map", "set", "multimap"}) {
+    SCOPED_TRACE(model);
+    KeyedHistoryOptions o;
+    o.model = model;
+    o.ops = 3000;
+    o.actors = 16;
+    o.keys = 64;
+    const KeyHistory kh = generate_keyed_history(o);
+    const History h = expand(kh);
+    std::ostringstream text_out;
+    write_history(text_out, kh);
+    const std::string text = text_out.str();
+    EXPECT_EQ(text, history_to_jsonl(h));
+    const std::string bin = test::temp_path(std::string(model) + ".bin");
+    write_history_binary(bin, kh);
+    EXPECT_EQ(slurp(bin), history_to_binary(h));
+
+    const KeyHistory want = to_key_history(read_history_text(text, "k"));
+    for (unsigned threads : {1u, 3u}) {
+      const KeyHistory got = read_key_history_text(text, "k", threads);
+      EXPECT_TRUE(same_keys(got, want));
+      EXPECT_TRUE(test::same_history(expand(got), h));
+    }
+    const KeyHistory want_bin = to_key_history(read_history_binary(bin));
+    for (unsigned threads : {0u, 1u, 2u, 7u}) EXPECT_TRUE(same_keys(read_key_history_any(bin, threads), want_bin));
+  }
+}
+
+// Scalar results need a keyed model: under pq they stay the key reader's error.
+TEST(KeyReader, ScalarResultsOnlyForKeyedModels) {
+  const std::string inv = "{\"t\": 1, \"e\": \"inv\", \"op\": 0, \"actor\": 0, \"f\": \"del\", \"args\": []}\n";
+  const std::string ret = "{\"t\": 2, \"e\": \"ret\", \"op\": 0, \"actor\": 0, \"res\": 5}\n";
+  EXPECT_TRUE(test::throws_format_error(
+      [&] { read_key_history_text("{\"history\": 1, \"model\": \"pq\"}\n" + inv + ret, "s"); }, 3,
+      "args/res must be arrays of integer keys for model pq"));
+  const KeyHistory k = read_key_history_text("{\"history\": 1, \"model\": \"map\"}\n" + inv + ret, "s");
+  ASSERT_EQ(k.ops.size(), 1u);
+  EXPECT_EQ(k.ops[0].res_kind, KeyOp::kValueResult);
+  EXPECT_EQ(k.keys[k.ops[0].res_off], 5);
+  EXPECT_EQ(expand(k).ops[0].res, Value::integer(5));
 }
 
 }  // namespace

@@ -75,6 +75,10 @@ const Case kCases[] = {
     {"actor_overlap_pending", 4, "op 1 of actor 0 starts while op 0 of the same actor is pending"},
     {"ret_t_reserved", 4, "ret of op 0 at t 18446744073709551615 (2^64 - 1): that t is reserved"},
     {"actor_mismatch", 4, "ret event of op 0 has actor 1, but the op's inv has actor 0 (line 3)"},
+    {"lp_without_inv", 4, "lp event of op 5, which has no inv"},
+    {"lp_after_ret", 5, "lp event of op 0 at t 3 is not strictly between its inv and ret: it comes after the ret at t 2"},
+    {"lp_before_inv", 4, "lp event of op 0 at t 1 is not strictly between its inv and ret: it comes before the inv"},
+    {"lp_with_node", 4, "field 'node' does not belong to an event of kind lp"},
 };
 
 // Names the case in gtest's output instead of dumping its bytes.

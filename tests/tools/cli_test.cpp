@@ -62,6 +62,9 @@ TEST(CliCheck, ExamplesGiveTheirVerdicts) {
       {"pq_batch_not_linearizable.jsonl", 1},
       {"register.jsonl", 0},
       {"pending.jsonl", 0},
+      {"map_explicit.jsonl", 0},
+      {"map_points_fail.jsonl", 0},
+      {"map_not_linearizable.jsonl", 1},
   };
   for (const auto& [file, code] : expected) {
     const Result r = gpulin("check " + quote((ex / file).string()));
@@ -70,7 +73,7 @@ TEST(CliCheck, ExamplesGiveTheirVerdicts) {
   // Every valid example is in the table.
   int files = 0;
   for (const auto& e : fs::directory_iterator(ex)) files += e.path().extension() == ".jsonl";
-  EXPECT_EQ(files, 4);
+  EXPECT_EQ(files, 7);
 }
 
 TEST(CliCheck, MalformedExamplesExitTwoNamingFileAndLine) {

@@ -2,7 +2,9 @@
 // `gpulin stress` and gpulin_bench_gheap.
 #include <gtest/gtest.h>
 
+#include <random>
 #include <stdexcept>
+#include <vector>
 
 #include "structures/gheap/config.h"
 #include "tools/stress/workload.h"
@@ -66,11 +68,11 @@ TEST(WorkloadShape, BadNamesThrow) {
 }
 
 TEST(WorkloadShape, StressDrawsKeysForTheSameOperations) {
-  const Workload host = make_workload("ascend", 64, 8, 2, 5);
+  const Workload<uint32_t> host = make_workload<uint32_t>("ascend", 64, 8, 2, 5);
   const WorkloadShape shape = plan_workload("ascend", 64, 8, 2, 5);
   uint64_t ops = 0, keys = 0;
   uint32_t last = 0;
-  for (const Phase& p : host.phases) {
+  for (const Phase<uint32_t>& p : host.phases) {
     ops += p.fn.size();
     keys += p.inserted_keys;
     for (size_t i = 0; i < p.fn.size(); ++i)
@@ -82,6 +84,54 @@ TEST(WorkloadShape, StressDrawsKeysForTheSameOperations) {
   EXPECT_EQ(ops, shape.ops());
   EXPECT_EQ(keys, shape.stream_keys);
   EXPECT_EQ(host.total_inserts, shape.ins_ops);
+}
+
+// The keys of one workload, in stream order.
+template <class Key>
+std::vector<Key> inserted_keys(const Workload<Key>& w, uint32_t k) {
+  std::vector<Key> keys;
+  for (const Phase<Key>& p : w.phases)
+    for (size_t i = 0; i < p.fn.size(); ++i) keys.insert(keys.end(), p.keys.begin() + i * k, p.keys.begin() + i * k + p.n[i]);
+  return keys;
+}
+
+// 32-bit workloads are what they were before 64-bit keys came: the generator's
+// draws modulo 2^32 - 2, so a run or a benchmark of an earlier commit repeats.
+TEST(Workload, ThirtyTwoBitKeysAreTheEarlierStream) {
+  const Workload<uint32_t> w = make_workload<uint32_t>("random", 1000, 16, 4, 7);
+  const std::vector<uint32_t> keys = inserted_keys(w, 16);
+  ASSERT_EQ(keys.size(), 1000u);
+  std::mt19937_64 rng(7);
+  for (size_t i = 0; i < keys.size(); ++i) ASSERT_EQ(keys[i], static_cast<uint32_t>(rng() % 0xfffffffeu)) << i;
+}
+
+// 64-bit workloads: the same operations, keys spread over [0, 2^63), the range of a
+// history integer, so that a key narrowed to 32 bits anywhere changes its value
+// (and almost always its order) and a wrapped one would turn negative.
+TEST(Workload, SixtyFourBitKeysSpanTheHistoryIntegers) {
+  const uint32_t k = 32;
+  const Workload<uint64_t> wide = make_workload<uint64_t>("partial:30", 1 << 14, k, 8, 3);
+  const Workload<uint32_t> narrow = make_workload<uint32_t>("partial:30", 1 << 14, k, 8, 3);
+  ASSERT_EQ(wide.phases.size(), narrow.phases.size());
+  for (size_t i = 0; i < wide.phases.size(); ++i) {
+    EXPECT_EQ(wide.phases[i].fn, narrow.phases[i].fn);
+    EXPECT_EQ(wide.phases[i].n, narrow.phases[i].n);
+    // Unused slots hold the 64-bit heap's MAX_VALUE.
+    for (size_t op = 0; op < wide.phases[i].fn.size(); ++op)
+      for (uint32_t j = wide.phases[i].n[op]; j < k; ++j)
+        ASSERT_EQ(wide.phases[i].keys[op * k + j], ~uint64_t{0});
+  }
+  const std::vector<uint64_t> keys = inserted_keys(wide, k);
+  ASSERT_EQ(keys.size(), uint64_t{1} << 14);
+  uint64_t above32 = 0, top_bit = 0;  // top_bit: bit 62, the highest a history integer's key may set
+  for (uint64_t key : keys) {
+    ASSERT_LT(key, uint64_t{1} << 63) << "a key no history integer holds";
+    above32 += key >> 32 != 0;
+    top_bit += key >> 62 & 1;
+  }
+  EXPECT_GT(above32, keys.size() * 99 / 100) << "64-bit keys mostly below 2^32 would hide a truncation";
+  EXPECT_GT(top_bit, keys.size() / 3);
+  EXPECT_LT(top_bit, keys.size() * 2 / 3);
 }
 
 }  // namespace

@@ -1,14 +1,42 @@
 #include "tools/explore/heap_at_rest.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <type_traits>
 #include <vector>
 
+#include "histories/key_history.h"
 #include "structures/gheap/bit_reversal.h"
 #include "verify/gheap_invariant.h"
 
 namespace gpulin::explore {
 
-std::optional<std::string> check_heap_at_rest(const gheap::HeapImage& img, gheap::Mutant mutant) {
+namespace {
+
+// The snapshot's keys are history integers (signed 64-bit). A 64-bit heap's
+// MAX_VALUE (an absent node) becomes the largest of them, which keeps it above
+// every key as properties 1 and 2 need; any other key above 2^63 - 1 is one no
+// workload inserts, reported rather than wrapped.
+template <class It>
+std::optional<std::string> to_snapshot(It begin, It end, std::vector<int64_t>& out) {
+  using Key = std::remove_cv_t<std::remove_reference_t<decltype(*begin)>>;
+  out.clear();
+  out.reserve(static_cast<size_t>(end - begin));
+  for (It it = begin; it != end; ++it) {
+    if (fits_history_integer(*it)) {
+      out.push_back(static_cast<int64_t>(*it));
+    } else {
+      if (*it != gheap::KeyLimits<Key>::max_value) return key_out_of_history_range(*it);
+      out.push_back(INT64_MAX);
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+template <class Key>
+std::optional<std::string> check_heap_at_rest(const gheap::HeapImage<Key>& img, gheap::Mutant mutant) {
   const uint32_t k = img.k;
   // A leaked lock is a bug even before anyone waits on it.
   for (uint32_t x = 1; x <= img.capacity; ++x)
@@ -31,13 +59,17 @@ std::optional<std::string> check_heap_at_rest(const gheap::HeapImage& img, gheap
   for (uint32_t x = 1; x <= img.capacity; ++x) {
     const auto b = img.keys.begin() + static_cast<long>(size_t(x) * k);
     if (!present[x]) {
-      const auto bad = std::find_if(b, b + k, [](uint32_t v) { return v != gheap::KeyLimits<uint32_t>::max_value; });
+      const auto bad = std::find_if(b, b + k, [](Key v) { return v != gheap::KeyLimits<Key>::max_value; });
       if (bad != b + k) return "node " + std::to_string(x) + " is outside the heap but holds key " + std::to_string(*bad);
     }
-    if (x <= max_node) snap.nodes[x].assign(b, b + k);
+    if (x <= max_node)
+      if (auto bad = to_snapshot(b, b + k, snap.nodes[x])) return "node " + std::to_string(x) + " holds " + *bad;
   }
-  snap.partial.assign(img.pbuffer.begin(), img.pbuffer.begin() + img.psize);
+  if (auto bad = to_snapshot(img.pbuffer.begin(), img.pbuffer.begin() + img.psize, snap.partial))
+    return "the partial buffer holds " + *bad;
   return check_gheap_invariant(snap);
 }
+template std::optional<std::string> check_heap_at_rest(const gheap::HeapImage<uint32_t>&, gheap::Mutant);
+template std::optional<std::string> check_heap_at_rest(const gheap::HeapImage<uint64_t>&, gheap::Mutant);
 
 }  // namespace gpulin::explore

@@ -12,6 +12,8 @@
 
 namespace gpulin::explore {
 
-std::optional<std::string> check_heap_at_rest(const gheap::HeapImage& img, gheap::Mutant mutant);
+// Built for the heap's key types on the GPU, uint32_t and uint64_t.
+template <class Key>
+std::optional<std::string> check_heap_at_rest(const gheap::HeapImage<Key>& img, gheap::Mutant mutant);
 
 }  // namespace gpulin::explore

@@ -36,7 +36,7 @@ class HeapRunner {
   HeapConfig config_;
   sim::Simulator sim_;
   HostRecorder recorder_;
-  std::optional<gheap::HostHeap> heap_;
+  std::optional<gheap::HostHeap<>> heap_;
 };
 
 // Ops up to which the general search runs on every history (beside the witness).

@@ -24,8 +24,9 @@ __global__ void lengths(const uint32_t* fn, const uint32_t* n, const uint32_t* o
 }
 
 // Copies each op's keys to dst + off[i]; for deletes also checks the batch.
-__global__ void gather_batches(const uint32_t* src, const uint64_t* len, const uint64_t* off, uint64_t ops, uint32_t k,
-                               bool deletes, uint32_t* dst, unsigned long long* bad) {
+template <class Key>
+__global__ void gather_batches(const Key* src, const uint64_t* len, const uint64_t* off, uint64_t ops, uint32_t k,
+                               bool deletes, Key* dst, unsigned long long* bad) {
   for (uint64_t i = blockIdx.x; i < ops; i += gridDim.x) {
     const uint64_t n = len[i];
     if (deletes && n > k) {
@@ -34,7 +35,7 @@ __global__ void gather_batches(const uint32_t* src, const uint64_t* len, const u
     }
     bool unsorted = false;
     for (uint32_t j = threadIdx.x; j < n; j += blockDim.x) {
-      const uint32_t v = src[i * k + j];
+      const Key v = src[i * k + j];
       dst[off[i] + j] = v;
       if (j && src[i * k + j - 1] > v) unsorted = true;
     }
@@ -42,14 +43,16 @@ __global__ void gather_batches(const uint32_t* src, const uint64_t* len, const u
   }
 }
 
-__global__ void heap_keys(gheap::HeapMemory<uint32_t> h, uint32_t lastelem, uint32_t psize, uint32_t* dst) {
+template <class Key>
+__global__ void heap_keys(gheap::HeapMemory<Key> h, uint32_t lastelem, uint32_t psize, Key* dst) {
   GPULIN_GRID_STRIDE(j, uint64_t(lastelem) * h.k + psize) {
     const uint64_t i = j / h.k;
     dst[j] = i < lastelem ? h.node(gheap::node_of(static_cast<uint32_t>(i + 1)))[j % h.k] : h.pbuffer[j - uint64_t(lastelem) * h.k];
   }
 }
 
-__global__ void first_mismatch(const uint32_t* a, const uint32_t* b, uint64_t n, unsigned long long* at) {
+template <class Key>
+__global__ void first_mismatch(const Key* a, const Key* b, uint64_t n, unsigned long long* at) {
   GPULIN_GRID_STRIDE(i, n) if (a[i] != b[i]) atomicMin(at, static_cast<unsigned long long>(i));
 }
 
@@ -59,15 +62,16 @@ enum AtRest : uint32_t { kLocked = 1, kOutsideNotEmpty, kUnsortedNode, kBelowPar
 __global__ void mark_present(uint32_t lastelem, uint8_t* present) {
   GPULIN_GRID_STRIDE(i, lastelem) present[gheap::node_of(static_cast<uint32_t>(i + 1))] = 1;
 }
-__global__ void nodes_at_rest(gheap::HeapMemory<uint32_t> h, const uint8_t* present, uint32_t max_node,
+template <class Key>
+__global__ void nodes_at_rest(gheap::HeapMemory<Key> h, const uint8_t* present, uint32_t max_node,
                               unsigned long long* bad) {
   const uint32_t k = h.k;
   for (uint64_t x = 1 + blockIdx.x; x <= h.capacity; x += gridDim.x) {
-    const uint32_t* keys = h.node(static_cast<uint32_t>(x));
+    const Key* keys = h.node(static_cast<uint32_t>(x));
     bool broken_sort = false, not_empty = false;
     for (uint32_t j = threadIdx.x; j < k; j += blockDim.x) {
       if (j && keys[j - 1] > keys[j]) broken_sort = true;
-      if (!present[x] && keys[j] != gheap::KeyLimits<uint32_t>::max_value) not_empty = true;
+      if (!present[x] && keys[j] != gheap::KeyLimits<Key>::max_value) not_empty = true;
     }
     const bool s = __syncthreads_or(broken_sort), e = __syncthreads_or(not_empty);
     if (threadIdx.x != 0) continue;
@@ -78,7 +82,8 @@ __global__ void nodes_at_rest(gheap::HeapMemory<uint32_t> h, const uint8_t* pres
     if (x >= 2 && x <= max_node && keys[0] < h.node(static_cast<uint32_t>(x / 2))[k - 1]) report(kBelowParent);
   }
 }
-__global__ void partial_at_rest(gheap::HeapMemory<uint32_t> h, uint32_t psize, bool has_root, unsigned long long* bad) {
+template <class Key>
+__global__ void partial_at_rest(gheap::HeapMemory<Key> h, uint32_t psize, bool has_root, unsigned long long* bad) {
   bool broken = psize >= h.k;
   for (uint32_t j = threadIdx.x; j < psize && j < h.k; j += blockDim.x) {
     if (j && h.pbuffer[j - 1] > h.pbuffer[j]) broken = true;
@@ -100,21 +105,25 @@ const char* at_rest_text(uint32_t kind) {
 
 }  // namespace
 
-struct DeviceConservation::Buffers {
+template <class Key>
+struct DeviceConservation<Key>::Buffers {
   explicit Buffers(uint64_t n) : inserted(n), removed(n), bad(2) {}
-  DeviceBuffer<uint32_t> inserted, removed;
+  DeviceBuffer<Key> inserted, removed;
   DeviceBuffer<unsigned long long> bad;  // [0] batches over k, [1] unsorted batches
   uint64_t capacity = 0;
 };
 
-DeviceConservation::DeviceConservation(uint64_t max_keys) : b_(std::make_unique<Buffers>(max_keys)) {
+template <class Key>
+DeviceConservation<Key>::DeviceConservation(uint64_t max_keys) : b_(std::make_unique<Buffers>(max_keys)) {
   b_->capacity = max_keys;
   b_->bad.fill_bytes(0);
 }
-DeviceConservation::~DeviceConservation() = default;
+template <class Key>
+DeviceConservation<Key>::~DeviceConservation() = default;
 
-void DeviceConservation::add_phase(const uint32_t* fn, const uint32_t* n, const uint32_t* keys, const uint32_t* out,
-                                   const uint32_t* out_n, uint64_t ops, uint32_t k) {
+template <class Key>
+void DeviceConservation<Key>::add_phase(const uint32_t* fn, const uint32_t* n, const Key* keys, const Key* out,
+                                        const uint32_t* out_n, uint64_t ops, uint32_t k) {
   DeviceBuffer<uint64_t> len(ops), off(ops);
   for (bool inserts : {true, false}) {
     lengths<<<grid_for(ops), 256>>>(fn, n, out_n, ops, inserts, len.get());
@@ -135,7 +144,8 @@ void DeviceConservation::add_phase(const uint32_t* fn, const uint32_t* n, const 
   }
 }
 
-std::vector<std::string> DeviceConservation::finish(const gheap::HeapMemory<uint32_t>& heap) {
+template <class Key>
+std::vector<std::string> DeviceConservation<Key>::finish(const gheap::HeapMemory<Key>& heap) {
   std::vector<std::string> failures;
   const uint64_t bad_k = read_at(b_->bad.get()), bad_sorted = read_at(b_->bad.get() + 1);
   if (bad_k) failures.push_back(std::to_string(bad_k) + " deletes returned more than k keys");
@@ -154,7 +164,7 @@ std::vector<std::string> DeviceConservation::finish(const gheap::HeapMemory<uint
                        " deleted or left in the heap");
     return failures;
   }
-  DeviceBuffer<uint32_t> a(out), b(out);
+  DeviceBuffer<Key> a(out), b(out);
   size_t bytes = 0;
   cub::DeviceRadixSort::SortKeys(nullptr, bytes, b_->inserted.get(), a.get(), out);
   DeviceBuffer<uint8_t> temp(bytes);
@@ -171,7 +181,8 @@ std::vector<std::string> DeviceConservation::finish(const gheap::HeapMemory<uint
   return failures;
 }
 
-std::optional<std::string> check_device_heap_at_rest(const gheap::HeapMemory<uint32_t>& heap) {
+template <class Key>
+std::optional<std::string> check_device_heap_at_rest(const gheap::HeapMemory<Key>& heap) {
   const uint32_t lastelem = read_at(heap.lastelem), psize = read_at(heap.psize);
   DeviceBuffer<uint8_t> present(uint64_t(heap.capacity) + 1);
   present.fill_bytes(0);
@@ -196,5 +207,10 @@ std::optional<std::string> check_device_heap_at_rest(const gheap::HeapMemory<uin
   if (kind == kPartial) return std::string("the partial buffer ") + at_rest_text(kind);
   return "node " + std::to_string(w >> 4) + " " + at_rest_text(kind);
 }
+
+template class DeviceConservation<uint32_t>;
+template class DeviceConservation<uint64_t>;
+template std::optional<std::string> check_device_heap_at_rest(const gheap::HeapMemory<uint32_t>&);
+template std::optional<std::string> check_device_heap_at_rest(const gheap::HeapMemory<uint64_t>&);
 
 }  // namespace gpulin::stress

@@ -16,6 +16,8 @@
 
 namespace gpulin::stress {
 
+// `Key`: the heap's key type; built for uint32_t and uint64_t (device_checks.cu).
+template <class Key>
 class DeviceConservation {
  public:
   // Room for `max_keys` inserted keys and as many taken out.
@@ -27,11 +29,11 @@ class DeviceConservation {
   // After a phase: its inserts' keys (fn, n, keys as uploaded, k slots each) and
   // its deletes' outputs (out, out_n). Deleted batches over k or not ascending
   // are counted. Device pointers; asynchronous.
-  void add_phase(const uint32_t* fn, const uint32_t* n, const uint32_t* keys, const uint32_t* out,
-                 const uint32_t* out_n, uint64_t ops, uint32_t k);
+  void add_phase(const uint32_t* fn, const uint32_t* n, const Key* keys, const Key* out, const uint32_t* out_n,
+                 uint64_t ops, uint32_t k);
   // The heap's keys at rest join the "taken out" side; then both sides are sorted
   // and compared. Failures in words, empty when everything holds.
-  std::vector<std::string> finish(const gheap::HeapMemory<uint32_t>& heap);
+  std::vector<std::string> finish(const gheap::HeapMemory<Key>& heap);
 
   uint64_t inserted() const { return inserted_; }
   uint64_t deleted() const { return deleted_; }
@@ -42,7 +44,9 @@ class DeviceConservation {
   uint64_t inserted_ = 0, deleted_ = 0;
 };
 
-// The heap at rest, checked on the GPU; nullopt when it holds.
-std::optional<std::string> check_device_heap_at_rest(const gheap::HeapMemory<uint32_t>& heap);
+// The heap at rest, checked on the GPU; nullopt when it holds. Built for uint32_t
+// and uint64_t keys.
+template <class Key>
+std::optional<std::string> check_device_heap_at_rest(const gheap::HeapMemory<Key>& heap);
 
 }  // namespace gpulin::stress

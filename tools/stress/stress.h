@@ -22,6 +22,9 @@ struct StressOptions {
   std::string workload = "random";
   uint64_t keys = 1 << 20;
   uint64_t seed = 1;
+  // The heap's key type: 32 (uint32_t) or 64 (uint64_t, keys drawn from [0, 2^63):
+  // workload.h). Each has its own kernels, recorder words and checks.
+  uint32_t key_bits = 32;
   bool record = false;
   // Where the checks run: "device" (the GPU: conservation, the heap at rest and,
   // with --record, the per-key witness check straight from the recorder's
@@ -54,7 +57,8 @@ struct StressResult {
   std::string history_path;
 };
 
-// Throws std::runtime_error when the GPU cannot run it (no device, no memory).
+// Throws std::runtime_error when the GPU cannot run it (no device, no memory),
+// std::invalid_argument for bad options (key_bits neither 32 nor 64, ...).
 StressResult run_stress(const StressOptions& o);
 
 }  // namespace gpulin::stress

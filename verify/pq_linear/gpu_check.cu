@@ -4,7 +4,7 @@
 #include <thrust/iterator/transform_iterator.h>
 
 #include <algorithm>
-
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -27,7 +27,7 @@ using namespace cuda_support;
 // The first irregularity, by ticket: t << 8 | code.
 enum Irregular : uint32_t {
   kTicket = 1, kOpRange, kSecondInv, kSecondRet, kNoInv, kOutside, kActor, kHold, kPendingOp, kActorOverlap,
-  kNoPoint, kPointOutside, kNodeRange
+  kNoPoint, kPointOutside, kNodeRange, kKeyRange
 };
 const char* irregular_text(uint32_t c) {
   switch (c) {
@@ -44,6 +44,7 @@ const char* irregular_text(uint32_t c) {
     case kNoPoint: return "a completed op without a linearization point";
     case kPointOutside: return "a linearization point outside its op";
     case kNodeRange: return "a node id outside 0..2^32-1";
+    case kKeyRange: return "a key above 2^63 - 1, which no history integer holds";
   }
   return "?";
 }
@@ -57,7 +58,8 @@ struct OpTable {
 };
 
 // Events to ticket order: slot t - 1.
-__global__ void scatter_events(DeviceRecorderRef rec, uint32_t actor0, const uint32_t* counts, uint64_t E,
+template <class K>
+__global__ void scatter_events(BasicDeviceRecorderRef<K> rec, uint32_t actor0, const uint32_t* counts, uint64_t E,
                                DeviceEvent* out, uint32_t* seen, unsigned long long* irr) {
   const uint32_t a = actor0 + blockIdx.y;
   const uint32_t n = min(counts[a], rec.event_cap);
@@ -71,11 +73,13 @@ __global__ void scatter_events(DeviceRecorderRef rec, uint32_t actor0, const uin
   }
 }
 
-__device__ uint64_t key_addr(const DeviceRecorderRef& rec, const DeviceEvent& e) {
+template <class K>
+__device__ uint64_t key_addr(const BasicDeviceRecorderRef<K>& rec, const DeviceEvent& e) {
   return uint64_t(e.actor) * rec.key_cap + e.key_off;
 }
 
-__global__ void collect_ops(const DeviceEvent* ev, uint64_t E, uint64_t N, DeviceRecorderRef rec, OpTable t,
+template <class K>
+__global__ void collect_ops(const DeviceEvent* ev, uint64_t E, uint64_t N, BasicDeviceRecorderRef<K> rec, OpTable t,
                             unsigned long long* irr) {
   GPULIN_GRID_STRIDE(j, E) {
     const DeviceEvent e = ev[j];
@@ -182,24 +186,29 @@ __global__ void check_actor_order(const uint64_t* actor_key, const uint32_t* op,
 }
 
 // Per position (a block each): sorted result, largest key, size change, tuples.
-__global__ void per_position(const uint32_t* order, uint64_t m, OpTable t, const uint32_t* keys, uint32_t fn_del,
+// 64-bit keys must be history integers (key_rules.h works on int64_t): a larger
+// one is irregular, and the host names it.
+template <class K>
+__global__ void per_position(const uint32_t* order, uint64_t m, OpTable t, const K* keys, uint32_t fn_del,
                              uint8_t* is_del, int64_t* max_res, int64_t* delta, uint64_t* tuple_count,
-                             unsigned long long* fail) {
+                             unsigned long long* fail, unsigned long long* irr) {
   for (uint64_t p = blockIdx.x; p < m; p += gridDim.x) {
     const uint32_t o = order[p];
     const bool del = t.fn[o] == fn_del;
     const uint64_t addr = del ? t.res_addr[o] : t.args_addr[o];
     const uint32_t len = del ? t.res_len[o] : t.args_len[o];
-    uint32_t local_max = 0;
+    K local_max = 0;
     bool sorted = true;
     for (uint32_t i = threadIdx.x; i < len; i += blockDim.x) {
-      const uint32_t v = keys[addr + i];
+      const K v = keys[addr + i];
       local_max = max(local_max, v);
       if (i && keys[addr + i - 1] > v) sorted = false;
+      if constexpr (sizeof(K) == 8)
+        if (v > K(INT64_MAX)) irregular(irr, del ? t.ret_t[o] : t.inv_t[o], kKeyRange);
     }
-    using Reduce = cub::BlockReduce<uint32_t, 256>;
+    using Reduce = cub::BlockReduce<K, 256>;
     __shared__ typename Reduce::TempStorage tmp;
-    const uint32_t mx = Reduce(tmp).Reduce(local_max, [](uint32_t a, uint32_t b) { return a > b ? a : b; });
+    const K mx = Reduce(tmp).Reduce(local_max, [](K a, K b) { return a > b ? a : b; });
     const int unsorted = __syncthreads_or(!sorted);
     if (threadIdx.x == 0) {
       is_del[p] = del;
@@ -220,44 +229,69 @@ __global__ void check_sizes(const uint8_t* is_del, const int64_t* delta, const i
   }
 }
 
-__global__ void write_tuples(const uint32_t* order, uint64_t m, OpTable t, const uint32_t* keys, const uint8_t* is_del,
-                             const uint64_t* offset, uint32_t pos_bits, uint64_t* tuples) {
+// The tuples (key_rules.h), written in position order. 32-bit keys: one word each,
+// key << pos_bits | position, sorted as a whole. 64-bit keys: the key word, and
+// the position beside it in `tuple_pos`; a stable sort by the key alone keeps each
+// key's positions in the order written.
+template <class K>
+__global__ void write_tuples(const uint32_t* order, uint64_t m, OpTable t, const K* keys, const uint8_t* is_del,
+                             const uint64_t* offset, uint32_t pos_bits, uint64_t* tuples, uint32_t* tuple_pos) {
   for (uint64_t p = blockIdx.x; p < m; p += gridDim.x) {
     const uint32_t o = order[p];
     const uint64_t addr = is_del[p] ? t.res_addr[o] : t.args_addr[o];
     const uint32_t len = is_del[p] ? t.res_len[o] : t.args_len[o];
-    for (uint32_t i = threadIdx.x; i < len; i += blockDim.x) tuples[offset[p] + i] = uint64_t(keys[addr + i]) << pos_bits | p;
+    for (uint32_t i = threadIdx.x; i < len; i += blockDim.x) {
+      if constexpr (sizeof(K) == 4) {
+        tuples[offset[p] + i] = uint64_t(keys[addr + i]) << pos_bits | p;
+      } else {
+        tuples[offset[p] + i] = keys[addr + i];
+        tuple_pos[offset[p] + i] = static_cast<uint32_t>(p);
+      }
+    }
   }
 }
 
+// A tuple word's key (the scan's segments).
+template <class K>
 struct TupleKey {
   uint32_t pos_bits;
-  __device__ uint32_t operator()(uint64_t w) const { return static_cast<uint32_t>(w >> pos_bits); }
+  __host__ __device__ K operator()(uint64_t w) const {
+    if constexpr (sizeof(K) == 4) return static_cast<K>(w >> pos_bits);
+    return static_cast<K>(w);
+  }
 };
 struct TupleStep {
   uint64_t mask;
   const uint8_t* is_del;
   __device__ int32_t operator()(uint64_t w) const { return is_del[w & mask] ? -1 : 1; }
 };
+struct PosStep {  // 64-bit keys: the step from the position beside the key
+  const uint8_t* is_del;
+  __device__ int32_t operator()(uint32_t p) const { return is_del[p] ? -1 : 1; }
+};
 
 __global__ void sparse_level(const int64_t* below, int64_t* cur, uint64_t half, uint64_t m) {
   GPULIN_GRID_STRIDE(i, m) cur[i] = sparse_entry(below, i, half, m);
 }
 
+template <class K>
 struct TupleView {
   const uint64_t* w;
+  const uint32_t* p;  // 64-bit keys: the positions (32-bit keys pack them into w)
   const int32_t* c;
   const uint8_t* is_del;
   uint64_t n, m, mask;
   uint32_t pos_bits;
-  __device__ int64_t key(uint64_t j) const { return int64_t(w[j] >> pos_bits); }
-  __device__ uint64_t pos(uint64_t j) const { return w[j] & mask; }
-  __device__ uint64_t next_pos(uint64_t j) const {
-    return j + 1 < n && (w[j + 1] >> pos_bits) == (w[j] >> pos_bits) ? pos(j + 1) : m;
+  __device__ int64_t key(uint64_t j) const { return int64_t(TupleKey<K>{pos_bits}(w[j])); }
+  __device__ uint64_t pos(uint64_t j) const {
+    if constexpr (sizeof(K) == 4) return w[j] & mask;
+    return p[j];
   }
+  __device__ uint64_t next_pos(uint64_t j) const { return j + 1 < n && key(j + 1) == key(j) ? pos(j + 1) : m; }
 };
 
-__global__ void check_all_tuples(TupleView v, SparseMaxView table, unsigned long long* fail) {
+template <class K>
+__global__ void check_all_tuples(TupleView<K> v, SparseMaxView table, unsigned long long* fail) {
   GPULIN_GRID_STRIDE(j, v.n) {
     const uint64_t p = v.pos(j);
     const uint64_t f = check_tuple(v.key(j), p, v.is_del[p], v.c[j], v.next_pos(j), table);
@@ -267,7 +301,8 @@ __global__ void check_all_tuples(TupleView v, SparseMaxView table, unsigned long
 
 // Second look, only after a failure: the key behind it, the smallest present keys
 // before it (flags), and who last inserted and removed that key.
-__global__ void explain_tuples(TupleView v, SparseMaxView table, uint64_t word, bool keyed,
+template <class K>
+__global__ void explain_tuples(TupleView<K> v, SparseMaxView table, uint64_t word, bool keyed,
                                unsigned long long* fail_key, uint8_t* present_flag) {
   const uint64_t f = fail_pos(word);
   GPULIN_GRID_STRIDE(j, v.n) {
@@ -278,7 +313,8 @@ __global__ void explain_tuples(TupleView v, SparseMaxView table, uint64_t word, 
   }
 }
 
-__global__ void who_touched(TupleView v, int64_t key, uint64_t f, unsigned long long* last_ins,
+template <class K>
+__global__ void who_touched(TupleView<K> v, int64_t key, uint64_t f, unsigned long long* last_ins,
                             unsigned long long* last_del) {
   GPULIN_GRID_STRIDE(j, v.n) {
     const uint64_t p = v.pos(j);
@@ -308,13 +344,12 @@ struct Timer {
   }
 };
 
-}  // namespace
-
-GpuCheckResult check_pq_batch_on_gpu(const GpuCheckInput& in) {
+template <class K>
+GpuCheckResult check_on_gpu(const BasicGpuCheckInput<K>& in) {
   GpuCheckResult r;
   Timer timer(r.phases);
   CubTemp temp;
-  const DeviceRecorderRef rec = in.rec;
+  const BasicDeviceRecorderRef<K> rec = in.rec;
   const std::vector<uint32_t> counts = download(rec.event_count, in.actors);
   std::vector<uint32_t> key_counts = download(rec.key_count, in.actors);
   uint64_t E = 0;
@@ -408,7 +443,8 @@ GpuCheckResult check_pq_batch_on_gpu(const GpuCheckInput& in) {
   DeviceBuffer<int64_t> max_res(m), delta(m), present(m);
   DeviceBuffer<uint64_t> tuple_count(m), tuple_off(m + 1);
   per_position<<<static_cast<unsigned>(std::clamp<uint64_t>(m, 1, 1 << 16)), 256>>>(
-      order.get(), m, t, rec.keys, in.fn_del, is_del.get(), max_res.get(), delta.get(), tuple_count.get(), fail.get());
+      order.get(), m, t, rec.keys, in.fn_del, is_del.get(), max_res.get(), delta.get(), tuple_count.get(), fail.get(),
+      irr.get());
   bytes = 0;
   cub::DeviceScan::ExclusiveSum(nullptr, bytes, delta.get(), present.get(), m);
   cub::DeviceScan::ExclusiveSum(temp.get(bytes), bytes, delta.get(), present.get(), m);
@@ -422,29 +458,45 @@ GpuCheckResult check_pq_batch_on_gpu(const GpuCheckInput& in) {
   r.linear.tuples = T;
   check(cudaGetLastError(), "positions");
   timer.lap("positions");
+  if constexpr (sizeof(K) == 8)
+    if (irregular_now(r)) return r;  // a key the history cannot hold
 
   // Tuples sorted by (key, position); each key's running count.
   const uint32_t pos_bits = SparseMaxView::floor_log2(m + 1) + 1;
   if (pos_bits > 32) throw std::runtime_error("gpu check: more than 2^31 operations");
   const uint64_t mask = (uint64_t{1} << pos_bits) - 1;
+  constexpr bool wide = sizeof(K) == 8;
   DeviceBuffer<uint64_t> tup(T), tup_alt(T);
+  DeviceBuffer<uint32_t> tpos(wide ? T : 0), tpos_alt(wide ? T : 0);
   write_tuples<<<static_cast<unsigned>(std::clamp<uint64_t>(m, 1, 1 << 16)), 256>>>(order.get(), m, t, rec.keys,
                                                                              is_del.get(), tuple_off.get(), pos_bits,
-                                                                             tup.get());
+                                                                             tup.get(), tpos.get());
   cub::DoubleBuffer<uint64_t> db(tup.get(), tup_alt.get());
+  cub::DoubleBuffer<uint32_t> dpos(tpos.get(), tpos_alt.get());
   bytes = 0;
-  cub::DeviceRadixSort::SortKeys(nullptr, bytes, db, T, 0, 32 + pos_bits);
-  cub::DeviceRadixSort::SortKeys(temp.get(bytes), bytes, db, T, 0, 32 + pos_bits);
+  if constexpr (wide) {  // keys below 2^63 (checked above): 63 bits to sort
+    cub::DeviceRadixSort::SortPairs(nullptr, bytes, db, dpos, T, 0, 63);
+    cub::DeviceRadixSort::SortPairs(temp.get(bytes), bytes, db, dpos, T, 0, 63);
+  } else {
+    cub::DeviceRadixSort::SortKeys(nullptr, bytes, db, T, 0, 32 + pos_bits);
+    cub::DeviceRadixSort::SortKeys(temp.get(bytes), bytes, db, T, 0, 32 + pos_bits);
+  }
   const uint64_t* w = db.Current();
+  const uint32_t* wpos = wide ? dpos.Current() : nullptr;
   check(cudaGetLastError(), "tuples sorted");
   timer.lap("tuples sorted");
   DeviceBuffer<int32_t> c(T);
   {
-    auto keys_it = thrust::make_transform_iterator(w, TupleKey{pos_bits});
-    auto steps = thrust::make_transform_iterator(w, TupleStep{mask, is_del.get()});
-    bytes = 0;
-    cub::DeviceScan::InclusiveSumByKey(nullptr, bytes, keys_it, steps, c.get(), static_cast<int64_t>(T));
-    cub::DeviceScan::InclusiveSumByKey(temp.get(bytes), bytes, keys_it, steps, c.get(), static_cast<int64_t>(T));
+    auto keys_it = thrust::make_transform_iterator(w, TupleKey<K>{pos_bits});
+    auto scan = [&](auto steps) {
+      bytes = 0;
+      cub::DeviceScan::InclusiveSumByKey(nullptr, bytes, keys_it, steps, c.get(), static_cast<int64_t>(T));
+      cub::DeviceScan::InclusiveSumByKey(temp.get(bytes), bytes, keys_it, steps, c.get(), static_cast<int64_t>(T));
+    };
+    if constexpr (wide)
+      scan(thrust::make_transform_iterator(wpos, PosStep{is_del.get()}));
+    else
+      scan(thrust::make_transform_iterator(w, TupleStep{mask, is_del.get()}));
   }
   // The sparse table over the positions' largest keys.
   const uint32_t levels = sparse_levels(m);
@@ -454,7 +506,7 @@ GpuCheckResult check_pq_batch_on_gpu(const GpuCheckInput& in) {
     sparse_level<<<grid_for(m), 256>>>(table_data.get() + uint64_t(l - 1) * m, table_data.get() + uint64_t(l) * m,
                                        uint64_t{1} << (l - 1), m);
   const SparseMaxView table{table_data.get(), m, levels};
-  const TupleView view{w, c.get(), is_del.get(), T, m, mask, pos_bits};
+  const TupleView<K> view{w, wpos, c.get(), is_del.get(), T, m, mask, pos_bits};
   check_all_tuples<<<grid_for(T), 256>>>(view, table, fail.get());
   check(cudaGetLastError(), "rules");
   const uint64_t word = fail.at(0);
@@ -481,7 +533,7 @@ GpuCheckResult check_pq_batch_on_gpu(const GpuCheckInput& in) {
   x.point_t = end_key.at(fop);
   x.present = static_cast<uint64_t>(present.at(x.position));
   x.recorded.clear();
-  for (uint32_t v : download(rec.keys + res_addr.at(fop), res_len.at(fop))) x.recorded.push_back(v);
+  for (K v : download(rec.keys + res_addr.at(fop), res_len.at(fop))) x.recorded.push_back(static_cast<int64_t>(v));
   {
     DeviceBuffer<uint32_t> sel(T), n_sel(1);
     thrust::counting_iterator<uint32_t> all(0);
@@ -490,9 +542,9 @@ GpuCheckResult check_pq_batch_on_gpu(const GpuCheckInput& in) {
     cub::DeviceSelect::Flagged(temp.get(bytes), bytes, all, flag.get(), sel.get(), n_sel.get(), T);
     const uint64_t found = std::min<uint64_t>(n_sel.at(0), in.k);
     for (uint32_t j : download(sel.get(), found)) {
-      const uint64_t tw = read_at(w + j);
+      const int64_t key = static_cast<int64_t>(TupleKey<K>{pos_bits}(read_at(w + j)));
       const int32_t copies = c.at(j);
-      for (int32_t i = 0; i < copies && x.expected.size() < in.k; ++i) x.expected.push_back(int64_t(tw >> pos_bits));
+      for (int32_t i = 0; i < copies && x.expected.size() < in.k; ++i) x.expected.push_back(key);
     }
   }
   if (keyed) {
@@ -518,12 +570,24 @@ GpuCheckResult check_pq_batch_on_gpu(const GpuCheckInput& in) {
   return r;
 }
 
-UploadedHistory::UploadedHistory(const KeyHistory& h) {
+}  // namespace
+
+GpuCheckResult check_pq_batch_on_gpu(const BasicGpuCheckInput<uint32_t>& in) { return check_on_gpu(in); }
+GpuCheckResult check_pq_batch_on_gpu(const BasicGpuCheckInput<uint64_t>& in) { return check_on_gpu(in); }
+
+template <class KeyWord>
+BasicUploadedHistory<KeyWord>::BasicUploadedHistory(const KeyHistory& h) {
   std::vector<DeviceEvent> events;
-  std::vector<uint32_t> keys;
+  std::vector<KeyWord> keys;
   auto put_keys = [&](const KeySpan& s) {
     const uint32_t off = static_cast<uint32_t>(keys.size());
-    for (uint32_t i = 0; i < s.len; ++i) keys.push_back(static_cast<uint32_t>(h.keys[s.off + i]));
+    for (uint32_t i = 0; i < s.len; ++i) {
+      const int64_t v = h.keys[s.off + i];
+      if (v < 0 || uint64_t(v) > std::numeric_limits<KeyWord>::max())
+        throw std::invalid_argument("UploadedHistory: key " + std::to_string(v) + " is not a " +
+                                    std::to_string(8 * sizeof(KeyWord)) + "-bit recorder word");
+      keys.push_back(static_cast<KeyWord>(v));
+    }
     return off;
   };
   const IdIndex index = index_ids(h.ops, [](const KeyOp& o) { return o.id; });
@@ -547,25 +611,29 @@ UploadedHistory::UploadedHistory(const KeyHistory& h) {
   in_.ops = h.ops.size();
   in_.k = h.header.model == "pq" ? 1 : static_cast<uint64_t>(h.header.param_int("k", 1));
   in_.rule = lp_rule_of(h.header, h.source);
-  DeviceRecorderRef& r = in_.rec;
+  BasicDeviceRecorderRef<KeyWord>& r = in_.rec;
   r.event_cap = static_cast<uint32_t>(std::max<size_t>(events.size(), 1));
   r.key_cap = 0;  // keys addressed absolutely: actor * 0 + key_off
   check(cudaMalloc(&r.events, sizeof(DeviceEvent) * r.event_cap), "upload");
-  check(cudaMalloc(&r.keys, 4 * std::max<size_t>(keys.size(), 1)), "upload");
+  check(cudaMalloc(&r.keys, sizeof(KeyWord) * std::max<size_t>(keys.size(), 1)), "upload");
   check(cudaMalloc(&r.event_count, 4), "upload");
   check(cudaMalloc(&r.key_count, 4), "upload");
   check(cudaMemcpy(r.events, events.data(), sizeof(DeviceEvent) * events.size(), cudaMemcpyHostToDevice), "upload");
-  check(cudaMemcpy(r.keys, keys.data(), 4 * keys.size(), cudaMemcpyHostToDevice), "upload");
+  check(cudaMemcpy(r.keys, keys.data(), sizeof(KeyWord) * keys.size(), cudaMemcpyHostToDevice), "upload");
   const uint32_t n_events = static_cast<uint32_t>(events.size()), n_keys = 0;
   check(cudaMemcpy(r.event_count, &n_events, 4, cudaMemcpyHostToDevice), "upload");
   check(cudaMemcpy(r.key_count, &n_keys, 4, cudaMemcpyHostToDevice), "upload");
 }
 
-UploadedHistory::~UploadedHistory() {
+template <class KeyWord>
+BasicUploadedHistory<KeyWord>::~BasicUploadedHistory() {
   cudaFree(in_.rec.events);
   cudaFree(in_.rec.keys);
   cudaFree(in_.rec.event_count);
   cudaFree(in_.rec.key_count);
 }
+
+template class BasicUploadedHistory<uint32_t>;
+template class BasicUploadedHistory<uint64_t>;
 
 }  // namespace gpulin

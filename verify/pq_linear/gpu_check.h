@@ -24,14 +24,19 @@
 
 namespace gpulin {
 
-struct GpuCheckInput {
-  DeviceRecorderRef rec;   // device buffers: actor a's events and keys
+// `KeyWord`: the recorder's key word, uint32_t or uint64_t (the heap's key). 64-bit
+// keys must be history integers (below 2^63); a larger one makes the recording
+// irregular, for the host to name.
+template <class KeyWord>
+struct BasicGpuCheckInput {
+  BasicDeviceRecorderRef<KeyWord> rec;  // device buffers: actor a's events and keys
   uint32_t actors = 0;     // recorder buffers
   uint64_t ops = 0;        // op ids are 0 .. ops - 1
   uint32_t fn_ins = 0, fn_del = 1;
   uint64_t k = 1;
   LpRule rule = LpRule::RootRelease;
 };
+using GpuCheckInput = BasicGpuCheckInput<uint32_t>;
 
 struct GpuCheckResult {
   bool irregular = false;    // decide on the host instead; `why` says what was seen
@@ -43,21 +48,28 @@ struct GpuCheckResult {
 
 // Throws std::runtime_error for a CUDA error or a recorder whose buffers
 // overflowed (nothing is dropped in silence).
-GpuCheckResult check_pq_batch_on_gpu(const GpuCheckInput& in);
+GpuCheckResult check_pq_batch_on_gpu(const BasicGpuCheckInput<uint32_t>& in);
+GpuCheckResult check_pq_batch_on_gpu(const BasicGpuCheckInput<uint64_t>& in);
 
 // A host history in the recorder's layout on the device (all events in buffer 0,
-// keys addressed absolutely), for tests that compare the GPU check with the host
-// and the replay. Op ids must be 0 .. ops - 1 and fn names ins/del.
-class UploadedHistory {
+// keys addressed absolutely, in words of KeyWord), for tests that compare the GPU
+// check with the host and the replay. Op ids must be 0 .. ops - 1 and fn names
+// ins/del; every key must fit KeyWord (std::invalid_argument otherwise: a test
+// that truncated keys would compare two different histories).
+template <class KeyWord>
+class BasicUploadedHistory {
  public:
-  explicit UploadedHistory(const KeyHistory& h);
-  ~UploadedHistory();
-  UploadedHistory(const UploadedHistory&) = delete;
-  UploadedHistory& operator=(const UploadedHistory&) = delete;
-  GpuCheckInput input() const { return in_; }
+  explicit BasicUploadedHistory(const KeyHistory& h);
+  ~BasicUploadedHistory();
+  BasicUploadedHistory(const BasicUploadedHistory&) = delete;
+  BasicUploadedHistory& operator=(const BasicUploadedHistory&) = delete;
+  BasicGpuCheckInput<KeyWord> input() const { return in_; }
 
  private:
-  GpuCheckInput in_;
+  BasicGpuCheckInput<KeyWord> in_;
 };
+using UploadedHistory = BasicUploadedHistory<uint32_t>;
+extern template class BasicUploadedHistory<uint32_t>;
+extern template class BasicUploadedHistory<uint64_t>;
 
 }  // namespace gpulin

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <thread>
 
+#include "verify/key_buckets.h"
 #include "verify/pq_linear/key_rules.h"
-#include "verify/pq_linear/tuple_buckets.h"
 #include "verify/witness/points.h"
 
 namespace gpulin {
@@ -12,6 +12,35 @@ namespace gpulin {
 namespace {
 
 using namespace pq_linear;
+using namespace key_buckets;
+
+// The ops in the rule's order, as the per-key rules see them.
+struct Ordered {
+  std::vector<uint32_t> op;        // index into h.ops, by position
+  std::vector<uint8_t> is_del;
+  std::vector<int64_t> max_res;    // a delete's largest returned key, kNoMax otherwise
+  std::vector<uint64_t> present;   // keys present before the position
+  uint64_t first_fail = kNoFailWord;  // sorted and size rules (a fail_word)
+
+  uint64_t size() const { return op.size(); }
+  // The tuples of one position: an insert's arguments, a delete's result.
+  KeySpan tuples(const KeyHistory& h, uint64_t p) const {
+    const KeyOp& o = h.ops[op[p]];
+    return is_del[p] ? o.res() : o.args();
+  }
+};
+
+// Every inserted and returned key as a tuple (key, position, is a delete's).
+template <class Word>
+Buckets<Word> bucket_keys(const KeyHistory& h, const Ordered& o, const Packing& pk, uint64_t total,
+                          unsigned threads) {
+  return bucket_tuples<Word>(o.size(), pk, total, threads, [&](uint64_t p, auto&& emit) {
+    const KeySpan s = o.tuples(h, p);
+    const int64_t* x = h.begin_of(s);
+    const bool del = o.is_del[p];
+    for (uint32_t i = 0; i < s.len; ++i) emit(pk.pack(x[i], p, del));
+  });
+}
 
 std::vector<int64_t> sparse_table(const std::vector<int64_t>& base, unsigned threads) {
   const uint64_t m = base.size();
@@ -43,7 +72,7 @@ LinearCheckResult judge(const KeyHistory& h, const PointScan& scan, const Ordere
     int64_t key = 0;
   };
   std::vector<First> first(threads);
-  walk_buckets(buckets, o, threads, /*sort=*/true, /*in_key_order=*/false,
+  walk_buckets(buckets, o.size(), threads, /*sort=*/true, /*in_key_order=*/false,
                [&](unsigned t, int64_t key, uint64_t pos, bool del, int64_t c, uint64_t next) {
                  const uint64_t f = check_tuple(key, pos, del, c, next, table);
                  if (f < first[t].word || (f == first[t].word && f != kNoFailWord && key < first[t].key))
@@ -73,7 +102,7 @@ LinearCheckResult judge(const KeyHistory& h, const PointScan& scan, const Ordere
   const bool keyed = x.kind == kMissing || x.kind == kBypassed;
   std::vector<std::vector<int64_t>> smallest(threads);
   std::vector<First> ins_by(threads), del_by(threads);
-  walk_buckets(buckets, o, threads, /*sort=*/false, /*in_key_order=*/true,
+  walk_buckets(buckets, o.size(), threads, /*sort=*/false, /*in_key_order=*/true,
                [&](unsigned t, int64_t key, uint64_t pos, bool del, int64_t c, uint64_t next) {
     if (pos >= x.position) return;
     if (keyed && key == x.key) (del ? del_by : ins_by)[t] = {pos, key};  // the last before the failure wins
@@ -195,8 +224,8 @@ LinearCheckResult check_pq_batch_linear(const KeyHistory& h, const LinearCheckOp
   const std::vector<int64_t> table_data = sparse_table(o.max_res, threads);
   const SparseMaxView table{table_data.data(), m, sparse_levels(m)};
   if (pk.fits_32_bits())
-    return judge(h, scan, o, table, bucket_tuples<uint32_t>(h, o, pk, total, threads), k, threads, std::move(r));
-  return judge(h, scan, o, table, bucket_tuples<uint64_t>(h, o, pk, total, threads), k, threads, std::move(r));
+    return judge(h, scan, o, table, bucket_keys<uint32_t>(h, o, pk, total, threads), k, threads, std::move(r));
+  return judge(h, scan, o, table, bucket_keys<uint64_t>(h, o, pk, total, threads), k, threads, std::move(r));
 }
 
 }  // namespace gpulin

@@ -60,20 +60,29 @@ PointScan scan_points_of(const H& h, LpRule rule) {
   PointScan out;
   std::vector<OpMarks> marks(n);
   Holders holders;
+  // The explicit rule's order is the order of the ops' first lp events: events
+  // come in t order, so it needs no sort (a GPU history has millions of points).
+  std::vector<size_t> lp_order;
+  if (rule == LpRule::Explicit) lp_order.reserve(n);
   for (const Event& e : h.events) {
     if (e.kind == EventKind::Inv || e.kind == EventKind::Ret) continue;
     const uint32_t o = index.find(e.op);
     if (o == IdIndex::kAbsent) throw FormatError(h.source, e.line, "event of op " + std::to_string(e.op) + ", which has no inv");
     OpMarks& m = marks[o];
     if (e.kind == EventKind::Lp) {
-      if (m.lp == kNone) m.lp = e.t;
-      else if (m.second_lp == kNone) m.second_lp = e.t;
+      if (m.lp == kNone) {
+        m.lp = e.t;
+        if (rule == LpRule::Explicit) lp_order.push_back(o);
+      } else if (m.second_lp == kNone) {
+        m.second_lp = e.t;
+      }
       continue;
     }
     Holders::Hold& hold = holders.at(e.node);
     if (e.kind == EventKind::Acq) {
       if (hold.op == o)
         throw FormatError(h.source, e.line, "op " + std::to_string(e.op) + " acquires node " + std::to_string(e.node) + ", which it holds");
+      if (hold.op != kFree) out.violating.push_back(o);
       if (hold.op != kFree && !out.violation) {
         WitnessViolation v;
         v.kind = WitnessViolation::Kind::OverlappingHolds;
@@ -135,10 +144,15 @@ PointScan scan_points_of(const H& h, LpRule rule) {
       v->message = who() + ": the linearization point, " + what + ", is not strictly inside the op " +
                    span_text(op.inv_t, op.ret_t);
     }
+    if (v) out.violating.push_back(i);
     if (v && (!out.violation || v->t < out.violation->t)) out.violation = v;
   }
+  if (rule == LpRule::Explicit) {
+    out.order = std::move(lp_order);
+    return out;
+  }
 
-  // The rule's order: by the point's end (rel or lp); never-released holds last,
+  // A lock rule's order: by the point's end (the rel); never-released holds last,
   // by their acq; ties (the format makes t unique, so only those) by invocation.
   struct Key {
     uint64_t end, begin;

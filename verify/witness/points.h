@@ -26,6 +26,10 @@ struct PointScan {
   std::vector<size_t> order;
   // The earliest (in t) structural violation, if any.
   std::optional<WitnessViolation> violation;
+  // Every op with a structural violation of its own (missing, extra or outside
+  // point; the later op of overlapping holds), indices into h.ops in no order: a
+  // per-key check leaves their keys to the search.
+  std::vector<size_t> violating;
 };
 
 PointScan scan_points(const History& h, LpRule rule);

@@ -1,6 +1,8 @@
-// The host check's tuples (key_rules.h): every (key, position) pair of a
-// rule-ordered pq-batch history, grouped by key so that each key's tuples come
-// in position order, without a comparison sort.
+// Tuples (key, position) grouped by key, each key's in position order, without a
+// comparison sort: the host side of the per-key checks of rule-ordered histories
+// (pq_linear/: a pq-batch history's inserted and returned keys; keyed_linear/: a
+// map's, set's or multimap's operations by their key). A position is an op's
+// place in the rule's order; the caller says which tuples each position has.
 //
 // A tuple is one word: the key's offset from the smallest key above the
 // position's bits. The words are scattered into at most 2^kMaxBucketBits
@@ -20,11 +22,9 @@
 #include <vector>
 
 #include "histories/huge_pages.h"
-#include "histories/key_history.h"
 #include "histories/on_threads.h"
-#include "verify/pq_linear/key_rules.h"
 
-namespace gpulin::pq_linear {
+namespace gpulin::key_buckets {
 
 // Runs body(begin, end, thread) over [0, n) in `threads` contiguous chunks.
 template <class F>
@@ -32,22 +32,6 @@ void parallel_chunks(uint64_t n, unsigned threads, F&& body) {
   threads = static_cast<unsigned>(std::max<uint64_t>(1, std::min<uint64_t>(threads, n / 4096 + 1)));
   on_threads(threads, [&](unsigned t) { body(n * t / threads, n * (t + 1) / threads, t); });
 }
-
-// The ops in the rule's order, as the per-key rules see them.
-struct Ordered {
-  std::vector<uint32_t> op;        // index into h.ops, by position
-  std::vector<uint8_t> is_del;
-  std::vector<int64_t> max_res;    // a delete's largest returned key, kNoMax otherwise
-  std::vector<uint64_t> present;   // keys present before the position
-  uint64_t first_fail = kNoFailWord;  // sorted and size rules (a fail_word)
-
-  uint64_t size() const { return op.size(); }
-  // The tuples of one position: an insert's arguments, a delete's result.
-  KeySpan tuples(const KeyHistory& h, uint64_t p) const {
-    const KeyOp& o = h.ops[op[p]];
-    return is_del[p] ? o.res() : o.args();
-  }
-};
 
 inline uint64_t low_bits(uint32_t n) { return n >= 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1; }
 
@@ -64,6 +48,7 @@ struct Packing {
   uint32_t tag_bits() const { return pos_bits + 1; }
   bool fits_32_bits() const { return shift() <= 32; }
 
+  // is_del: the flag bit below the position (a pq delete's tuple; 0 elsewhere).
   uint64_t pack(int64_t key, uint64_t pos, bool is_del) const {
     return (static_cast<uint64_t>(key) - static_cast<uint64_t>(min_key)) << tag_bits() | pos << 1 | is_del;
   }
@@ -115,23 +100,19 @@ struct Buckets {
   size_t count() const { return start.size() - 1; }
 };
 
-// The one parallel, stable scatter: two reads of the key pool, one write of the words.
-template <class Word>
-Buckets<Word> bucket_tuples(const KeyHistory& h, const Ordered& o, const Packing& pk, uint64_t total,
-                            unsigned threads) {
-  const uint64_t m = o.size();
+// The one parallel, stable scatter of the `total` tuples of positions [0, m):
+// tuples_of(p, emit) calls emit(word) with pk.pack(key, p, flag) for each tuple
+// of position p, the same ones both times it is asked (once to count, once to
+// place them).
+template <class Word, class TuplesOf>
+Buckets<Word> bucket_tuples(uint64_t m, const Packing& pk, uint64_t total, unsigned threads, TuplesOf&& tuples_of) {
   const uint32_t shift = pk.shift();
   const uint64_t low = low_bits(shift);
   const size_t buckets = size_t{1} << pk.bucket_bits;
   threads = std::max(1u, threads);
   std::vector<std::vector<uint64_t>> slot(threads, std::vector<uint64_t>(buckets, 0));
   auto for_positions = [&](unsigned t, auto&& f) {
-    for (uint64_t p = m * t / threads; p < m * (t + 1) / threads; ++p) {
-      const KeySpan s = o.tuples(h, p);
-      const int64_t* x = h.begin_of(s);
-      const bool del = o.is_del[p];
-      for (uint32_t i = 0; i < s.len; ++i) f(pk.pack(x[i], p, del));
-    }
+    for (uint64_t p = m * t / threads; p < m * (t + 1) / threads; ++p) tuples_of(p, f);
   };
   // shift is 64 only with no bucket bits: every word goes to bucket 0.
   auto bucket_of = [&](uint64_t w) { return shift >= 64 ? 0 : w >> shift; };
@@ -186,12 +167,12 @@ void sort_bucket(Word* data, size_t n, const Packing& pk, std::vector<Word>& scr
   if (from != data) std::copy(from, from + n, data);
 }
 
-// Walks bucket `b`'s sorted words w[0, n): f(key, pos, is_del, c_after, next_pos)
-// for each tuple, c_after the key's copies present after it, next_pos the
-// position of the key's next tuple (m when none).
+// Walks bucket `b`'s sorted words w[0, n) of positions [0, m): f(key, pos,
+// is_del, c_after, next_pos) for each tuple, c_after the key's copies present
+// after it (+1 per tuple without the flag, -1 per flagged one: a pq's count),
+// next_pos the position of the key's next tuple (m when none: the key's last).
 template <class Word, class F>
-void walk_bucket(uint64_t b, const Word* w, size_t n, const Packing& pk, const Ordered& o, F&& f) {
-  const uint64_t m = o.size();
+void walk_bucket(uint64_t b, const Word* w, size_t n, const Packing& pk, uint64_t m, F&& f) {
   int64_t c = 0;
   for (size_t j = 0; j < n; ++j) {
     const uint64_t kb = pk.key_bits_of(w[j]);
@@ -210,7 +191,7 @@ void walk_bucket(uint64_t b, const Word* w, size_t n, const Packing& pk, const O
 // in order, so the keys it sees ascend; otherwise threads take buckets as they
 // come free.
 template <class Word, class F>
-void walk_buckets(Buckets<Word>& b, const Ordered& o, unsigned threads, bool sort, bool in_key_order, F&& f) {
+void walk_buckets(Buckets<Word>& b, uint64_t m, unsigned threads, bool sort, bool in_key_order, F&& f) {
   const size_t count = b.count();
   threads = static_cast<unsigned>(std::max<size_t>(1, std::min<size_t>(threads, count)));
   std::atomic<size_t> next{0};
@@ -220,7 +201,7 @@ void walk_buckets(Buckets<Word>& b, const Ordered& o, unsigned threads, bool sor
       Word* data = b.words.get() + b.start[k];
       const size_t n = b.start[k + 1] - b.start[k];
       if (sort) sort_bucket(data, n, b.pk, scratch);
-      walk_bucket(k, data, n, b.pk, o, [&](int64_t key, uint64_t pos, bool del, int64_t c, uint64_t next_pos) {
+      walk_bucket(k, data, n, b.pk, m, [&](int64_t key, uint64_t pos, bool del, int64_t c, uint64_t next_pos) {
         f(t, key, pos, del, c, next_pos);
       });
     };
@@ -232,4 +213,4 @@ void walk_buckets(Buckets<Word>& b, const Ordered& o, unsigned threads, bool sor
   });
 }
 
-}  // namespace gpulin::pq_linear
+}  // namespace gpulin::key_buckets

@@ -1,0 +1,68 @@
+// The slab hash's GPU kernels: instantiations of the same templates the simulator
+// runs (structures/slab_hash/), with the CUDA execution context in warp scope. No
+// second copy of the algorithm and no mutant: SlabPolicy<mode, light, None> only.
+#include "cuda/slab_hash_kernel.cuh"
+
+namespace gpulin::slab_hash {
+
+namespace {
+
+int sm_count() {
+  int dev = 0, sms = 0;
+  cudaGetDevice(&dev);
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+  return sms > 0 ? sms : 1;
+}
+
+template <class P>
+cudaError_t launch_policy(const DeviceSlabHash& t, const SlabOpBatch& ops, uint32_t threads, cudaStream_t stream,
+                          const DeviceRecorderRef* rec, int64_t op_id_base) {
+  static_assert(P::mutant == Mutant::None, "mutants are not built into the library's GPU kernels");
+  if (ops.count == 0) return cudaSuccess;
+  // One operation per thread; with recording the grid covers the batch exactly so
+  // that warp w is actor w (the recorder's buffers), without it a grid-stride loop.
+  const uint64_t needed = (ops.count + threads - 1) / threads;
+  const uint64_t blocks = rec ? needed : std::min<uint64_t>(needed, uint64_t(sm_count()) * 32);
+  if (rec)
+    slab_batch_kernel<P, true><<<blocks, threads, 0, stream>>>(t.view<P>(), ops, *rec, op_id_base);
+  else
+    slab_batch_kernel<P, false><<<blocks, threads, 0, stream>>>(t.view<P>(), ops, {}, op_id_base);
+  return cudaGetLastError();
+}
+
+template <Mode M, class F>
+cudaError_t by_alloc(const DeviceSlabHash& t, F&& f) {
+  return t.light() ? f(SlabPolicy<M, true>{}) : f(SlabPolicy<M, false>{});
+}
+
+template <class F>
+cudaError_t by_mode(Mode mode, const DeviceSlabHash& t, F&& f) {
+  switch (mode) {
+    case Mode::Map: return by_alloc<Mode::Map>(t, f);
+    case Mode::Set: return by_alloc<Mode::Set>(t, f);
+    case Mode::Multimap: return by_alloc<Mode::Multimap>(t, f);
+  }
+  return cudaErrorInvalidValue;
+}
+
+}  // namespace
+
+cudaError_t launch_slab_batch(Mode mode, const DeviceSlabHash& table, const SlabOpBatch& ops, uint32_t threads,
+                              cudaStream_t stream, const DeviceRecorderRef* recorder, int64_t op_id_base) {
+  if (threads == 0 || threads % 32 != 0 || threads > 1024) return cudaErrorInvalidValue;
+  return by_mode(mode, table, [&](auto policy) {
+    return launch_policy<decltype(policy)>(table, ops, threads, stream, recorder, op_id_base);
+  });
+}
+
+cudaError_t launch_slab_flush(Mode mode, const DeviceSlabHash& table, uint32_t threads, cudaStream_t stream) {
+  if (threads == 0 || threads % 32 != 0 || threads > 1024) return cudaErrorInvalidValue;
+  return by_mode(mode, table, [&](auto policy) {
+    const uint64_t warps_needed = table.shape().buckets;
+    const uint64_t blocks = std::min<uint64_t>((warps_needed * 32 + threads - 1) / threads, uint64_t(sm_count()) * 32);
+    slab_flush_kernel<decltype(policy)><<<blocks, threads, 0, stream>>>(table.view<decltype(policy)>());
+    return cudaGetLastError();
+  });
+}
+
+}  // namespace gpulin::slab_hash

@@ -1,0 +1,42 @@
+// Host-side entry to the slab hash's GPU kernels (cuda/slab_hash_kernels.cu), the
+// CUDA executor of structures/slab_hash. Plain C++: host code includes it without
+// nvcc. Only the production tables are instantiated (three modes, both allocators,
+// no mutant): mutants run in the simulator.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+#include "histories/device_events.h"
+#include "structures/slab_hash/device_slab_hash.h"
+
+namespace gpulin::slab_hash {
+
+// A batch of operations, one per GPU thread; the threads of a warp form its work
+// queue (§IV-A). Operation i is fn[i] (slab_hash::Fn) on key[i] (and value[i] for
+// map and multimap inserts); fn == nullptr means every operation is `uniform_fn`
+// (bulk build: kFnInsert, bulk search: kFnSearch). SEARCH writes the value found,
+// or kEmptyKey when absent (set: 1 / 0), to out[i] when out is not null; SEARCHALL
+// writes how many it found. All pointers are device memory.
+struct SlabOpBatch {
+  const uint32_t* fn = nullptr;
+  uint32_t uniform_fn = kFnSearch;
+  const uint32_t* key = nullptr;
+  const uint32_t* value = nullptr;
+  uint32_t* out = nullptr;
+  uint64_t count = 0;
+};
+
+// Launches the batch on `stream` with `threads` per block and returns the launch's
+// error; no synchronisation. With `recorder`, every operation is recorded (op ids
+// op_id_base + i; the actor is the grid-wide warp index, so the recorder needs
+// ceil(count / 32) actors); without it, recording is compiled out.
+cudaError_t launch_slab_batch(Mode mode, const DeviceSlabHash& table, const SlabOpBatch& ops, uint32_t threads,
+                              cudaStream_t stream, const DeviceRecorderRef* recorder = nullptr,
+                              int64_t op_id_base = 0);
+
+// FLUSH (§IV-C4) of every bucket, one warp per bucket, as its own kernel.
+cudaError_t launch_slab_flush(Mode mode, const DeviceSlabHash& table, uint32_t threads, cudaStream_t stream);
+
+}  // namespace gpulin::slab_hash

@@ -1,0 +1,183 @@
+// Recorded events (device_events.h) to histories: lp events (kind 4) from the
+// device recorder's buffers and from the host recorder, with results reshaped to
+// the model's single values (result_shapes.h: a map search's value, a set's
+// contains) on the lean KeyHistory as on a History; and what is malformed about
+// them: an lp of an op without an inv, an lp after its op's ret or before its
+// inv, an unknown kind, a one-word result of several words. (Two lps of one op
+// are well-formed; the explicit rule's witness check rejects them,
+// tests/verify/keyed_check_test.cpp.)
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "histories/device_recorder.h"
+#include "histories/jsonl_writer.h"
+#include "histories/recorder.h"
+#include "histories/result_shapes.h"
+#include "histories/rules.h"
+#include "test_util.h"
+
+namespace gpulin {
+namespace {
+
+using test::throws_format_error;
+
+Header map_header() {
+  Header h;
+  h.model = "map";
+  h.lp_rule = "explicit";
+  return h;
+}
+
+const std::vector<std::string> kMapFns = {"replace", "delete", "search"};
+
+// A device recording of two warps (actors): actor 0 replaces key 7 by 9, actor 1
+// searches key 7 and finds 9, each with its lp between inv and ret.
+struct Recording {
+  std::vector<DeviceEvent> events;
+  std::vector<uint32_t> keys;  // actor a's keys at [a * kKeyCap, ...)
+  static constexpr uint32_t kKeyCap = 8;
+
+  Recording() : keys(2 * kKeyCap, 0) {
+    keys[0] = 7, keys[1] = 9;                      // actor 0: replace [7, 9]
+    keys[kKeyCap] = 7, keys[kKeyCap + 1] = 9;      // actor 1: search [7], then its result 9
+    // t, op, node, kind, fn, key_off, key_len, is_null (result shape), actor; in any order
+    events = {
+        {5, 1, 0, kDeviceLp, 0, 0, 0, 0, 1},
+        {1, 0, 0, kDeviceInv, 0, 0, 2, 0, 0},
+        {2, 1, 0, kDeviceInv, 2, 0, 1, 0, 1},
+        {3, 0, 0, kDeviceLp, 0, 0, 0, 0, 0},
+        {4, 0, 0, kDeviceRet, 0, 0, 0, 1, 0},  // null
+        {6, 1, 0, kDeviceRet, 0, 1, 1, 0, 1},  // [9]
+    };
+  }
+  // As a recorded slab-hash run is downloaded: assembled, its searches' results reshaped.
+  KeyHistory assemble() const {
+    KeyHistory k = assemble_device_history(events, keys, kKeyCap, map_header(), kMapFns, "<gpu>");
+    apply_result_shapes(k, {{"search", ResultShape::Scalar}});
+    return k;
+  }
+};
+
+TEST(RecordedEvents, DeviceLpEventsBecomeLpEvents) {
+  const KeyHistory k = Recording().assemble();
+  ASSERT_EQ(k.events.size(), 6u);
+  EXPECT_EQ(k.events[2].kind, EventKind::Lp);
+  EXPECT_EQ(k.events[2].op, 0);
+  EXPECT_EQ(k.events[4].kind, EventKind::Lp);
+  EXPECT_EQ(k.events[4].actor, 1);
+  EXPECT_NO_THROW(check_events(k.events, k.source));
+  EXPECT_EQ(history_to_jsonl(expand(k)),
+            "{\"history\":1,\"model\":\"map\",\"lp_rule\":\"explicit\"}\n"
+            "{\"t\":1,\"e\":\"inv\",\"op\":0,\"actor\":0,\"f\":\"replace\",\"args\":[7,9]}\n"
+            "{\"t\":2,\"e\":\"inv\",\"op\":1,\"actor\":1,\"f\":\"search\",\"args\":[7]}\n"
+            "{\"t\":3,\"e\":\"lp\",\"op\":0,\"actor\":0}\n"
+            "{\"t\":4,\"e\":\"ret\",\"op\":0,\"actor\":0,\"res\":null}\n"
+            "{\"t\":5,\"e\":\"lp\",\"op\":1,\"actor\":1}\n"
+            "{\"t\":6,\"e\":\"ret\",\"op\":1,\"actor\":1,\"res\":9}\n");
+}
+
+// The lean form's reshaping gives what the History's does, and its errors.
+TEST(RecordedEvents, ResultShapesOnBothForms) {
+  const Recording r;
+  const KeyHistory raw = assemble_device_history(r.events, r.keys, Recording::kKeyCap, map_header(), kMapFns, "<gpu>");
+  EXPECT_EQ(expand(raw).ops[1].res, Value::int_array({9}));
+  for (const ResultShape shape : {ResultShape::Scalar, ResultShape::Bool, ResultShape::Keys}) {
+    KeyHistory k = raw;
+    History h = expand(raw);
+    apply_result_shapes(k, {{"search", shape}});
+    apply_result_shapes(h, {{"search", shape}});
+    EXPECT_EQ(history_to_jsonl(expand(k)), history_to_jsonl(h));
+  }
+  Recording two;
+  two.events[5].key_len = 2;  // a search's one word recorded as two
+  KeyHistory k = assemble_device_history(two.events, two.keys, Recording::kKeyCap, map_header(), kMapFns, "<gpu>");
+  History h = expand(k);
+  EXPECT_TRUE(throws_format_error([&] { apply_result_shapes(h, {{"search", ResultShape::Scalar}}); }, 0,
+                                  "op 1 (search): a result of one word was recorded as [9,0]"));
+  EXPECT_TRUE(throws_format_error([&] { apply_result_shapes(k, {{"search", ResultShape::Scalar}}); }, 0,
+                                  "op 1 (search): a result of one word was recorded as [9,0]"));
+}
+
+TEST(RecordedEvents, LpOfAnOpWithoutInv) {
+  Recording r;
+  r.events.push_back({7, 42, 0, kDeviceLp, 0, 0, 0, 0, 1});
+  const KeyHistory k = r.assemble();
+  EXPECT_TRUE(throws_format_error([&] { check_events(k.events, k.source); }, 0, "lp event of op 42, which has no inv"));
+}
+
+TEST(RecordedEvents, LpAfterItsOpsRet) {
+  Recording r;
+  r.events[0].t = 7;  // op 1's lp after its ret at t 6
+  const KeyHistory k = r.assemble();
+  EXPECT_TRUE(throws_format_error([&] { check_events(k.events, k.source); }, 0,
+                                  "lp event of op 1 at t 7 is not strictly between its inv and ret: it comes after "
+                                  "the ret at t 6"));
+}
+
+TEST(RecordedEvents, LpBeforeItsOpsInv) {
+  Recording r;
+  r.events[1].t = 8, r.events[4].t = 9;  // op 0: inv at 8, ret at 9, its lp still at 3
+  const KeyHistory k = r.assemble();
+  EXPECT_TRUE(throws_format_error([&] { check_events(k.events, k.source); }, 0,
+                                  "lp event of op 0 at t 3 is not strictly between its inv and ret: it comes before "
+                                  "the inv at t 8"));
+}
+
+TEST(RecordedEvents, TwoLpsAreWellFormed) {
+  Recording r;
+  r.events.push_back({7, 1, 0, kDeviceLp, 0, 0, 0, 0, 1});
+  r.events[5].t = 8;  // op 1: lps at 5 and 7, ret at 8
+  const KeyHistory k = r.assemble();
+  EXPECT_NO_THROW(check_events(k.events, k.source));
+}
+
+TEST(RecordedEvents, UnknownKind) {
+  Recording r;
+  r.events[0].kind = 5;
+  EXPECT_TRUE(throws_format_error([&] { r.assemble(); }, 0, "recorded event at t 5 (op 1, actor 1): unknown kind 5"));
+}
+
+// The host recorder (the simulator's) records the same events through the same
+// conversion: lp events, and results reshaped afterwards (a bool, a value) or
+// kept (null, a key list).
+TEST(RecordedEvents, HostRecorderRecordsLp) {
+  HostRecorder rec({"insert", "contains", "searchall", "search"});
+  const int64_t key[] = {3}, yes[] = {1}, minus4[] = {-4};
+  rec.inv(0, 0, 0, key, 1);
+  rec.lp(0, 0);
+  rec.ret<int64_t>(0, 0, nullptr, 0, true);
+  rec.inv(1, 1, 1, key, 1);
+  rec.lp(1, 1);
+  rec.ret(1, 1, yes, 1, false);
+  rec.inv(2, 1, 2, key, 1);
+  rec.lp(2, 1);
+  rec.ret(2, 1, key, 1, false);
+  rec.inv(3, 0, 3, key, 1);
+  rec.lp(3, 0);
+  rec.ret(3, 0, minus4, 1, false);
+  Header h;
+  h.model = "multimap";
+  h.lp_rule = "explicit";
+  History got = rec.to_history(h, "<sim>");
+  apply_result_shapes(got, {{"contains", ResultShape::Bool}, {"search", ResultShape::Scalar}});
+  EXPECT_NO_THROW(validate_history(got));
+  EXPECT_EQ(history_to_jsonl(got),
+            "{\"history\":1,\"model\":\"multimap\",\"lp_rule\":\"explicit\"}\n"
+            "{\"t\":1,\"e\":\"inv\",\"op\":0,\"actor\":0,\"f\":\"insert\",\"args\":[3]}\n"
+            "{\"t\":2,\"e\":\"lp\",\"op\":0,\"actor\":0}\n"
+            "{\"t\":3,\"e\":\"ret\",\"op\":0,\"actor\":0,\"res\":null}\n"
+            "{\"t\":4,\"e\":\"inv\",\"op\":1,\"actor\":1,\"f\":\"contains\",\"args\":[3]}\n"
+            "{\"t\":5,\"e\":\"lp\",\"op\":1,\"actor\":1}\n"
+            "{\"t\":6,\"e\":\"ret\",\"op\":1,\"actor\":1,\"res\":true}\n"
+            "{\"t\":7,\"e\":\"inv\",\"op\":2,\"actor\":1,\"f\":\"searchall\",\"args\":[3]}\n"
+            "{\"t\":8,\"e\":\"lp\",\"op\":2,\"actor\":1}\n"
+            "{\"t\":9,\"e\":\"ret\",\"op\":2,\"actor\":1,\"res\":[3]}\n"
+            "{\"t\":10,\"e\":\"inv\",\"op\":3,\"actor\":0,\"f\":\"search\",\"args\":[3]}\n"
+            "{\"t\":11,\"e\":\"lp\",\"op\":3,\"actor\":0}\n"
+            "{\"t\":12,\"e\":\"ret\",\"op\":3,\"actor\":0,\"res\":-4}\n");
+}
+
+}  // namespace
+}  // namespace gpulin

@@ -1,0 +1,34 @@
+#include "tools/check_report.h"
+
+#include <fmt/core.h>
+
+#include "histories/value.h"
+
+namespace gpulin::cli {
+
+namespace {
+std::string json_string(const std::string& s) {
+  std::string out;
+  append_json_string(out, s);
+  return out;
+}
+}  // namespace
+
+int print_report(const CheckReport& r, bool json) {
+  if (json) {
+    // The budget that ran out: null when none did.
+    const std::string budget = r.budget == BudgetExhausted::None ? "null" : json_string(to_string(r.budget));
+    fmt::print("{{\"file\":{},\"verdict\":{},\"exit\":{},\"method\":{},\"ops\":{},\"states\":{},\"steps\":{},"
+               "\"seconds\":{:.6f},\"budget\":{},\"detail\":{},\"minimal\":{}}}\n",
+               json_string(r.file), json_string(to_string(r.verdict)), static_cast<int>(r.verdict),
+               json_string(r.method), r.ops, r.states, r.steps, r.seconds, budget, json_string(r.detail),
+               json_string(r.minimal));
+  } else {
+    fmt::print("{}: {} ({}, {} operations, {:.3f} s)\n", r.file, to_string(r.verdict), r.method, r.ops, r.seconds);
+    if (!r.detail.empty() && (r.verdict != Verdict::Linearizable || r.note)) fmt::print("  {}\n", r.detail);
+    if (!r.minimal.empty()) fmt::print("minimal failing sub-history:\n{}", r.minimal);
+  }
+  return static_cast<int>(r.verdict);
+}
+
+}  // namespace gpulin::cli

@@ -1,0 +1,234 @@
+#include "tools/stress/slab_stress.h"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+#include <unordered_set>
+
+#include "cuda/slab_hash_launch.h"
+#include "histories/device_recorder.h"
+#include "histories/jsonl_writer.h"
+#include "histories/result_shapes.h"
+#include "structures/slab_hash/work_queue.h"
+#include "tools/explore/slab_at_rest.h"
+#include "tools/explore/slab_program.h"
+#include "verify/search_checker.h"
+#include "verify/witness_checker.h"
+
+namespace gpulin::stress {
+
+using namespace slab_hash;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+void check_cuda(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw std::runtime_error(std::string("slab stress: ") + what + ": " + cudaGetErrorString(e));
+}
+double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+template <class T>
+struct DeviceArray {
+  T* p = nullptr;
+  explicit DeviceArray(const std::vector<T>& host) {
+    check_cuda(cudaMalloc(&p, std::max<size_t>(1, host.size()) * sizeof(T)), "allocation");
+    check_cuda(cudaMemcpy(p, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice), "upload");
+  }
+  ~DeviceArray() { cudaFree(p); }
+};
+
+// The workload: initial keys (distinct, below 2^31) built first; then the mix,
+// where inserts bring fresh keys, deletes and searches-for-present keys pick from
+// the keys inserted so far, and searches-for-absent keys come from [2^31, 2^32 - 2).
+struct Workload {
+  std::vector<uint32_t> init_keys, init_values;
+  std::vector<uint32_t> fn, key, value;
+};
+
+Workload make_slab_workload(const SlabStressOptions& o) {
+  std::mt19937_64 rng(o.seed);
+  Workload w;
+  std::unordered_set<uint32_t> used;
+  std::vector<uint32_t> present;
+  auto fresh = [&] {
+    for (;;) {
+      const uint32_t k = static_cast<uint32_t>(rng() >> 33);  // below 2^31
+      if (used.insert(k).second) return k;
+    }
+  };
+  uint32_t next_value = 1;
+  for (uint64_t i = 0; i < o.initial; ++i) {
+    w.init_keys.push_back(fresh());
+    w.init_values.push_back(next_value++);
+    present.push_back(w.init_keys.back());
+  }
+  std::uniform_real_distribution<double> u(0, 1);
+  for (uint64_t i = 0; i < o.ops; ++i) {
+    const double r = u(rng);
+    uint32_t f = kFnSearch, k = 0, v = 0;
+    if (r < o.mix[0] || present.empty()) {
+      f = kFnInsert, k = fresh(), v = o.mode == Mode::Set ? 0u : next_value++;
+      present.push_back(k);
+    } else if (r < o.mix[0] + o.mix[1]) {
+      f = kFnDelete, k = present[rng() % present.size()];
+    } else if (r < o.mix[0] + o.mix[1] + o.mix[2]) {
+      k = present[rng() % present.size()];
+    } else {
+      k = 0x80000000u + static_cast<uint32_t>(rng() % 0x7FFFFFF0u);
+    }
+    w.fn.push_back(f), w.key.push_back(k), w.value.push_back(v);
+  }
+  return w;
+}
+
+template <Mode M>
+std::optional<std::string> table_at_rest(const DeviceSlabHash& t) {
+  std::vector<uint32_t> base = t.base_words(), pool = t.pool_words(), bitmaps = t.bitmap_words();
+  std::vector<uint32_t*> supers;
+  for (uint32_t s = 0; s < t.shape().supers; ++s) supers.push_back(pool.data() + s * t.shape().super_words());
+  auto host_view = [&](auto policy) {
+    SlabHashView<decltype(policy)> v = t.view<decltype(policy)>();
+    v.base_slabs = base.data();
+    v.alloc.bitmaps = bitmaps.data();
+    v.alloc.pool = pool.data();
+    v.alloc.super_blocks = supers.data();
+    v.alloc.failures = nullptr;
+    return explore::slab_table_at_rest(v);
+  };
+  return t.light() ? host_view(SlabPolicy<M, true>{}) : host_view(SlabPolicy<M, false>{});
+}
+
+}  // namespace
+
+std::array<double, 4> parse_mix(const std::string& text) {
+  std::array<double, 4> mix{};
+  std::istringstream in(text);
+  std::string part;
+  size_t i = 0;
+  while (std::getline(in, part, ',')) {
+    if (i == 4) throw std::invalid_argument("--mix: four fractions a,b,c,d (insert, delete, search, search-absent)");
+    try {
+      size_t used = 0;
+      mix[i] = std::stod(part, &used);
+      if (used != part.size() || mix[i] < 0) throw std::invalid_argument("");
+    } catch (const std::exception&) {
+      throw std::invalid_argument("--mix: '" + part + "' is not a fraction");
+    }
+    ++i;
+  }
+  const double sum = mix[0] + mix[1] + mix[2] + mix[3];
+  if (i != 4 || sum < 0.999 || sum > 1.001)
+    throw std::invalid_argument("--mix: four fractions a,b,c,d that sum to 1, e.g. 0.2,0.2,0.3,0.3 (Γ1)");
+  return mix;
+}
+
+SlabStressResult run_slab_stress(const SlabStressOptions& o) {
+  if (o.threads == 0 || o.threads % 32 || o.threads > 1024) throw std::invalid_argument("--threads: a multiple of 32 up to 1024");
+  if (o.buckets == 0) throw std::invalid_argument("--buckets: at least 1");
+  if (o.batch == 0 || o.batch % 32) throw std::invalid_argument("--batch: a positive multiple of 32");
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) throw std::runtime_error("no CUDA device");
+  SlabStressResult res;
+  const Workload w = make_slab_workload(o);
+  // Slabs for every key ever inserted at 30 % fill, as SlabAlloc-light memory blocks.
+  const uint64_t inserts = o.initial + static_cast<uint64_t>(o.ops * o.mix[0] * 1.2) + 1024;
+  const uint64_t slabs = o.buckets + inserts / 4;
+  SlabHashShape shape;
+  shape.buckets = o.buckets;
+  shape.blocks_per_super = static_cast<uint32_t>(std::min<uint64_t>(16384, (slabs + kUnitsPerBlock - 1) / kUnitsPerBlock));
+  shape.supers = static_cast<uint32_t>((slabs / kUnitsPerBlock + shape.blocks_per_super) / shape.blocks_per_super);
+  shape.hash_seed = o.seed;
+  DeviceSlabHash table(shape, o.light);
+
+  const uint64_t total = w.init_keys.size() + w.fn.size();
+  const uint64_t warps_per_launch = (o.batch + 31) / 32;
+  const uint64_t launches = (w.init_keys.size() + o.batch - 1) / o.batch + (w.fn.size() + o.batch - 1) / o.batch;
+  std::unique_ptr<DeviceRecorder> rec;
+  if (o.record) {
+    const uint64_t cap = launches * 32 * 3 + 64;  // inv, lp, ret per op; a warp's 32 ops per launch
+    if (cap > 0xFFFFFFFFull) throw std::invalid_argument("--record: too many launches for the recorder");
+    rec = std::make_unique<DeviceRecorder>(static_cast<uint32_t>(warps_per_launch), static_cast<uint32_t>(cap),
+                                           static_cast<uint32_t>(cap));
+  }
+  DeviceRecorderRef ref = rec ? rec->ref() : DeviceRecorderRef{};
+
+  auto run_batches = [&](const std::vector<uint32_t>* fn, uint32_t uniform, const std::vector<uint32_t>& key,
+                         const std::vector<uint32_t>& value, int64_t& op_base) {
+    DeviceArray<uint32_t> d_fn(fn ? *fn : std::vector<uint32_t>{}), d_key(key), d_value(value);
+    cudaEvent_t a, b;
+    cudaEventCreate(&a), cudaEventCreate(&b);
+    cudaEventRecord(a);
+    for (uint64_t off = 0; off < key.size(); off += o.batch) {
+      SlabOpBatch ops;
+      ops.fn = fn ? d_fn.p + off : nullptr;
+      ops.uniform_fn = uniform;
+      ops.key = d_key.p + off;
+      ops.value = d_value.p + off;
+      ops.count = std::min<uint64_t>(o.batch, key.size() - off);
+      check_cuda(launch_slab_batch(o.mode, table, ops, o.threads, nullptr, rec ? &ref : nullptr, op_base), "launch");
+      op_base += static_cast<int64_t>(ops.count);
+    }
+    cudaEventRecord(b);
+    check_cuda(cudaEventSynchronize(b), "kernels");
+    float ms = 0;
+    cudaEventElapsedTime(&ms, a, b);
+    cudaEventDestroy(a), cudaEventDestroy(b);
+    return ms / 1000.0;
+  };
+  int64_t op_base = 0;
+  res.build_seconds = run_batches(nullptr, kFnInsert, w.init_keys, w.init_values, op_base);
+  res.mix_seconds = run_batches(&w.fn, kFnSearch, w.key, w.value, op_base);
+  res.ops = total;
+  res.alloc_failures = table.failures();
+  if (res.alloc_failures)
+    res.failures.push_back(std::to_string(res.alloc_failures) + " allocations found no free slab (pool too small)");
+  std::optional<std::string> broken;
+  switch (o.mode) {
+    case Mode::Map: broken = table_at_rest<Mode::Map>(table); break;
+    case Mode::Set: broken = table_at_rest<Mode::Set>(table); break;
+    case Mode::Multimap: broken = table_at_rest<Mode::Multimap>(table); break;
+  }
+  if (broken) res.failures.push_back("table at rest: " + *broken);
+  if (!rec) return res;
+
+  const auto t0 = Clock::now();
+  Header header;
+  header.model = explore::slab_mode_name(o.mode);
+  header.lp_rule = "explicit";
+  header.extra.emplace_back("source", "\"gpulin stress\"");
+  std::vector<std::string> names;
+  for (uint32_t f = 0; f < kFnCount; ++f)
+    names.emplace_back(o.mode == Mode::Map ? fn_name<Mode::Map>(f) : o.mode == Mode::Set ? fn_name<Mode::Set>(f)
+                                                                                       : fn_name<Mode::Multimap>(f));
+  History h = expand(rec->download(header, names, "gpu"));
+  apply_result_shapes(h, {{"search", ResultShape::Scalar}, {"contains", ResultShape::Bool}});
+  res.events = h.events.size();
+  res.download_seconds = since(t0);
+  const auto t1 = Clock::now();
+  const WitnessResult wr = check_witness(h);
+  if (wr.verdict != Verdict::Linearizable) {
+    // On the GPU an lp's ticket is taken after its deciding access, so another warp
+    // can observe a CAS's effect before the writer's ticket: the explicit order may
+    // fail where the history is linearizable. The search decides then.
+    res.witness_failure = wr.violation ? wr.violation->message : "the witness check failed";
+    SearchOptions so;
+    const SearchResult sr = check_search(h, so);
+    res.keys_searched = sr.partitions;
+    if (sr.verdict == Verdict::NotLinearizable) res.failures.push_back("not linearizable: " + sr.message);
+    if (sr.verdict == Verdict::Undecided) res.failures.push_back("undecided: " + sr.message);
+  }
+  res.check_seconds = since(t1);
+  if (!o.out_dir.empty()) {
+    std::filesystem::create_directories(o.out_dir);
+    res.history_path = o.out_dir + "/slab-" + explore::slab_mode_name(o.mode) + ".jsonl";
+    write_history_file(res.history_path, h);
+  }
+  return res;
+}
+
+}  // namespace gpulin::stress

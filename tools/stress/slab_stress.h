@@ -1,0 +1,50 @@
+// gpulin stress --structure slab-map|slab-set|slab-multimap: the slab hash on the
+// GPU under the paper's concurrent workload (§VI-C): a table built from `initial`
+// keys, then `ops` operations drawn from the mix Γ = (a, b, c, d) - insert,
+// delete, search for a key in the table, search for a key never inserted - one
+// per GPU thread, in batches. Checked at rest (the table's structure and
+// allocator, every run) and, with --record, the whole history: the explicit-rule
+// witness per key and, for keys where it fails, the search.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "structures/slab_hash/slab_layout.h"
+
+namespace gpulin::stress {
+
+struct SlabStressOptions {
+  slab_hash::Mode mode = slab_hash::Mode::Map;
+  bool light = true;
+  uint32_t buckets = 1 << 16;
+  uint64_t initial = 1 << 20;            // keys built before the mix
+  uint64_t ops = 1 << 22;                // operations of the mix
+  std::array<double, 4> mix{0.2, 0.2, 0.3, 0.3};  // Γ1
+  uint64_t batch = 1 << 20;              // operations per launch
+  uint32_t threads = 128;
+  uint64_t seed = 1;
+  bool record = false;
+  std::string out_dir;                   // with record: the history as JSON Lines
+};
+
+struct SlabStressResult {
+  uint64_t ops = 0, events = 0;
+  double build_seconds = 0, mix_seconds = 0;  // kernels
+  double download_seconds = 0, check_seconds = 0;
+  uint64_t keys_checked = 0, keys_searched = 0;  // partitions: all, and those the witness could not settle
+  uint32_t alloc_failures = 0;
+  std::string witness_failure;  // why the explicit-rule order failed, when it did (the search then decides)
+  std::string history_path;
+  std::vector<std::string> failures;  // empty: pass
+};
+
+// Parses "a,b,c,d" (fractions summing to 1); throws std::invalid_argument.
+std::array<double, 4> parse_mix(const std::string& text);
+// Throws std::runtime_error when the GPU cannot run it, std::invalid_argument on
+// bad options.
+SlabStressResult run_slab_stress(const SlabStressOptions& o);
+
+}  // namespace gpulin::stress
