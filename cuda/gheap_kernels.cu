@@ -49,7 +49,9 @@ template <class Key, class P, bool Record>
 cudaError_t launch(const HeapMemory<Key>& h, const GpuOpBatch<Key>& ops, uint32_t blocks, uint32_t threads,
                    cudaStream_t stream, BasicDeviceRecorderRef<Key> rec, int64_t op_id_base) {
   const size_t shared = kScratchKeysPerK * static_cast<size_t>(h.k) * sizeof(Key);
-  if (shared > 48 * 1024) {
+  // Above 48 KiB a block's shared memory must be asked for; the kernel's static
+  // broadcast words count too (k = 1024 with 64-bit keys is exactly 48 KiB dynamic).
+  if (shared + 2 * sizeof(unsigned long long) > 48 * 1024) {
     cudaError_t e = cudaFuncSetAttribute(heap_batch_kernel<Key, P, Record>,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared));
     if (e != cudaSuccess) return e;

@@ -62,9 +62,7 @@ KeyHistory assemble(std::vector<DeviceEvent> events, const K* keys, uint64_t key
     const K* p = keys + uint64_t(e.actor) * key_cap + e.key_off;
     if constexpr (!std::is_same_v<K, int64_t>)
       for (uint32_t i = 0; i < e.key_len; ++i)
-        if (!fits_history_integer(p[i]))
-          throw FormatError(h.source, 0, "op " + std::to_string(e.op) + " (actor " + std::to_string(e.actor) +
-                                             "): recorded " + key_out_of_history_range(p[i]));
+        if (!fits_history_integer(p[i])) refuse(e, key_out_of_history_range(p[i]));
     h.keys.insert(h.keys.end(), p, p + e.key_len);
   };
   for (const DeviceEvent& e : events) {

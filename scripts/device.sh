@@ -57,11 +57,13 @@ for s in ${STRESS:-gheap-td gheap-bu}; do
     done
     continue
   fi
-  for rec in "${recs[@]}"; do
-    if [ -z "$rec" ]; then n=$keys; else n=$rkeys; fi
-    line=$(timeout 300 build-gpu/tools/gpulin stress --structure $s --variant fixed --blocks 128 --threads 512 --k 1024 \
-      --workload random --keys $n $rec 2>&1 | tee -a "$out/stress.log" | tr '\n' ' ' | sed 's/  */ /g')
-    summary+=("stress $s keys=$n ${rec:-(no record)}: $(echo "$line" | grep -o 'verdict: [A-Za-z]*') | $(echo "$line" | grep -o 'kernels [0-9.]* s.*end of kernels to verdict [0-9.]* s' )")
+  for kb in ${STRESS_KEY_BITS:-32}; do
+    for rec in "${recs[@]}"; do
+      if [ -z "$rec" ]; then n=$keys; else n=$rkeys; fi
+      line=$(timeout 300 build-gpu/tools/gpulin stress --structure $s --variant fixed --blocks 128 --threads 512 --k 1024 \
+        --workload random --keys $n --key-bits $kb $rec 2>&1 | tee -a "$out/stress.log" | tr '\n' ' ' | sed 's/  */ /g')
+      summary+=("stress $s keys=$n bits=$kb ${rec:-(no record)}: $(echo "$line" | grep -o 'verdict: [A-Za-z]*') | $(echo "$line" | grep -o 'kernels [0-9.]* s.*end of kernels to verdict [0-9.]* s' )")
+    done
   done
 done
 fi

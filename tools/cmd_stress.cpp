@@ -36,8 +36,8 @@ int run_slab(Args& a) {
   fmt::print("  mix    {:>12} ops  {:>9.4f} s  {:>9.1f} M ops/s\n", s.ops, r.mix_seconds,
              s.ops / std::max(r.mix_seconds, 1e-12) / 1e6);
   if (s.record)
-    fmt::print("  recorded {} ops, {} events; download and assembly {:.3f} s, check {:.3f} s ({} key partitions searched)\n",
-               r.ops, r.events, r.download_seconds, r.check_seconds, r.keys_searched);
+    fmt::print("  recorded {} ops, {} events; download and assembly {:.3f} s, check {:.3f} s ({} keys, {} searched)\n",
+               r.ops, r.events, r.download_seconds, r.check_seconds, r.keys_checked, r.keys_searched);
   if (!r.witness_failure.empty()) fmt::print("  explicit-rule order failed ({}); decided by the search\n", r.witness_failure);
   if (!r.history_path.empty()) fmt::print("  history: {}\n", r.history_path);
   for (const auto& f : r.failures) fmt::print("  FAIL: {}\n", f);

@@ -52,6 +52,9 @@
 //                              after the access that decided it
 //     void x.record_inv(uint32_t fn, const Key* args, uint32_t n)
 //     void x.record_ret(const Key* res, uint32_t n, bool is_null)
+//                              keys are recorded whole: a key wider than the
+//                              GPU recorder's word (CudaContext's RecordKey) does
+//                              not compile; histories hold keys up to 2^63 - 1
 //   faults the structure detects (capacity exhausted, impossible state):
 //     void x.fail(const char* what)
 //

@@ -103,7 +103,7 @@ TEST(DeviceKeys, AKeyAboveTheLargestHistoryIntegerIsRefusedNotWrapped) {
   const std::vector<uint64_t> keys = buffers(kAbove32, kMixed, uint64_t{1} << 63);
   EXPECT_TRUE(test::throws_format_error(
       [&] { assemble_device_history(two_ops(), keys, kKeyCap, pq_header(), {"ins", "del"}, "<key64 test>"); }, 0,
-      "op 0 (actor 0): recorded key 9223372036854775808 is above 2^63 - 1"));
+      "(op 0, actor 0): key 9223372036854775808 is above 2^63 - 1"));
   const std::vector<uint64_t> max_value = buffers(kAbove32, kMixed, ~uint64_t{0});
   EXPECT_TRUE(test::throws_format_error(
       [&] { assemble_device_history(two_ops(), max_value, kKeyCap, pq_header(), {"ins", "del"}, "<key64 test>"); },

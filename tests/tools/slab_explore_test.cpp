@@ -138,9 +138,9 @@ TEST(SlabFindings, S1MultimapSearchReturnsANewerPairFromAFreedSpot) {
 // delete took effect before the other delete, not at its store. The history is
 // linearizable (the search finds an order), the recorded points are not.
 TEST(SlabFindings, S2UniqueDeleteDoesNotTakeEffectAtItsStore) {
-  for (const auto& [s, found] : {std::pair{"slab-map:buckets=1|d0,i0=1;i0=2,d0,s0|1*4.0*5", "1"},
-                                 std::pair{"slab-set:buckets=1|d0,i0;i0,d0,s0|1*4.0*5", "true"},
-                                 std::pair{"slab-map:buckets=1:alloc=regular|d0,i0=1;i0=2,d0,s0|1*4.0*5", "1"}}) {
+  for (const auto& [s, found] : {std::pair{"slab-map:buckets=1|d0,i0=1;i0=2,d0,s0|1*5.0*6", "1"},
+                                 std::pair{"slab-set:buckets=1|d0,i0;i0,d0,s0|1*5.0*6", "true"},
+                                 std::pair{"slab-map:buckets=1:alloc=regular|d0,i0=1;i0=2,d0,s0|1*5.0*6", "1"}}) {
     const Replayed r = replay(s);
     EXPECT_EQ(r.judgement.failure, Failure::WitnessOnly) << s << ": " << r.judgement.message;
     EXPECT_FALSE(is_bug(r.judgement.failure));
@@ -154,10 +154,10 @@ TEST(SlabFindings, S2UniqueDeleteDoesNotTakeEffectAtItsStore) {
 // the CAS that emptied the pair, and a search in between is explained by no point
 // of the rule.
 TEST(SlabFindings, S3DeleteAllIsNotAtomic) {
-  const Replayed v = replay("slab-multimap:buckets=1|i0=1,i0=2,s0;x0|0*5.1*4.0");
+  const Replayed v = replay("slab-multimap:buckets=1|i0=1,i0=2,s0;x0|0*6.1*5.0");
   EXPECT_EQ(v.judgement.failure, Failure::Violation) << v.judgement.message;
   EXPECT_EQ(result(v, 2), "2");  // the search: 1 before the deleteall, null after
-  const Replayed w = replay("slab-multimap:buckets=1|i0=1,s0;x0|0*3.1*3.0");
+  const Replayed w = replay("slab-multimap:buckets=1|i0=1,s0;x0|0*4.1*4.0");
   EXPECT_EQ(w.judgement.failure, Failure::WitnessOnly) << w.judgement.message;
 }
 
