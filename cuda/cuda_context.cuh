@@ -213,13 +213,13 @@ class CudaContext {
   // ordered with the deciding access on both sides.
   __device__ void begin_op(int64_t op) { op_ = op; }
   __device__ void end_op() {}
-  __device__ void record_acq(int64_t node) { event_only(2, node); }
-  __device__ void record_rel(int64_t node) { event_only(3, node); }
-  __device__ void record_lp() { event_only(4, 0); }
+  __device__ void record_acq(int64_t node) { event_only(kDeviceAcq, node); }
+  __device__ void record_rel(int64_t node) { event_only(kDeviceRel, node); }
+  __device__ void record_lp() { event_only(kDeviceLp, 0); }
   template <class Key>
-  __device__ void record_inv(uint32_t fn, const Key* args, uint32_t n) { with_keys(0, fn, args, n, false); }
+  __device__ void record_inv(uint32_t fn, const Key* args, uint32_t n) { with_keys(kDeviceInv, fn, args, n, false); }
   template <class Key>
-  __device__ void record_ret(const Key* res, uint32_t n, bool is_null) { with_keys(1, 0, res, n, is_null); }
+  __device__ void record_ret(const Key* res, uint32_t n, bool is_null) { with_keys(kDeviceRet, 0, res, n, is_null); }
 
   __device__ void fail(const char* what) {
     if (scope_.rank() == 0) printf("gpulin: block %u thread %u: %s\n", blockIdx.x, threadIdx.x, what);
@@ -227,13 +227,12 @@ class CudaContext {
   }
 
  private:
-  // Event kinds: 0 inv, 1 ret, 2 acq, 3 rel, 4 lp (DeviceEvent::kind).
   __device__ unsigned long long ticket(uint32_t kind) {
     auto counter = device_ref<unsigned long long>(*rec_.ticket);
-    const cuda::memory_order order = kind == 0   ? cuda::memory_order_acquire
-                                     : kind == 1 ? cuda::memory_order_release
-                                     : kind == 4 ? cuda::memory_order_acq_rel
-                                                 : cuda::memory_order_relaxed;
+    const cuda::memory_order order = kind == kDeviceInv   ? cuda::memory_order_acquire
+                                     : kind == kDeviceRet ? cuda::memory_order_release
+                                     : kind == kDeviceLp  ? cuda::memory_order_acq_rel
+                                                          : cuda::memory_order_relaxed;
     return counter.fetch_add(1ull, order) + 1;  // from 1
   }
   __device__ void append(uint32_t kind, int64_t node, uint32_t fn, uint32_t key_off, uint32_t key_len, bool is_null) {

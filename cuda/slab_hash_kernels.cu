@@ -30,34 +30,19 @@ cudaError_t launch_policy(const DeviceSlabHash& t, const SlabOpBatch& ops, uint3
   return cudaGetLastError();
 }
 
-template <Mode M, class F>
-cudaError_t by_alloc(const DeviceSlabHash& t, F&& f) {
-  return t.light() ? f(SlabPolicy<M, true>{}) : f(SlabPolicy<M, false>{});
-}
-
-template <class F>
-cudaError_t by_mode(Mode mode, const DeviceSlabHash& t, F&& f) {
-  switch (mode) {
-    case Mode::Map: return by_alloc<Mode::Map>(t, f);
-    case Mode::Set: return by_alloc<Mode::Set>(t, f);
-    case Mode::Multimap: return by_alloc<Mode::Multimap>(t, f);
-  }
-  return cudaErrorInvalidValue;
-}
-
 }  // namespace
 
 cudaError_t launch_slab_batch(Mode mode, const DeviceSlabHash& table, const SlabOpBatch& ops, uint32_t threads,
                               cudaStream_t stream, const DeviceRecorderRef* recorder, int64_t op_id_base) {
   if (threads == 0 || threads % 32 != 0 || threads > 1024) return cudaErrorInvalidValue;
-  return by_mode(mode, table, [&](auto policy) {
+  return with_slab_policy(mode, table.light(), [&](auto policy) -> cudaError_t {
     return launch_policy<decltype(policy)>(table, ops, threads, stream, recorder, op_id_base);
   });
 }
 
 cudaError_t launch_slab_flush(Mode mode, const DeviceSlabHash& table, uint32_t threads, cudaStream_t stream) {
   if (threads == 0 || threads % 32 != 0 || threads > 1024) return cudaErrorInvalidValue;
-  return by_mode(mode, table, [&](auto policy) {
+  return with_slab_policy(mode, table.light(), [&](auto policy) -> cudaError_t {
     const uint64_t warps_needed = table.shape().buckets;
     const uint64_t blocks = std::min<uint64_t>((warps_needed * 32 + threads - 1) / threads, uint64_t(sm_count()) * 32);
     slab_flush_kernel<decltype(policy)><<<blocks, threads, 0, stream>>>(table.view<decltype(policy)>());

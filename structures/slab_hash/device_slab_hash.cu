@@ -5,25 +5,24 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/cuda_support.h"
+
 namespace gpulin::slab_hash {
 
 namespace {
 
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw std::runtime_error(std::string("slab hash: ") + what + ": " + cudaGetErrorString(e));
-}
+using cuda_support::check;
 
 template <class T>
 T* device_alloc(size_t count, const char* what) {
   T* p = nullptr;
-  check(cudaMalloc(&p, count * sizeof(T)), what);
+  check(cudaMalloc(&p, count * sizeof(T)), std::string("slab hash: ") + what);
   return p;
 }
 
 __global__ void count_bits(const uint32_t* words, size_t n, unsigned long long* total) {
   unsigned long long mine = 0;
-  for (size_t i = blockIdx.x * size_t{blockDim.x} + threadIdx.x; i < n; i += size_t{gridDim.x} * blockDim.x)
-    mine += __popc(words[i]);
+  GPULIN_GRID_STRIDE(i, n) mine += __popc(words[i]);
   if (mine) atomicAdd(total, mine);
 }
 
@@ -44,7 +43,7 @@ DeviceSlabHash::DeviceSlabHash(const SlabHashShape& shape, bool light) : shape_(
   }
   super_table_ = device_alloc<uint32_t*>(shape.supers, "super block table");
   check(cudaMemcpy(super_table_, supers_host_.data(), shape.supers * sizeof(uint32_t*), cudaMemcpyHostToDevice),
-        "super block table");
+        "slab hash: super block table");
   reset();
 }
 
@@ -61,53 +60,41 @@ DeviceSlabHash::~DeviceSlabHash() {
 }
 
 void DeviceSlabHash::reset() {
-  check(cudaMemset(base_, 0xFF, shape_.base_words() * sizeof(uint32_t)), "reset");
+  check(cudaMemset(base_, 0xFF, shape_.base_words() * sizeof(uint32_t)), "slab hash: reset");
   if (light_)
-    check(cudaMemset(supers_host_[0], 0xFF, shape_.pool_words() * sizeof(uint32_t)), "reset");
+    check(cudaMemset(supers_host_[0], 0xFF, shape_.pool_words() * sizeof(uint32_t)), "slab hash: reset");
   else
-    for (uint32_t* s : supers_host_) check(cudaMemset(s, 0xFF, shape_.super_words() * sizeof(uint32_t)), "reset");
-  check(cudaMemset(bitmaps_, 0, shape_.bitmap_words() * sizeof(uint32_t)), "reset");
-  check(cudaMemset(failures_, 0, sizeof(uint32_t)), "reset");
-  check(cudaDeviceSynchronize(), "reset");
+    for (uint32_t* s : supers_host_) check(cudaMemset(s, 0xFF, shape_.super_words() * sizeof(uint32_t)), "slab hash: reset");
+  check(cudaMemset(bitmaps_, 0, shape_.bitmap_words() * sizeof(uint32_t)), "slab hash: reset");
+  check(cudaMemset(failures_, 0, sizeof(uint32_t)), "slab hash: reset");
+  check(cudaDeviceSynchronize(), "slab hash: reset");
 }
 
-uint32_t DeviceSlabHash::failures() const {
-  uint32_t f = 0;
-  check(cudaMemcpy(&f, failures_, sizeof f, cudaMemcpyDeviceToHost), "failures");
-  return f;
-}
+uint32_t DeviceSlabHash::failures() const { return cuda_support::read_at(failures_); }
 
 uint64_t DeviceSlabHash::allocated_units() const {
-  unsigned long long* total = device_alloc<unsigned long long>(1, "count");
-  check(cudaMemset(total, 0, sizeof *total), "count");
-  count_bits<<<256, 256>>>(bitmaps_, shape_.bitmap_words(), total);
-  unsigned long long t = 0;
-  check(cudaMemcpy(&t, total, sizeof t, cudaMemcpyDeviceToHost), "count");
-  cudaFree(total);
-  return t;
+  cuda_support::DeviceBuffer<unsigned long long> total(1);
+  total.fill_bytes(0);
+  count_bits<<<cuda_support::grid_for(shape_.bitmap_words()), 256>>>(bitmaps_, shape_.bitmap_words(), total.get());
+  check(cudaGetLastError(), "slab hash: count");
+  return total.at(0);
 }
 
 size_t DeviceSlabHash::bytes() const {
   return (shape_.base_words() + shape_.pool_words() + shape_.bitmap_words()) * sizeof(uint32_t);
 }
 
-std::vector<uint32_t> DeviceSlabHash::base_words() const {
-  std::vector<uint32_t> v(shape_.base_words());
-  check(cudaMemcpy(v.data(), base_, v.size() * 4, cudaMemcpyDeviceToHost), "download");
-  return v;
-}
+std::vector<uint32_t> DeviceSlabHash::base_words() const { return cuda_support::download(base_, shape_.base_words()); }
 std::vector<uint32_t> DeviceSlabHash::pool_words() const {
   std::vector<uint32_t> v(shape_.pool_words());
   for (uint32_t s = 0; s < shape_.supers; ++s)
     check(cudaMemcpy(v.data() + s * shape_.super_words(), supers_host_[s], shape_.super_words() * 4,
                      cudaMemcpyDeviceToHost),
-          "download");
+          "slab hash: download");
   return v;
 }
 std::vector<uint32_t> DeviceSlabHash::bitmap_words() const {
-  std::vector<uint32_t> v(shape_.bitmap_words());
-  check(cudaMemcpy(v.data(), bitmaps_, v.size() * 4, cudaMemcpyDeviceToHost), "download");
-  return v;
+  return cuda_support::download(bitmaps_, shape_.bitmap_words());
 }
 
 }  // namespace gpulin::slab_hash

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "structures/slab_hash/slab_alloc.h"
 #include "structures/slab_hash/slab_layout.h"
@@ -30,6 +31,21 @@ struct SlabPolicy {
   static constexpr Mutant mutant = Mu;
 };
 
+// f(SlabPolicy<mode, light, Mu>{}) for a mode and allocator known at run time: the
+// one place run-time choices become a policy (the GPU launches, the simulator's
+// driver, checks of a downloaded table). Host code only.
+template <Mutant Mu = Mutant::None, class F>
+decltype(auto) with_slab_policy(Mode mode, bool light, F&& f) {
+  auto with_alloc = [&](auto m) -> decltype(auto) {
+    constexpr Mode M = decltype(m)::value;
+    if (light) return f(SlabPolicy<M, true, Mu>{});
+    return f(SlabPolicy<M, false, Mu>{});
+  };
+  if (mode == Mode::Map) return with_alloc(std::integral_constant<Mode, Mode::Map>{});
+  if (mode == Mode::Set) return with_alloc(std::integral_constant<Mode, Mode::Set>{});
+  return with_alloc(std::integral_constant<Mode, Mode::Multimap>{});
+}
+
 template <class P>
 struct SlabHashView {
   uint32_t* base_slabs = nullptr;  // bucket b: words [32 b, 32 b + 32)
@@ -52,5 +68,13 @@ enum Fn : uint32_t {
   kFnDeleteAll = 4,  // DELETEALL (multimap)
   kFnCount = 5,
 };
+
+// The names an operation is recorded under, per mode (history-format.md models).
+constexpr const char* fn_name(Mode m, uint32_t fn) {
+  constexpr const char* kMap[] = {"replace", "delete", "search", "searchall", "deleteall"};
+  constexpr const char* kSet[] = {"insert", "delete", "contains", "searchall", "deleteall"};
+  constexpr const char* kMulti[] = {"insert", "delete", "search", "searchall", "deleteall"};
+  return m == Mode::Map ? kMap[fn] : m == Mode::Set ? kSet[fn] : kMulti[fn];
+}
 
 }  // namespace gpulin::slab_hash

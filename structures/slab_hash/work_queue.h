@@ -35,15 +35,6 @@ struct TaskResult {
   uint32_t n = 0;
 };
 
-// The names an operation is recorded under, per mode (history-format.md models).
-template <Mode M>
-constexpr const char* fn_name(uint32_t fn) {
-  constexpr const char* kMap[] = {"replace", "delete", "search", "searchall", "deleteall"};
-  constexpr const char* kSet[] = {"insert", "delete", "contains", "searchall", "deleteall"};
-  constexpr const char* kMulti[] = {"insert", "delete", "search", "searchall", "deleteall"};
-  return M == Mode::Map ? kMap[fn] : M == Mode::Set ? kSet[fn] : kMulti[fn];
-}
-
 inline constexpr uint32_t kSearchAllCap = 64;
 
 // Runs one operation with its recording; `done(result)` is called warp-uniformly.

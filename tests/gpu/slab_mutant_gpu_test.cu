@@ -11,6 +11,7 @@
 #include "cuda/slab_hash_kernel.cuh"
 #include "histories/device_recorder.h"
 #include "histories/result_shapes.h"
+#include "tools/explore/slab_program.h"
 #include "verify/search_checker.h"
 
 namespace gpulin {
@@ -42,11 +43,8 @@ TEST(SlabMutantOnGpu, SearchFirstSlabIsRejected) {
     slab_batch_kernel<P, true><<<n / threads, threads>>>(table.view<P>(), ops, ref, fn == kFnInsert ? 0 : n);
     ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   }
-  Header header;
-  header.model = "map";
-  header.lp_rule = "explicit";
-  History h = expand(rec.download(header, {"replace", "delete", "search", "searchall", "deleteall"}, "gpu"));
-  apply_result_shapes(h, {{"search", ResultShape::Scalar}});
+  History h = expand(rec.download(explore::slab_header(Mode::Map, "test"), explore::slab_fn_names(Mode::Map), "gpu"));
+  apply_result_shapes(h, explore::slab_result_shapes());
   ASSERT_EQ(h.ops.size(), 2u * n);
   const SearchResult r = check_search(h);
   EXPECT_EQ(r.verdict, Verdict::NotLinearizable) << "a search that stops at the base slab was not caught";

@@ -44,6 +44,27 @@ size_t SlabProgram::size() const {
 
 std::string slab_mode_name(Mode m) { return m == Mode::Map ? "map" : m == Mode::Set ? "set" : "multimap"; }
 
+Header slab_header(Mode m, const std::string& source) {
+  Header header;
+  header.model = slab_mode_name(m);
+  header.lp_rule = "explicit";
+  std::string quoted;
+  append_json_string(quoted, source);
+  header.extra.emplace_back("source", quoted);
+  return header;
+}
+
+std::vector<std::string> slab_fn_names(Mode m) {
+  std::vector<std::string> names;
+  for (uint32_t fn = 0; fn < slab_hash::kFnCount; ++fn) names.emplace_back(slab_hash::fn_name(m, fn));
+  return names;
+}
+
+const ResultShapes& slab_result_shapes() {
+  static const ResultShapes shapes = {{"search", ResultShape::Scalar}, {"contains", ResultShape::Bool}};
+  return shapes;
+}
+
 std::optional<Mode> parse_slab_structure(const std::string& s) {
   if (s == "slab-map") return Mode::Map;
   if (s == "slab-set") return Mode::Set;

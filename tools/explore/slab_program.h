@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "histories/history.h"
+#include "histories/result_shapes.h"
 #include "structures/slab_hash/slab_hash_view.h"
 
 namespace gpulin::explore {
@@ -41,7 +43,15 @@ struct SlabProgram {
   size_t size() const;
 };
 
-std::string slab_mode_name(slab_hash::Mode m);  // map, set, multimap
+std::string slab_mode_name(slab_hash::Mode m);  // map, set, multimap (the model's name)
+
+// What a recorded slab hash history is, for the simulator's and the GPU's
+// recordings alike: the header (the mode's model, the `explicit` rule, `source`),
+// the recorder's operation names by code, and the results' JSON shapes (search:
+// value or null; contains: true/false).
+Header slab_header(slab_hash::Mode m, const std::string& source);
+std::vector<std::string> slab_fn_names(slab_hash::Mode m);
+const ResultShapes& slab_result_shapes();
 std::optional<slab_hash::Mode> parse_slab_structure(const std::string& s);  // slab-map, ...
 std::string slab_mutant_name(slab_hash::Mutant m);
 std::optional<slab_hash::Mutant> parse_slab_mutant(const std::string& s);

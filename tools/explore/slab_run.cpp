@@ -21,33 +21,26 @@ SlabHashShape sim_shape(const SlabConfig& c) { return {c.buckets, 2, 1, 8, 7}; }
 
 // The run's table as a compile-time policy: every mutant and both allocators are
 // instantiated here, in the simulator's driver, and nowhere on the GPU.
-template <Mode M, class F>
-void with_slab_policy(const SlabConfig& c, F&& f) {
-  auto by_alloc = [&](auto mutant) {
-    constexpr Mutant Mu = decltype(mutant)::value;
-    if (c.light)
-      f(SlabPolicy<M, true, Mu>{});
-    else
-      f(SlabPolicy<M, false, Mu>{});
-  };
+template <class F>
+void with_run_policy(const SlabConfig& c, F&& f) {
+  auto with_mutant = [&](auto mu) { with_slab_policy<decltype(mu)::value>(c.mode, c.light, f); };
   switch (c.mutant) {
-    case Mutant::None: by_alloc(std::integral_constant<Mutant, Mutant::None>{}); break;
-    case Mutant::SearchFirstSlab: by_alloc(std::integral_constant<Mutant, Mutant::SearchFirstSlab>{}); break;
-    case Mutant::InsertNoReread: by_alloc(std::integral_constant<Mutant, Mutant::InsertNoReread>{}); break;
-    case Mutant::LostNextCas: by_alloc(std::integral_constant<Mutant, Mutant::LostNextCas>{}); break;
+    case Mutant::None: return with_mutant(std::integral_constant<Mutant, Mutant::None>{});
+    case Mutant::SearchFirstSlab: return with_mutant(std::integral_constant<Mutant, Mutant::SearchFirstSlab>{});
+    case Mutant::InsertNoReread: return with_mutant(std::integral_constant<Mutant, Mutant::InsertNoReread>{});
+    case Mutant::LostNextCas: return with_mutant(std::integral_constant<Mutant, Mutant::LostNextCas>{});
   }
 }
 
-template <Mode M>
-SlabExecution execute_mode(const SlabConfig& c, const SlabProgram& p, sim::Strategy& strategy, uint64_t max_points) {
+}  // namespace
+
+SlabExecution execute_slab(const SlabConfig& c, const SlabProgram& p, sim::Strategy& strategy, uint64_t max_points) {
   SlabExecution e;
-  std::vector<std::string> names;
-  for (uint32_t fn = 0; fn < kFnCount; ++fn) names.emplace_back(fn_name<M>(fn));
-  HostRecorder recorder(names);
+  HostRecorder recorder(slab_fn_names(c.mode));
   HostSlabHash table(sim_shape(c));
   sim::Simulator sim;
   const auto warps = static_cast<uint32_t>(p.warps.size());
-  with_slab_policy<M>(c, [&](auto policy) {
+  with_run_policy(c, [&](auto policy) {
     using P = decltype(policy);
     const SlabHashView<P> view = table.view<P>();
     e.run = sim.run(
@@ -69,28 +62,9 @@ SlabExecution execute_mode(const SlabConfig& c, const SlabProgram& p, sim::Strat
     if (e.run.outcome == sim::Outcome::Completed) e.at_rest_failure = slab_table_at_rest(view);
   });
   e.alloc_failures = table.failures();
-  Header header;
-  header.model = slab_mode_name(M);
-  header.lp_rule = "explicit";
-  header.extra.emplace_back("source", "\"gpulin explore\"");
-  e.history = recorder.to_history(header, "explore");
-  if constexpr (M == Mode::Set) {
-    apply_result_shapes(e.history, {{"contains", ResultShape::Bool}});
-  } else {
-    apply_result_shapes(e.history, {{"search", ResultShape::Scalar}});
-  }
+  e.history = recorder.to_history(slab_header(c.mode, "gpulin explore"), "explore");
+  apply_result_shapes(e.history, slab_result_shapes());
   return e;
-}
-
-}  // namespace
-
-SlabExecution execute_slab(const SlabConfig& c, const SlabProgram& p, sim::Strategy& strategy, uint64_t max_points) {
-  switch (c.mode) {
-    case Mode::Map: return execute_mode<Mode::Map>(c, p, strategy, max_points);
-    case Mode::Set: return execute_mode<Mode::Set>(c, p, strategy, max_points);
-    case Mode::Multimap: return execute_mode<Mode::Multimap>(c, p, strategy, max_points);
-  }
-  return {};
 }
 
 Judgement judge_slab(const SlabExecution& e, const JudgeOptions& options) {

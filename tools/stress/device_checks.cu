@@ -8,7 +8,7 @@
 
 #include "structures/gheap/bit_reversal.h"
 #include "structures/gheap/operation.h"
-#include "verify/cuda_support.cuh"
+#include "common/cuda_support.h"
 
 namespace gpulin::stress {
 

@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <unordered_set>
 
+#include "common/cuda_support.h"
 #include "cuda/slab_hash_launch.h"
 #include "histories/device_recorder.h"
 #include "histories/jsonl_writer.h"
@@ -17,6 +18,7 @@
 #include "structures/slab_hash/work_queue.h"
 #include "tools/explore/slab_at_rest.h"
 #include "tools/explore/slab_program.h"
+#include "tools/stress/wall_clock.h"
 #include "histories/rules.h"
 #include "verify/keyed_linear/keyed_check.h"
 
@@ -27,20 +29,7 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-void check_cuda(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw std::runtime_error(std::string("slab stress: ") + what + ": " + cudaGetErrorString(e));
-}
-double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-
-template <class T>
-struct DeviceArray {
-  T* p = nullptr;
-  explicit DeviceArray(const std::vector<T>& host) {
-    check_cuda(cudaMalloc(&p, std::max<size_t>(1, host.size()) * sizeof(T)), "allocation");
-    check_cuda(cudaMemcpy(p, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice), "upload");
-  }
-  ~DeviceArray() { cudaFree(p); }
-};
+using cuda_support::check;
 
 // The workload: initial keys (distinct, below 2^31) built first; then the mix,
 // where inserts bring fresh keys, deletes and searches-for-present keys pick from
@@ -86,12 +75,12 @@ Workload make_slab_workload(const SlabStressOptions& o) {
   return w;
 }
 
-template <Mode M>
-std::optional<std::string> table_at_rest(const DeviceSlabHash& t) {
+// The downloaded table, checked at rest on the host (slab_at_rest.h).
+std::optional<std::string> table_at_rest(const DeviceSlabHash& t, Mode mode) {
   std::vector<uint32_t> base = t.base_words(), pool = t.pool_words(), bitmaps = t.bitmap_words();
   std::vector<uint32_t*> supers;
   for (uint32_t s = 0; s < t.shape().supers; ++s) supers.push_back(pool.data() + s * t.shape().super_words());
-  auto host_view = [&](auto policy) {
+  return with_slab_policy(mode, t.light(), [&](auto policy) {
     SlabHashView<decltype(policy)> v = t.view<decltype(policy)>();
     v.base_slabs = base.data();
     v.alloc.bitmaps = bitmaps.data();
@@ -99,8 +88,7 @@ std::optional<std::string> table_at_rest(const DeviceSlabHash& t) {
     v.alloc.super_blocks = supers.data();
     v.alloc.failures = nullptr;
     return explore::slab_table_at_rest(v);
-  };
-  return t.light() ? host_view(SlabPolicy<M, true>{}) : host_view(SlabPolicy<M, false>{});
+  });
 }
 
 }  // namespace
@@ -159,26 +147,21 @@ SlabStressResult run_slab_stress(const SlabStressOptions& o) {
 
   auto run_batches = [&](const std::vector<uint32_t>* fn, uint32_t uniform, const std::vector<uint32_t>& key,
                          const std::vector<uint32_t>& value, int64_t& op_base) {
-    DeviceArray<uint32_t> d_fn(fn ? *fn : std::vector<uint32_t>{}), d_key(key), d_value(value);
-    cudaEvent_t a, b;
-    cudaEventCreate(&a), cudaEventCreate(&b);
-    cudaEventRecord(a);
+    const cuda_support::DeviceBuffer<uint32_t> d_fn(fn ? *fn : std::vector<uint32_t>{}), d_key(key), d_value(value);
+    cuda_support::GpuTimer timer;
+    timer.start();
     for (uint64_t off = 0; off < key.size(); off += o.batch) {
       SlabOpBatch ops;
-      ops.fn = fn ? d_fn.p + off : nullptr;
+      ops.fn = fn ? d_fn.get() + off : nullptr;
       ops.uniform_fn = uniform;
-      ops.key = d_key.p + off;
-      ops.value = d_value.p + off;
+      ops.key = d_key.get() + off;
+      ops.value = d_value.get() + off;
       ops.count = std::min<uint64_t>(o.batch, key.size() - off);
-      check_cuda(launch_slab_batch(o.mode, table, ops, o.threads, nullptr, rec ? &ref : nullptr, op_base), "launch");
+      check(launch_slab_batch(o.mode, table, ops, o.threads, nullptr, rec ? &ref : nullptr, op_base),
+            "slab stress: launch");
       op_base += static_cast<int64_t>(ops.count);
     }
-    cudaEventRecord(b);
-    check_cuda(cudaEventSynchronize(b), "kernels");
-    float ms = 0;
-    cudaEventElapsedTime(&ms, a, b);
-    cudaEventDestroy(a), cudaEventDestroy(b);
-    return ms / 1000.0;
+    return timer.stop("slab stress: kernels");
   };
   int64_t op_base = 0;
   res.build_seconds = run_batches(nullptr, kFnInsert, w.init_keys, w.init_values, op_base);
@@ -187,28 +170,15 @@ SlabStressResult run_slab_stress(const SlabStressOptions& o) {
   res.alloc_failures = table.failures();
   if (res.alloc_failures)
     res.failures.push_back(std::to_string(res.alloc_failures) + " allocations found no free slab (pool too small)");
-  std::optional<std::string> broken;
-  switch (o.mode) {
-    case Mode::Map: broken = table_at_rest<Mode::Map>(table); break;
-    case Mode::Set: broken = table_at_rest<Mode::Set>(table); break;
-    case Mode::Multimap: broken = table_at_rest<Mode::Multimap>(table); break;
-  }
+  const std::optional<std::string> broken = table_at_rest(table, o.mode);
   if (broken) res.failures.push_back("table at rest: " + *broken);
   if (!rec) return res;
 
   const auto t0 = Clock::now();
-  Header header;
-  header.model = explore::slab_mode_name(o.mode);
-  header.lp_rule = "explicit";
-  header.extra.emplace_back("source", "\"gpulin stress\"");
-  std::vector<std::string> names;
-  for (uint32_t f = 0; f < kFnCount; ++f)
-    names.emplace_back(o.mode == Mode::Map ? fn_name<Mode::Map>(f) : o.mode == Mode::Set ? fn_name<Mode::Set>(f)
-                                                                                       : fn_name<Mode::Multimap>(f));
   // The lean form throughout: a run of 10^7 operations is checked key by key on
   // every core (verify/keyed_linear), never expanded into Values.
-  KeyHistory h = rec->download(header, names, "gpu");
-  apply_result_shapes(h, {{"search", ResultShape::Scalar}, {"contains", ResultShape::Bool}});
+  KeyHistory h = rec->download(explore::slab_header(o.mode, "gpulin stress"), explore::slab_fn_names(o.mode), "gpu");
+  apply_result_shapes(h, explore::slab_result_shapes());
   res.events = h.events.size();
   res.download_seconds = since(t0);
   const auto t1 = Clock::now();

@@ -9,12 +9,14 @@
 #include <optional>
 #include <stdexcept>
 
+#include "common/cuda_support.h"
 #include "histories/device_recorder.h"
 #include "histories/jsonl_writer.h"
 #include "structures/gheap/bit_reversal.h"
 #include "structures/gheap/device_heap.h"
 #include "cuda/gheap_launch.h"
 #include "tools/explore/heap_config.h"
+#include "tools/stress/wall_clock.h"
 #include "tools/stress/workload.h"
 #include "tools/explore/heap_at_rest.h"
 #include "histories/rules.h"
@@ -42,9 +44,7 @@ void radix_sort(std::vector<Key>& v) {
   }
 }
 
-void check(cudaError_t e, const std::string& what) {
-  if (e != cudaSuccess) throw std::runtime_error(what + ": " + cudaGetErrorString(e));
-}
+using cuda_support::check;
 
 template <class T>
 T* upload(const std::vector<T>& v) {
@@ -96,9 +96,6 @@ void plant_bad_delete(const BasicDeviceRecorder<Key>& rec, uint32_t actors) {
   }
 }
 
-double since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 
 // The run with the heap's key type fixed: its kernels, recorder and checks.
 template <class Key>
@@ -157,19 +154,14 @@ StressResult run_stress_as(const StressOptions& o) {
     b.out = out;
     b.out_n = out_n;
     const BasicDeviceRecorderRef<Key> ref = rec ? rec->ref() : BasicDeviceRecorderRef<Key>{};
-    cudaEvent_t t0, t1;
-    cudaEventCreate(&t0);
-    cudaEventCreate(&t1);
-    cudaEventRecord(t0);
+    cuda_support::GpuTimer timer;
+    timer.start();
     check(gheap::launch_heap_batch(o.flavor, o.variant, memory, b, o.blocks, o.threads, nullptr, rec ? &ref : nullptr,
                                    op_base),
           "heap kernel launch (" + p.name + ")");
-    cudaEventRecord(t1);
-    check(cudaEventSynchronize(t1), "heap kernel (" + p.name + ")");
-    float ms = 0;
-    cudaEventElapsedTime(&ms, t0, t1);
-    r.phases.push_back({p.name, p.fn.size(), ms / 1000.0});
-    r.kernel_seconds += ms / 1000.0;
+    const double seconds = timer.stop("heap kernel (" + p.name + ")");
+    r.phases.push_back({p.name, p.fn.size(), seconds});
+    r.kernel_seconds += seconds;
     r.ops += p.fn.size();
     r.inserted_keys += p.inserted_keys;
     if (on_device) {

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "histories/id_index.h"
-#include "verify/cuda_support.cuh"
+#include "common/cuda_support.h"
 #include "verify/pq_linear/gpu_check.h"
 #include "verify/pq_linear/key_rules.h"
 

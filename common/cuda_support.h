@@ -1,6 +1,7 @@
-// Host-side glue for the checks that run as CUDA kernels (verify/pq_linear/gpu_check.cu,
-// tools/stress/device_checks.cu): errors as exceptions, device buffers owned by
-// scope, grid sizes, small reads back. Written once so that both read alike.
+// Host-side CUDA glue for every layer (the structures' device memory, the checks
+// that run as kernels, the stress drivers): errors as exceptions, device buffers
+// owned by scope, grid sizes, small reads back and uploads. Written once so that
+// all read alike. Includes only the CUDA runtime.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -13,8 +14,10 @@
 
 namespace gpulin::cuda_support {
 
-inline void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw std::runtime_error(std::string("check on the GPU: ") + what + ": " + cudaGetErrorString(e));
+// `what` names the step, with its layer where the step alone would not say it
+// ("slab hash: base slabs").
+inline void check(cudaError_t e, const std::string& what) {
+  if (e != cudaSuccess) throw std::runtime_error("CUDA: " + what + ": " + cudaGetErrorString(e));
 }
 
 // Blocks of 256 for n items, at least one (a launch of zero blocks is an error and
@@ -44,6 +47,10 @@ template <class T>
 class DeviceBuffer {
  public:
   explicit DeviceBuffer(uint64_t n = 0) { resize(n); }
+  // A copy of `host` on the device.
+  explicit DeviceBuffer(const std::vector<T>& host) : DeviceBuffer(host.size()) {
+    if (!host.empty()) check(cudaMemcpy(p_, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice), "upload");
+  }
   ~DeviceBuffer() { cudaFree(p_); }
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
@@ -61,6 +68,33 @@ class DeviceBuffer {
  private:
   T* p_ = nullptr;
   uint64_t n_ = 0;
+};
+
+// Seconds of GPU time between start() and stop() on one stream, by CUDA events;
+// stop() waits for the stream and names the step when it failed.
+class GpuTimer {
+ public:
+  GpuTimer() {
+    check(cudaEventCreate(&start_), "event");
+    check(cudaEventCreate(&stop_), "event");
+  }
+  ~GpuTimer() {
+    cudaEventDestroy(start_);
+    cudaEventDestroy(stop_);
+  }
+  GpuTimer(const GpuTimer&) = delete;
+  GpuTimer& operator=(const GpuTimer&) = delete;
+  void start(cudaStream_t stream = nullptr) { check(cudaEventRecord(start_, stream), "event"); }
+  double stop(const std::string& what, cudaStream_t stream = nullptr) {
+    check(cudaEventRecord(stop_, stream), "event");
+    check(cudaEventSynchronize(stop_), what);
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, start_, stop_), "event");
+    return ms / 1000.0;
+  }
+
+ private:
+  cudaEvent_t start_ = nullptr, stop_ = nullptr;
 };
 
 // CUB's temporary storage, grown as calls need it.
