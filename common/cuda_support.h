@@ -85,8 +85,14 @@ class GpuTimer {
   GpuTimer(const GpuTimer&) = delete;
   GpuTimer& operator=(const GpuTimer&) = delete;
   void start(cudaStream_t stream = nullptr) { check(cudaEventRecord(start_, stream), "event"); }
-  double stop(const std::string& what, cudaStream_t stream = nullptr) {
+  // The stop event alone, to read later with stop() (several timers in flight).
+  void record_stop(cudaStream_t stream = nullptr) {
     check(cudaEventRecord(stop_, stream), "event");
+    stopped_ = true;
+  }
+  double stop(const std::string& what, cudaStream_t stream = nullptr) {
+    if (!stopped_) check(cudaEventRecord(stop_, stream), "event");
+    stopped_ = false;
     check(cudaEventSynchronize(stop_), what);
     float ms = 0;
     check(cudaEventElapsedTime(&ms, start_, stop_), "event");
@@ -95,6 +101,7 @@ class GpuTimer {
 
  private:
   cudaEvent_t start_ = nullptr, stop_ = nullptr;
+  bool stopped_ = false;
 };
 
 // CUB's temporary storage, grown as calls need it.

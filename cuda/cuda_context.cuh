@@ -19,6 +19,7 @@
 #include "cuda/cuda_actor_scope.cuh"
 #include "cuda/cuda_barriers.cuh"
 #include "histories/device_events.h"
+#include "structures/exec/memory_order.h"
 
 namespace gpulin::cuda_exec {
 
@@ -86,6 +87,28 @@ class CudaContext {
     scope_.sync();
     return scope_.template from_leader<uint32_t>(
         [=] { return device_ref<uint32_t>(*p).fetch_or(v, cuda::memory_order_acq_rel); });
+  }
+  // Relaxed (structures/exec/memory_order.h): the leader's atomic alone, no barrier
+  // before it and no fence around it; the result is broadcast as above.
+  template <class W>
+  __device__ W cas(W* p, std::type_identity_t<W> expected, std::type_identity_t<W> desired, exec::Relaxed) {
+    static_assert(sizeof(W) == 4 || sizeof(W) == 8, "CAS on 32- or 64-bit words");
+    return scope_.template from_leader<W>([=] {
+      W e = expected;
+      device_ref<W>(*p).compare_exchange_strong(e, desired, cuda::memory_order_relaxed);
+      return e;
+    });
+  }
+  __device__ uint32_t fetch_add(uint32_t* p, uint32_t v, exec::Relaxed) {
+    return scope_.template from_leader<uint32_t>(
+        [=] { return device_ref<uint32_t>(*p).fetch_add(v, cuda::memory_order_relaxed); });
+  }
+  __device__ uint32_t fetch_and(uint32_t* p, uint32_t v, exec::Relaxed) {
+    return scope_.template from_leader<uint32_t>(
+        [=] { return device_ref<uint32_t>(*p).fetch_and(v, cuda::memory_order_relaxed); });
+  }
+  __device__ void store(uint32_t* p, uint32_t v, exec::Relaxed) {
+    if (scope_.rank() == 0) device_ref<uint32_t>(*p).store(v, cuda::memory_order_relaxed);
   }
   // Every thread sees the same loads (they are broadcast), so all of them count
   // the same re-reads and reach the bound together.

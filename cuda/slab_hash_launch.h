@@ -19,9 +19,14 @@ namespace gpulin::slab_hash {
 // (bulk build: kFnInsert, bulk search: kFnSearch). SEARCH writes the value found,
 // or kEmptyKey when absent (set: 1 / 0), to out[i] when out is not null; SEARCHALL
 // writes how many it found. All pointers are device memory.
+// `bulk` (with fn == nullptr and uniform_fn == kFnSearch, no recorder, and no
+// writer on the table meanwhile): a bulk search, each warp with two slab reads in
+// flight (warp_search_pairs) instead of one; the answers are the same. With any
+// other batch it is ignored; with a recorder the launch is refused.
 struct SlabOpBatch {
   const uint32_t* fn = nullptr;
   uint32_t uniform_fn = kFnSearch;
+  bool bulk = false;
   const uint32_t* key = nullptr;
   const uint32_t* value = nullptr;
   uint32_t* out = nullptr;
@@ -35,6 +40,10 @@ struct SlabOpBatch {
 cudaError_t launch_slab_batch(Mode mode, const DeviceSlabHash& table, const SlabOpBatch& ops, uint32_t threads,
                               cudaStream_t stream, const DeviceRecorderRef* recorder = nullptr,
                               int64_t op_id_base = 0);
+
+// Loads the table's kernels into the context now (under CUDA's lazy module loading a
+// kernel's first launch would pay it), so that timed launches time only the work.
+cudaError_t load_slab_kernels(Mode mode, bool light);
 
 // FLUSH (§IV-C4) of every bucket, one warp per bucket, as its own kernel.
 cudaError_t launch_slab_flush(Mode mode, const DeviceSlabHash& table, uint32_t threads, cudaStream_t stream);

@@ -7,7 +7,8 @@
 # A lent command runs at most 10 minutes: the full run is two calls, "full tests stress"
 # then "full bench". To split further: STRESS="gheap-bu" (structures), STRESS_RECORD="--record"
 # (only the recorded runs, or "" for only the unrecorded), BENCHES="gpulin_bench_gheap",
-# BENCH_ARGS="--only table1,record" (passed to each benchmark in full mode).
+# BENCH_ARGS="--only table1,record" (passed to each benchmark in full mode), TARGETS="slab_hash_gpu_test
+# gpulin_bench_slab" (build only these), TESTS_REGEX="Slab" (run only the gpu tests it matches).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:-full}"
@@ -16,30 +17,22 @@ parts="${*:-tests stress bench}"
 want() { [[ " $parts " == *" $1 "* ]]; }
 out="${OUT:-out/device}"
 mkdir -p "$out"
-prefix=/tmp/gpulin-deps
-mkdir -p "$prefix"
-for f in .debs/*.deb; do dpkg -x "$f" "$prefix"; done
-export GPULIN_DEPS_PREFIX="$prefix"
-export LD_LIBRARY_PATH="$prefix/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
-export PATH="$PATH:/usr/local/cuda/bin"
-gen=(); command -v ninja >/dev/null && gen=(-G Ninja)
 log() { echo "== $*"; }
 log "configure"
-cmake -S . -B build-gpu "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-  -DCMAKE_PREFIX_PATH="$prefix/usr;$prefix/usr/lib/x86_64-linux-gnu/cmake" >"$out/configure.log" 2>&1 \
-  || { tail -30 "$out/configure.log"; exit 2; }
+source scripts/device-configure.sh
 log "build"
 targets=(gpulin gheap_gpu_test gpu_check_test merge_path_gpu_test spin_bound_test lane_search_test warp_scope_test
   slab_hash_gpu_test slab_mutant_gpu_test cuckoo_baseline_test gpulin_bench_gheap)
 want bench && for t in gpulin_bench_merge gpulin_bench_check gpulin_bench_slab; do
   grep -q "\b$t\b" build-gpu/CMakeFiles/TargetDirectories.txt 2>/dev/null && targets+=("$t")
 done
+[ -n "${TARGETS:-}" ] && read -r -a targets <<<"$TARGETS"
 cmake --build build-gpu -j"$(nproc)" --target "${targets[@]}" >"$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -30; tail -20 "$out/build.log"; exit 2; }
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/gpu.txt"
 summary=()
 if want tests; then
 log "gpu tests"
-ctest --test-dir build-gpu -L gpu --output-on-failure --timeout 300 >"$out/gpu-tests.log" 2>&1
+ctest --test-dir build-gpu -L gpu ${TESTS_REGEX:+-R "$TESTS_REGEX"} --output-on-failure --timeout 300 >"$out/gpu-tests.log" 2>&1
 summary+=("gpu tests: $(grep -E 'tests passed|tests failed' "$out/gpu-tests.log" | tail -1)")
 grep -E "Failed|FAIL|\*\*\*" "$out/gpu-tests.log" | head -20
 fi

@@ -21,6 +21,7 @@
 #include "histories/recorder.h"
 #include "sim/sim_block.h"
 #include "sim/simulator.h"
+#include "structures/exec/memory_order.h"
 
 namespace gpulin::sim {
 
@@ -63,6 +64,14 @@ class SimContext {
   uint32_t fetch_add(uint32_t* p, uint32_t v) { return read_modify_write(p, [v](uint32_t o) { return o + v; }); }
   uint32_t fetch_and(uint32_t* p, uint32_t v) { return read_modify_write(p, [v](uint32_t o) { return o & v; }); }
   uint32_t fetch_or(uint32_t* p, uint32_t v) { return read_modify_write(p, [v](uint32_t o) { return o | v; }); }
+  // exec::relaxed: the simulator runs every access sequentially consistent.
+  template <class W>
+  W cas(W* p, std::type_identity_t<W> expected, std::type_identity_t<W> desired, exec::Relaxed) {
+    return cas(p, expected, desired);
+  }
+  uint32_t fetch_add(uint32_t* p, uint32_t v, exec::Relaxed) { return fetch_add(p, v); }
+  uint32_t fetch_and(uint32_t* p, uint32_t v, exec::Relaxed) { return fetch_and(p, v); }
+  void store(uint32_t* p, uint32_t v, exec::Relaxed) { store(p, v); }
   void wait_while_equals(uint32_t* p, uint32_t seen) { sim_.park(p, seen); }
 
   // ---- shared bulk data, one scheduling point per transfer ------------------

@@ -8,7 +8,8 @@
 //          (n * 8 bytes / (slabs * 128), slabs = B base slabs + SlabAlloc units;
 //          bucket sizes Poisson(n / B)); build rate (one bulk REPLACE batch of n
 //          unique random keys into an empty table) and search rates (n queries that
-//          all exist; n that none exist). Beside it the cuckoo hash baseline
+//          all exist; the same as a bulk search, SlabOpBatch::bulk, two slab reads in
+//          flight per warp; n that none exist). Beside it the cuckoo hash baseline
 //          (bench/baselines/cuckoo_hash.cuh) built at the utilization the slab hash
 //          reached, with the same keys; its build time includes its restarts.
 //   fig5   utilization 0.6, n = 2^18 .. the largest power of two that fits the free
@@ -50,7 +51,7 @@
 //
 //   gpulin_bench_slab [--runs N] [--only fig4,fig5,fig6,fig7a,alloc,floor] [--csv FILE]
 //                     [--quick] [--threads T] [--regular-alloc] [--max-log2n L]
-//                     [--seed S] [--watchdog-s S]
+//                     [--utilizations U,...] [--seed S] [--watchdog-s S]
 //
 // CSV columns: section,gpu,n,param,method,rate,unit,runs,median,min,max (median,
 // min, max: milliseconds per timed run; rate from the median; a failed row has
@@ -371,6 +372,7 @@ struct Options {
   int max_log2n = 30;
   uint32_t seed = 1;
   double watchdog_s = 600;
+  std::vector<double> utilizations;  // fig4 / fig7a: instead of the sweep (a probe of one point)
 };
 
 std::string log2_str(uint64_t n) {
@@ -494,9 +496,10 @@ class Bench {
 
   // Slab hash batches on the default stream, no synchronisation.
   void slab_bulk(const DeviceSlabHash& t, uint32_t fn, const uint32_t* keys, const uint32_t* vals, uint32_t* out,
-                 uint64_t n) const {
+                 uint64_t n, bool two_in_flight = false) const {
     slab_hash::SlabOpBatch b;
     b.uniform_fn = fn;
+    b.bulk = two_in_flight;
     b.key = keys;
     b.value = vals;
     b.out = out;
@@ -585,13 +588,18 @@ void static_point(Bench& b, const std::string& section, const KeySet& ks, uint64
     const std::string param = fmt("u=%.2f;achieved=%.3f;B=%u;beta=%.2f", u, achieved, bp.buckets, bp.lambda / 15);
     b.add(section, n, param, "slab:build", kElems, build, double(n), tag + "slab:build");
     if (!build.fail.empty()) {
-      b.add_fail(section, n, param, "slab:search-hit", kQueries, "not run: the build failed");
-      b.add_fail(section, n, param, "slab:search-miss", kQueries, "not run: the build failed");
+      for (const char* m : {"slab:search-hit", "slab:search-bulk", "slab:search-miss"})
+        b.add_fail(section, n, param, m, kQueries, "not run: the build failed");
     } else {
       // The last build run left the table full: its searches check it.
       const Stat hit = b.measure([] {}, [&] { b.slab_bulk(t, slab_hash::kFnSearch, ks.keys.p, nullptr, ks.out.p, n); },
                                  [&] { return b.check_search(ks.keys.p, ks.out.p, n, true); });
       b.add(section, n, param, "slab:search-hit", kQueries, hit, double(n), tag + "slab:search-hit");
+      // The bulk search (SlabOpBatch::bulk: two slab reads in flight per warp), the
+      // original's searchKeyBulk counterpart.
+      const Stat bulk = b.measure([] {}, [&] { b.slab_bulk(t, slab_hash::kFnSearch, ks.keys.p, nullptr, ks.out.p, n, true); },
+                                  [&] { return b.check_search(ks.keys.p, ks.out.p, n, true); });
+      b.add(section, n, param, "slab:search-bulk", kQueries, bulk, double(n), tag + "slab:search-bulk");
       const Stat miss = b.measure([] {}, [&] { b.slab_bulk(t, slab_hash::kFnSearch, ks.absent.p, nullptr, ks.out.p, n); },
                                   [&] { return b.check_search(ks.absent.p, ks.out.p, n, false); });
       b.add(section, n, param, "slab:search-miss", kQueries, miss, double(n), tag + "slab:search-miss");
@@ -636,9 +644,12 @@ void static_point(Bench& b, const std::string& section, const KeySet& ks, uint64
 
 const std::vector<double> kUtilizations = {0.2, 0.3, 0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.8, 0.9};
 
+// The utilizations a section sweeps: --utilizations when given, else its own list.
+std::vector<double> sweep(const Options& o, std::vector<double> own) { return o.utilizations.empty() ? own : o.utilizations; }
+
 void run_fig4(Bench& b) {
   const uint64_t n = b.o.quick ? uint64_t{1} << 18 : uint64_t{1} << 22;
-  const std::vector<double> us = b.o.quick ? std::vector<double>{0.3, 0.55, 0.8} : kUtilizations;
+  const std::vector<double> us = sweep(b.o, b.o.quick ? std::vector<double>{0.3, 0.55, 0.8} : kUtilizations);
   std::printf("\n== fig4: build and search rates against memory utilization, n = %s (paper Fig. 4)\n", log2_str(n).c_str());
   KeySet ks(n, b.o.seed);
   for (double u : us) static_point(b, "fig4", ks, n, u);
@@ -850,7 +861,7 @@ void run_fig7a(Bench& b) {
   const uint64_t n0 = b.o.quick ? uint64_t{1} << 18 : uint64_t{1} << 22;
   const uint64_t batch = b.o.quick ? uint64_t{1} << 16 : uint64_t{1} << 20;
   const uint64_t batches = b.o.quick ? 2 : 4;
-  const std::vector<double> us = b.o.quick ? std::vector<double>{0.55} : kUtilizations;
+  const std::vector<double> us = sweep(b.o, b.o.quick ? std::vector<double>{0.55} : kUtilizations);
   std::printf("\n== fig7a: concurrent mixes against initial utilization (paper Fig. 7a): %s keys to start, %llu batches of "
               "%s random operations a run\n",
               log2_str(n0).c_str(), (unsigned long long)batches, log2_str(batch).c_str());
@@ -1006,8 +1017,8 @@ void print_summary(const Bench& b) {
        fmt("%.1f (aim %.1f)", kAnchorSearchHit, kAim * kAnchorSearchHit), b.find(a + "cuckoo:search-hit"), false);
   line("search, none exist, n=2^22, u=0.55", b.find(a + "slab:search-miss"), kAnchorSearchMiss,
        fmt("%.1f (aim %.1f)", kAnchorSearchMiss, kAim * kAnchorSearchMiss), b.find(a + "cuckoo:search-miss"), false);
-  std::printf("%-40s %10s  %-26s %7s  %10s  %8s\n", "bulk search, n=2^22, u=0.55", "n/a", fmt("%.1f", kAnchorBulkSearch).c_str(),
-              "-", "-", "-");
+  line("bulk search, all exist, n=2^22, u=0.55", b.find(a + "slab:search-bulk"), kAnchorBulkSearch,
+       fmt("%.1f (aim %.1f)", kAnchorBulkSearch, kAim * kAnchorBulkSearch), b.find(a + "cuckoo:search-hit"), false);
   line("concurrent G2, 2^18-op batches, u=0.55", b.find("fig7a|G2|0.55|2^18"), kAnchorMix2SmallHigh,
        fmt("%.1f-%.1f", kAnchorMix2Small, kAnchorMix2SmallHigh), nullptr, false);
   for (const char* bs : {"2^20", "2^22", "2^23"})
@@ -1025,8 +1036,8 @@ void print_summary(const Bench& b) {
   line("CUDA device malloc(128)", b.find("alloc|cuda-malloc"), 0, "-", nullptr, false);
   line("floor: random 128-byte reads (lines)", floor_read, kFloorReads, fmt("~%.0f", kFloorReads), nullptr, false);
   line("floor: random 32-bit CAS", b.find("floor|cas"), kFloorCas, fmt("~%.0f", kFloorCas), nullptr, false);
-  std::printf("(ratio = gpulin / anchor; '-' where this run did not measure it (--quick, --only); bulk search: the GPU "
-              "API has no multi-query-per-thread search; %% floor = rate / measured random-read floor)\n");
+  std::printf("(ratio = gpulin / anchor; '-' where this run did not measure it (--quick, --only); bulk search: "
+              "SlabOpBatch::bulk, two slab reads in flight per warp; %% floor = rate / measured random-read floor)\n");
 }
 
 // ------------------------------------------------------------------ main
@@ -1068,6 +1079,9 @@ int bench_main(int argc, char** argv) {
   app.add_option("--threads", o.threads, "threads per block of the slab hash kernels")->check(CLI::Range(32, 1024));
   app.add_flag("--regular-alloc", o.regular_alloc, "the regular SlabAlloc (super block table) instead of SlabAlloc-light");
   app.add_option("--max-log2n", o.max_log2n, "fig5: largest n as a power of two")->check(CLI::Range(16, 30));
+  app.add_option("--utilizations", o.utilizations, "fig4, fig7a: these memory utilizations instead of the sweep (comma-separated)")
+      ->delimiter(',')
+      ->check(CLI::Range(0.05, 0.94));
   app.add_option("--seed", o.seed, "keys and hash functions");
   app.add_option("--watchdog-s", o.watchdog_s, "end the program (exit 3) after this many seconds")->check(CLI::Range(1.0, 86400.0));
   try {

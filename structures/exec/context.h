@@ -19,6 +19,9 @@
 //              lock's release publishes it, so it needs no ordering of its own
 //     W        x.cas(W* p, W expected, W desired)  32- or 64-bit; returns the old value
 //     uint32_t x.fetch_add / fetch_and / fetch_or(uint32_t* p, uint32_t v)   old value
+//     x.cas / fetch_add / fetch_and / store(..., exec::relaxed)
+//              the same access without ordering (structures/exec/memory_order.h):
+//              for lock-free words that carry all a reader needs (the slab hash)
 //     void     x.wait_while_equals(uint32_t* p, uint32_t seen)
 //              spin until *p != seen; the simulator parks the actor until a write
 //              changes the word, which is how it tells a deadlock from progress;

@@ -19,8 +19,8 @@ GPULIN_HD void slab_flush(X& x, const SlabHashView<P>& h, uint32_t bucket) {
   constexpr uint32_t kDataLanes = 30;
   SlabRegs<X> r;
   uint32_t wnext = kBaseSlab, wlane = 0;  // where the next live entry goes
-  for (uint32_t next = kBaseSlab;;) {
-    read_slab(x, h, bucket, next, r);
+  for (uint32_t* slab = h.base_slab(bucket);;) {
+    read_slab(x, slab, r);
     const uint32_t live =
         x.ballot([&](uint32_t l) { return r.of(l)[0] != kEmptyKey && r.of(l)[0] != kDeletedKey; }) & T::kKeyLanes;
     for (uint32_t m = live; m != 0; m &= m - 1) {
@@ -36,7 +36,7 @@ GPULIN_HD void slab_flush(X& x, const SlabHashView<P>& h, uint32_t bucket) {
     }
     const uint32_t ptr = lane_word(x, r, kAddressLane);
     if (ptr == kEmptyPointer) break;
-    next = ptr;
+    slab = h.alloc.unit(ptr);
   }
   // The write slab's spots after the last entry become EMPTY, and it ends the list.
   if (wnext == kEmptyPointer) return;  // the last slab was filled exactly

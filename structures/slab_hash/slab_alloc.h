@@ -28,6 +28,7 @@
 #include <cstdint>
 
 #include "structures/exec/lane_search.h"
+#include "structures/exec/memory_order.h"
 #include "structures/slab_hash/slab_layout.h"
 
 namespace gpulin::slab_hash {
@@ -105,7 +106,7 @@ GPULIN_HD uint32_t allocate(X& x, const SlabAllocView<Light>& a, WarpAllocator<X
     const uint32_t lane = first_lane_where(x, [&](uint32_t l) { return w.bitmap.of(l)[0] != ~0u; });
     if (lane == 32) {
       if (w.changes >= a.max_resident_changes) {
-        x.fetch_add(a.failures, 1u);
+        x.fetch_add(a.failures, 1u, exec::relaxed);
         return kNoUnit;
       }
       ++w.changes;
@@ -115,7 +116,7 @@ GPULIN_HD uint32_t allocate(X& x, const SlabAllocView<Light>& a, WarpAllocator<X
     const uint32_t word = x.shuffle([&](uint32_t l) { return w.bitmap.of(l)[0]; }, lane);
     const uint32_t bit = lowest_lane(~word);
     uint32_t* global = a.bitmaps + w.resident * 32 + lane;
-    const uint32_t old = x.cas(global, word, word | (1u << bit));
+    const uint32_t old = x.cas(global, word, word | (1u << bit), exec::relaxed);
     if (old == word) {
       x.set_lane(w.bitmap, lane, 0, word | (1u << bit));
       return a.address_of(w.resident, lane * 32 + bit);
@@ -124,10 +125,13 @@ GPULIN_HD uint32_t allocate(X& x, const SlabAllocView<Light>& a, WarpAllocator<X
   }
 }
 
-// Clears the unit's bit (warp-uniform). The unit must be all-EMPTY.
+// Clears the unit's bit (warp-uniform). The unit must be all-EMPTY. The bitmap's
+// accesses are relaxed: a unit's content is EMPTY before it is allocated (the
+// pool starts so, FLUSH empties what it frees in its own kernel, and a unit freed
+// after a lost next-pointer CAS was never written), so no bit publishes data.
 template <class X, bool Light>
 GPULIN_HD void deallocate(X& x, const SlabAllocView<Light>& a, uint32_t addr) {
-  x.fetch_and(a.bitmap_word(addr), ~(1u << (addr & 31u)));
+  x.fetch_and(a.bitmap_word(addr), ~(1u << (addr & 31u)), exec::relaxed);
 }
 
 }  // namespace gpulin::slab_hash

@@ -53,9 +53,10 @@ struct SlabHashView {
   SlabAllocView<P::light> alloc;
 
   GPULIN_HD uint32_t buckets() const { return hash.buckets; }
+  GPULIN_HD uint32_t* base_slab(uint32_t bucket) const { return base_slabs + uint64_t{bucket} * kSlabWords; }
   // The slab `next` names in `bucket`'s list (kBaseSlab: the bucket's base slab).
   GPULIN_HD uint32_t* slab(uint32_t bucket, uint32_t next) const {
-    return next == kBaseSlab ? base_slabs + uint64_t{bucket} * kSlabWords : alloc.unit(next);
+    return next == kBaseSlab ? base_slab(bucket) : alloc.unit(next);
   }
 };
 

@@ -9,7 +9,12 @@
 // Every slab access is a per-lane read of the 32 words (x.load_lanes, one point)
 // followed by ballots and shuffles on registers; writes are CASes by one lane
 // (x.cas, 64-bit for a pair) or, for DELETE in the unique modes, the paper's
-// plain write of DELETED. Linearization points (record_lp, history-format.md
+// plain write of DELETED. All of them are relaxed (structures/exec/memory_order.h):
+// each word carries everything a reader needs - a key, a pair in one 64-bit word,
+// the address of a slab that was all-EMPTY before the kernel began - so coherence
+// per word is all the algorithm asks for, as in the original's plain atomicCAS.
+// A walk follows the list by pointer: the bucket's base slab, then the units its
+// address lanes name. Linearization points (record_lp, history-format.md
 // `explicit`): the successful CAS of an insert, the write of DELETED (or the
 // emptying CAS with duplicates), and the slab read that decided a search or
 // a delete that found nothing.
@@ -24,6 +29,7 @@
 #include <cstdint>
 
 #include "structures/exec/lane_search.h"
+#include "structures/exec/memory_order.h"
 #include "structures/slab_hash/slab_alloc.h"
 #include "structures/slab_hash/slab_hash_view.h"
 
@@ -32,10 +38,9 @@ namespace gpulin::slab_hash {
 template <class X>
 using SlabRegs = typename X::template Regs<uint32_t, 1>;
 
-template <class X, class P>
-GPULIN_HD void read_slab(X& x, const SlabHashView<P>& h, uint32_t bucket, uint32_t next, SlabRegs<X>& r) {
-  uint32_t* s = h.slab(bucket, next);
-  x.load_lanes(r, [s](uint32_t l) { return s + l; });
+template <class X>
+GPULIN_HD void read_slab(X& x, uint32_t* slab, SlabRegs<X>& r) {
+  x.load_lanes(r, [slab](uint32_t l) { return slab + l; });
 }
 
 template <class X>
@@ -49,17 +54,17 @@ GPULIN_HD uint32_t lanes_holding(X& x, SlabRegs<X>& r, uint32_t key) {
   return x.ballot([&](uint32_t l) { return r.of(l)[0] == key; }) & ModeTraits<P::mode>::kKeyLanes;
 }
 
-// After a read that did not end the operation: moves `next` to the read slab's
+// After a read that did not end the operation: moves `slab` to the read slab's
 // successor, or, at the list's end, records the operation's lp (this read decided
 // it) and returns true.
-template <class X>
-GPULIN_HD bool at_list_end(X& x, SlabRegs<X>& r, uint32_t& next) {
+template <class X, class P>
+GPULIN_HD bool at_list_end(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, uint32_t*& slab) {
   const uint32_t ptr = lane_word(x, r, kAddressLane);
   if (ptr == kEmptyPointer) {
     x.record_lp();
     return true;
   }
-  next = ptr;
+  slab = h.alloc.unit(ptr);
   return false;
 }
 
@@ -68,12 +73,13 @@ struct SlabSearchResult {
   uint32_t value = 0;  // pairs: the value; set: unused
 };
 
-// SEARCH (Fig. 2, warp_search_macro): the first spot holding the key, in list
-// order; for the multimap that is the paper's "least recent" pair.
+// SEARCH (Fig. 2, warp_search_macro) from a slab already read into `r`: the first
+// spot holding the key, in list order; for the multimap that is the paper's
+// "least recent" pair.
 template <class X, class P>
-GPULIN_HD SlabSearchResult slab_search(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, uint32_t bucket, uint32_t key) {
-  for (uint32_t next = kBaseSlab;;) {
-    read_slab(x, h, bucket, next, r);
+GPULIN_HD SlabSearchResult slab_search_read(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, uint32_t key,
+                                            uint32_t* slab) {
+  for (;;) {
     const uint32_t lane = lowest_lane(lanes_holding<X, P>(x, r, key));
     if (lane != 32) {
       x.record_lp();
@@ -83,8 +89,16 @@ GPULIN_HD SlabSearchResult slab_search(X& x, const SlabHashView<P>& h, SlabRegs<
       x.record_lp();
       return {};
     }
-    if (at_list_end(x, r, next)) return {};
+    if (at_list_end(x, h, r, slab)) return {};
+    read_slab(x, slab, r);
   }
+}
+
+template <class X, class P>
+GPULIN_HD SlabSearchResult slab_search(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, uint32_t bucket, uint32_t key) {
+  uint32_t* slab = h.base_slab(bucket);
+  read_slab(x, slab, r);
+  return slab_search_read(x, h, r, key, slab);
 }
 
 // INSERT / REPLACE (Fig. 2, warp_replace_macro; §III-B 2). Map: REPLACE, the first
@@ -99,12 +113,12 @@ GPULIN_HD bool slab_insert(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, WarpA
                            uint32_t key, uint32_t value) {
   using T = ModeTraits<P::mode>;
   constexpr bool kUnique = P::mode != Mode::Multimap;
-  uint32_t next = kBaseSlab;
+  uint32_t* slab = h.base_slab(bucket);
   uint32_t tried = 0;  // slab-insert-no-reread: spots whose CAS failed, never re-read
   bool reread = true;
   for (;;) {
     if (reread) {
-      read_slab(x, h, bucket, next, r);
+      read_slab(x, slab, r);
       tried = 0;
     }
     reread = true;
@@ -114,17 +128,19 @@ GPULIN_HD bool slab_insert(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, WarpA
     const uint32_t dest = lowest_lane(spots);
     if (dest != 32) {
       const uint32_t seen = lane_word(x, r, dest);
-      uint32_t* spot = h.slab(bucket, next) + dest;
+      uint32_t* spot = slab + dest;
       bool won;
       if constexpr (T::kPairs) {
-        const uint64_t expected = pack_pair(seen, lane_word(x, r, dest + 1));
-        won = x.cas(reinterpret_cast<uint64_t*>(spot), expected, pack_pair(key, value)) == expected;
+        // An EMPTY key's value lane is EMPTY too (inserts write pairs, a multimap
+        // DELETE and FLUSH empty both lanes): no second shuffle for it.
+        const uint64_t expected = seen == kEmptyKey ? kEmptyPair : pack_pair(seen, lane_word(x, r, dest + 1));
+        won = x.cas(reinterpret_cast<uint64_t*>(spot), expected, pack_pair(key, value), exec::relaxed) == expected;
       } else {
         if (seen == key) {  // set: already present, decided by this read
           x.record_lp();
           return true;
         }
-        won = x.cas(spot, kEmptyKey, key) == kEmptyKey;
+        won = x.cas(spot, kEmptyKey, key, exec::relaxed) == kEmptyKey;
       }
       if (won) {
         x.record_lp();
@@ -138,15 +154,15 @@ GPULIN_HD bool slab_insert(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, WarpA
     }
     const uint32_t ptr = lane_word(x, r, kAddressLane);
     if (ptr != kEmptyPointer) {
-      next = ptr;
+      slab = h.alloc.unit(ptr);
       continue;
     }
     const uint32_t fresh = allocate(x, h.alloc, wa);
     if (fresh == kNoUnit) return false;
-    uint32_t* link = h.slab(bucket, next) + kAddressLane;
+    uint32_t* link = slab + kAddressLane;
     if constexpr (P::mutant == Mutant::LostNextCas) {
-      x.store(link, fresh);
-    } else if (x.cas(link, kEmptyPointer, fresh) != kEmptyPointer) {
+      x.store(link, fresh, exec::relaxed);
+    } else if (x.cas(link, kEmptyPointer, fresh, exec::relaxed) != kEmptyPointer) {
       deallocate(x, h.alloc, fresh);  // another warp linked its slab first
     }
     // The same slab again: its address lane now names a successor.
@@ -158,7 +174,7 @@ GPULIN_HD bool slab_insert(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, WarpA
 template <class X, class P>
 GPULIN_HD bool empty_pair(X& x, SlabRegs<X>& r, uint32_t* spot, uint32_t lane) {
   const uint64_t expected = pack_pair(lane_word(x, r, lane), lane_word(x, r, lane + 1));
-  return x.cas(reinterpret_cast<uint64_t*>(spot), expected, kEmptyPair) == expected;
+  return x.cas(reinterpret_cast<uint64_t*>(spot), expected, kEmptyPair, exec::relaxed) == expected;
 }
 
 // DELETE (Fig. 2, warp_delete_macro): the first spot holding the key is marked
@@ -167,20 +183,19 @@ GPULIN_HD bool empty_pair(X& x, SlabRegs<X>& r, uint32_t* spot, uint32_t lane) {
 // value lane); a lost CAS re-reads.
 template <class X, class P>
 GPULIN_HD void slab_delete(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, uint32_t bucket, uint32_t key) {
-  for (uint32_t next = kBaseSlab;;) {
-    read_slab(x, h, bucket, next, r);
+  for (uint32_t* slab = h.base_slab(bucket);;) {
+    read_slab(x, slab, r);
     const uint32_t lane = lowest_lane(lanes_holding<X, P>(x, r, key));
     if (lane != 32) {
-      uint32_t* spot = h.slab(bucket, next) + lane;
       if constexpr (P::mode == Mode::Multimap) {
-        if (!empty_pair<X, P>(x, r, spot, lane)) continue;
+        if (!empty_pair<X, P>(x, r, slab + lane, lane)) continue;
       } else {
-        x.store(spot, kDeletedKey);
+        x.store(slab + lane, kDeletedKey, exec::relaxed);
       }
       x.record_lp();
       return;
     }
-    if (at_list_end(x, r, next)) return;
+    if (at_list_end(x, h, r, slab)) return;
   }
 }
 
@@ -190,27 +205,27 @@ template <class X, class P>
 GPULIN_HD uint32_t slab_search_all(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, uint32_t bucket, uint32_t key, uint32_t* out,
                                    uint32_t cap) {
   uint32_t n = 0;
-  for (uint32_t next = kBaseSlab;;) {
-    read_slab(x, h, bucket, next, r);
+  for (uint32_t* slab = h.base_slab(bucket);;) {
+    read_slab(x, slab, r);
     for (uint32_t m = lanes_holding<X, P>(x, r, key); m != 0; m &= m - 1) {
       if (n == cap) x.fail("slab hash: SEARCHALL found more pairs than its result buffer holds");
       out[n++] = lane_word(x, r, lowest_lane(m) + 1);
     }
-    if (at_list_end(x, r, next)) return n;
+    if (at_list_end(x, h, r, slab)) return n;
   }
 }
 
 // DELETEALL (multimap): every pair of the key along the list becomes EMPTY.
 template <class X, class P>
 GPULIN_HD void slab_delete_all(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, uint32_t bucket, uint32_t key) {
-  for (uint32_t next = kBaseSlab;;) {
-    read_slab(x, h, bucket, next, r);
+  for (uint32_t* slab = h.base_slab(bucket);;) {
+    read_slab(x, slab, r);
     const uint32_t m = lanes_holding<X, P>(x, r, key);
     if (m != 0) {
-      empty_pair<X, P>(x, r, h.slab(bucket, next) + lowest_lane(m), lowest_lane(m));
+      empty_pair<X, P>(x, r, slab + lowest_lane(m), lowest_lane(m));
       continue;  // re-read this slab until it holds the key no more
     }
-    if (at_list_end(x, r, next)) return;
+    if (at_list_end(x, h, r, slab)) return;
   }
 }
 

@@ -14,13 +14,13 @@ struct UniversalHash {
 
   GPULIN_HD uint32_t operator()(uint32_t key) const { return mod_prime(uint64_t{a} * key + b) % buckets; }
   // x mod p for p = 2^32 - 5 without a 64-bit division (slow on GPUs): with
-  // x = hi·2^32 + lo, 2^32 ≡ 5, so x ≡ 5·hi + lo; twice, then at most two
-  // subtractions.
+  // x = hi·2^32 + lo, 2^32 ≡ 5, so x ≡ 5·hi + lo. From x < 2^64 the first fold
+  // leaves x < 6·2^32, the second x < 5·5 + 2^32 = p + 30, so one subtraction ends
+  // it (branch-free).
   GPULIN_HD static uint32_t mod_prime(uint64_t x) {
     x = (x >> 32) * 5 + (x & 0xFFFFFFFFull);
     x = (x >> 32) * 5 + (x & 0xFFFFFFFFull);
-    while (x >= kPrime) x -= kPrime;
-    return static_cast<uint32_t>(x);
+    return static_cast<uint32_t>(x >= kPrime ? x - kPrime : x);
   }
   // a in [1, p), b in [0, p) from a seed (splitmix64).
   static UniversalHash from_seed(uint64_t seed, uint32_t buckets) {

@@ -17,15 +17,20 @@
 namespace gpulin::slab_hash {
 
 // A lane's operation: words of Regs<uint32_t, kTaskWords>.
+// A lane's operation is the lane's own: its op id is op_base + lane.
 enum TaskWord : uint32_t {
   kTaskFn = 0,
   kTaskKey = 1,
   kTaskValue = 2,
-  kTaskOp = 3,
-  kTaskActive = 4,
-  kTaskBucket = 5,  // filled by warp_work_queue
-  kTaskWords = 6
+  kTaskActive = 3,
+  kTaskBucket = 4,  // filled by warp_work_queue
+  kTaskWords = 5
 };
+
+// The operation of every task of a queue when it is known at compile time (a bulk
+// build or search: SlabOpBatch without `fn`), or kAnyFn when each task names its
+// own in kTaskFn. A fixed operation drops the dispatch and the shuffles it needs.
+inline constexpr uint32_t kAnyFn = kFnCount;
 
 // What an operation came to (warp-uniform, handed to the driver's callback).
 struct TaskResult {
@@ -65,6 +70,9 @@ GPULIN_HD void run_slab_op(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, WarpA
     } else {
       x.record_ret(&s.value, s.found ? 1u : 0u, !s.found);
     }
+  } else if constexpr (P::mode != Mode::Multimap) {
+    // SEARCHALL and DELETEALL are the multimap's: compiled only there.
+    x.fail("slab hash: SEARCHALL and DELETEALL are multimap operations");
   } else if (fn == kFnSearchAll) {
     uint32_t all[kSearchAllCap];
     res.n = slab_search_all(x, h, r, bucket, key, all, kSearchAllCap);
@@ -80,26 +88,81 @@ GPULIN_HD void run_slab_op(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, WarpA
   done(res);
 }
 
-// The work queue of one warp: each lane's task (Regs of kTaskWords words, the
-// lane's kTaskActive word nonzero when it has one) is processed in lane order.
-// `done(lane, task_op, result)` reports each one, warp-uniformly.
-template <class X, class P, class Done>
-GPULIN_HD void warp_work_queue(X& x, const SlabHashView<P>& h, WarpAllocator<X>& wa,
-                               typename X::template Regs<uint32_t, kTaskWords>& task, int64_t op_base, Done&& done) {
-  SlabRegs<X> r;
+// Each lane's bucket, computed by the lane itself (Fig. 2 hashes per thread).
+template <class X, class P>
+GPULIN_HD void hash_tasks(X& x, const SlabHashView<P>& h, typename X::template Regs<uint32_t, kTaskWords>& task) {
   x.for_each_lane([&](uint32_t l) {
     if (task.of(l)[kTaskActive]) task.of(l)[kTaskBucket] = h.hash(task.of(l)[kTaskKey]);
   });
-  auto word = [&](uint32_t lane, uint32_t i) { return x.shuffle([&](uint32_t l) { return task.of(l)[i]; }, lane); };
+}
+
+// Word i of lane `lane`'s task, to every lane.
+template <class X>
+GPULIN_HD uint32_t task_word(X& x, typename X::template Regs<uint32_t, kTaskWords>& task, uint32_t lane, uint32_t i) {
+  return x.shuffle([&](uint32_t l) { return task.of(l)[i]; }, lane);
+}
+
+// The work queue of one warp: each lane's task (Regs of kTaskWords words, the
+// lane's kTaskActive word nonzero when it has one) is processed in lane order.
+// `done(lane, result)` reports each one, warp-uniformly. `Fn`: kAnyFn, or the one
+// operation every task runs.
+template <uint32_t Fn = kAnyFn, class X, class P, class Done>
+GPULIN_HD void warp_work_queue(X& x, const SlabHashView<P>& h, WarpAllocator<X>& wa,
+                               typename X::template Regs<uint32_t, kTaskWords>& task, int64_t op_base, Done&& done) {
+  constexpr bool kValues = Fn == kAnyFn || (Fn == kFnInsert && ModeTraits<P::mode>::kPairs);
+  SlabRegs<X> r;
+  hash_tasks(x, h, task);
+  auto word = [&](uint32_t lane, uint32_t i) { return task_word(x, task, lane, i); };
   for (;;) {
     const uint32_t src = first_lane_where(x, [&](uint32_t l) { return task.of(l)[kTaskActive] != 0; });
     if (src == 32) return;
-    const uint32_t fn = word(src, kTaskFn), key = word(src, kTaskKey), value = word(src, kTaskValue);
-    const uint32_t op = word(src, kTaskOp), bucket = word(src, kTaskBucket);
-    x.begin_op(op_base + op);
-    run_slab_op(x, h, r, wa, fn, bucket, key, value, [&](const TaskResult& res) { done(src, op, res); });
+    const uint32_t fn = Fn != kAnyFn ? Fn : word(src, kTaskFn);
+    const uint32_t key = word(src, kTaskKey), bucket = word(src, kTaskBucket);
+    const uint32_t value = kValues ? word(src, kTaskValue) : 0u;
+    x.begin_op(op_base + src);
+    run_slab_op(x, h, r, wa, fn, bucket, key, value, [&](const TaskResult& res) { done(src, res); });
     x.end_op();
     x.set_lane(task, src, kTaskActive, 0u);
+  }
+}
+
+// BULK SEARCH (the original's searchKeyBulk, a batch of searches only): the queue
+// takes its searches two at a time and issues both first-slab reads before it
+// resolves either, so that a warp has two reads in flight instead of one; each
+// search then goes on alone down its list. Unrecorded by design: the two
+// operations overlap on one actor, which a history's actor may not do, so it runs
+// only where nothing records (the GPU's unrecorded bulk searches; the simulator
+// with no recorder), and only on a batch that no one writes meanwhile.
+template <class X, class P, class Done>
+GPULIN_HD void warp_search_pairs(X& x, const SlabHashView<P>& h, typename X::template Regs<uint32_t, kTaskWords>& task,
+                                 Done&& done) {
+  SlabRegs<X> ra, rb;
+  hash_tasks(x, h, task);
+  auto result = [](const SlabSearchResult& s) {
+    TaskResult res;
+    res.status = s.found ? TaskResult::kFound : TaskResult::kDone;
+    res.value = s.value;
+    return res;
+  };
+  auto active = [&](uint32_t l) { return task.of(l)[kTaskActive] != 0; };
+  for (;;) {
+    const uint32_t a = first_lane_where(x, active);
+    if (a == 32) return;
+    x.set_lane(task, a, kTaskActive, 0u);
+    const uint32_t b = first_lane_where(x, active);
+    const uint32_t key_a = task_word(x, task, a, kTaskKey);
+    uint32_t* slab_a = h.base_slab(task_word(x, task, a, kTaskBucket));
+    read_slab(x, slab_a, ra);
+    if (b == 32) {
+      done(a, result(slab_search_read(x, h, ra, key_a, slab_a)));
+      return;
+    }
+    x.set_lane(task, b, kTaskActive, 0u);
+    const uint32_t key_b = task_word(x, task, b, kTaskKey);
+    uint32_t* slab_b = h.base_slab(task_word(x, task, b, kTaskBucket));
+    read_slab(x, slab_b, rb);
+    done(a, result(slab_search_read(x, h, ra, key_a, slab_a)));
+    done(b, result(slab_search_read(x, h, rb, key_b, slab_b)));
   }
 }
 

@@ -51,7 +51,8 @@ TEST_P(SlabModes, PctSchedulesFindNoBug) {
   uint64_t witness_only = 0;
   auto found = explore_slab(c, 150, 1000, &witness_only);
   found.erase(Failure::WitnessOnly);  // a finding about the lp rule, counted in docs/findings.md
-  if (c.mode == Mode::Multimap) found.erase(Failure::Violation);  // finding S1: see the multimap test
+  // Findings S1 and S3 (docs/findings.md); their replays: tests/tools/slab_explore_test.cpp, SlabFindings.
+  if (c.mode == Mode::Multimap) found.erase(Failure::Violation);
   EXPECT_TRUE(found.empty()) << describe(found);
 }
 

@@ -54,9 +54,9 @@ SlabExecution execute_slab(const SlabConfig& c, const SlabProgram& p, sim::Strat
           for (uint32_t l = 0; l < ops.size(); ++l) {
             uint32_t* t = task.of(l);
             t[kTaskFn] = ops[l].fn, t[kTaskKey] = ops[l].key, t[kTaskValue] = ops[l].value;
-            t[kTaskOp] = l, t[kTaskActive] = 1;
+            t[kTaskActive] = 1;
           }
-          warp_work_queue(x, view, wa, task, int64_t{a} << 20, [](uint32_t, uint32_t, const TaskResult&) {});
+          warp_work_queue(x, view, wa, task, int64_t{a} << 20, [](uint32_t, const TaskResult&) {});
         },
         strategy, max_points);
     if (e.run.outcome == sim::Outcome::Completed) e.at_rest_failure = slab_table_at_rest(view);

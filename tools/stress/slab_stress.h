@@ -32,7 +32,8 @@ struct SlabStressOptions {
 
 struct SlabStressResult {
   uint64_t ops = 0, events = 0;
-  double build_seconds = 0, mix_seconds = 0;  // kernels
+  double build_seconds = 0, mix_seconds = 0;            // GPU time of the kernels (sum over launches)
+  double build_span_seconds = 0, mix_span_seconds = 0;  // wall clock, first launch to last kernel's end
   double download_seconds = 0, check_seconds = 0;
   uint64_t keys_checked = 0, keys_searched = 0;  // partitions: all, and those the witness could not settle
   uint32_t alloc_failures = 0;

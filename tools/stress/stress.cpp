@@ -154,6 +154,7 @@ StressResult run_stress_as(const StressOptions& o) {
     b.out = out;
     b.out_n = out_n;
     const BasicDeviceRecorderRef<Key> ref = rec ? rec->ref() : BasicDeviceRecorderRef<Key>{};
+    check(cudaDeviceSynchronize(), "upload");  // a pageable copy's DMA may still run: not kernel time
     cuda_support::GpuTimer timer;
     timer.start();
     check(gheap::launch_heap_batch(o.flavor, o.variant, memory, b, o.blocks, o.threads, nullptr, rec ? &ref : nullptr,

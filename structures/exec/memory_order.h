@@ -1,0 +1,18 @@
+// The one memory-order choice a structure makes at a shared-word access
+// (structures/exec/context.h). By default every read-modify-write and store is
+// ordered (acquire/release at device scope): right for lock words and for data
+// published by them. `exec::relaxed` asks for an atomic access with no ordering
+// beyond the word itself (coherence), for lock-free structures whose words carry
+// everything a reader needs - the slab hash's key-value pair in one 64-bit word,
+// a next pointer to a slab that was all-EMPTY before the kernel began, a bitmap
+// word (slab hash §III-B, §V: the original uses plain atomicCAS). On the GPU it
+// saves the fence around the atomic (MEMBAR.GPU before, an L1 invalidation
+// after); the simulator runs every access sequentially consistent and ignores it.
+#pragma once
+
+namespace gpulin::exec {
+
+struct Relaxed {};
+inline constexpr Relaxed relaxed{};
+
+}  // namespace gpulin::exec
