@@ -7,8 +7,9 @@
 //
 // Memory order (../shared/design.md): state another actor may have written is read
 // and written only with device-scope atomics - acquire/release for lock words,
-// relaxed for data bracketed by those - never with plain loads that L1 could serve
-// stale. No correctness depends on a compiler flag.
+// relaxed for data bracketed by those and, where a structure asks for it
+// (exec::relaxed), for lock-free words that carry all a reader needs - never with
+// plain loads that L1 could serve stale. No correctness depends on a compiler flag.
 #pragma once
 
 #include <cuda/atomic>
