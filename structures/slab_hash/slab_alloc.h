@@ -102,8 +102,14 @@ GPULIN_HD void load_resident(X& x, const SlabAllocView<Light>& a, WarpAllocator<
 template <class X, bool Light>
 GPULIN_HD uint32_t allocate(X& x, const SlabAllocView<Light>& a, WarpAllocator<X>& w) {
   if (!w.loaded) load_resident(x, a, w);
+  // Warps sharing a resident block would all take the lowest word with a free unit
+  // and collide on its CAS; each starts at its own lane instead (warp id mod 32)
+  // and takes the first word with a free unit from there, cyclically.
+  const uint32_t start = w.warp_id & 31u;
   for (;;) {
-    const uint32_t lane = first_lane_where(x, [&](uint32_t l) { return w.bitmap.of(l)[0] != ~0u; });
+    const uint32_t free = x.ballot([&](uint32_t l) { return w.bitmap.of(l)[0] != ~0u; });
+    const uint32_t rotated = start ? (free >> start) | (free << (32 - start)) : free;
+    const uint32_t lane = rotated ? (lowest_lane(rotated) + start) & 31u : 32u;
     if (lane == 32) {
       if (w.changes >= a.max_resident_changes) {
         x.fetch_add(a.failures, 1u, exec::relaxed);
