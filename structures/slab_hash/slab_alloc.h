@@ -9,8 +9,9 @@
 //
 // Each warp has a resident memory block whose bitmap it holds in registers, one
 // word per lane (the paper's "one 32-bit bitmap variable per thread"). To
-// allocate, the warp ballots for a lane with a free unit; that lane's word is
-// claimed with one CAS on the global bitmap; on failure the register word is
+// allocate, the warp ballots for lanes with a free unit and takes the first one
+// from its own starting lane (warp id mod 32, so that warps sharing a block do not
+// all CAS the same word); that lane's word is claimed with one CAS on the global bitmap; on failure the register word is
 // refreshed from the CAS and the warp tries again. A full resident block is
 // replaced by one chosen by hashing (global warp id, resident changes); after
 // `max_resident_changes` changes the allocation fails and returns kNoUnit, and
