@@ -19,10 +19,10 @@ namespace gpulin::slab_hash {
 // (bulk build: kFnInsert, bulk search: kFnSearch). SEARCH writes the value found,
 // or kEmptyKey when absent (set: 1 / 0), to out[i] when out is not null; SEARCHALL
 // writes how many it found. All pointers are device memory.
-// `bulk` (with fn == nullptr and uniform_fn == kFnSearch, no recorder, and no
-// writer on the table meanwhile): a bulk search, each warp with two slab reads in
-// flight (warp_search_pairs) instead of one; the answers are the same. With any
-// other batch it is ignored; with a recorder the launch is refused.
+// `bulk` (with fn == nullptr and uniform_fn == kFnSearch, no recorder): a bulk
+// search, each warp with two slab reads in flight (warp_search_pairs) instead of
+// one; the answers are those of searches one at a time. With any other batch it is
+// ignored; with a recorder the launch is refused.
 struct SlabOpBatch {
   const uint32_t* fn = nullptr;
   uint32_t uniform_fn = kFnSearch;

@@ -9,6 +9,11 @@
 
 namespace gpulin {
 
+// DeviceEvent::kind is cast to EventKind below: the two numberings are one.
+static_assert(kDeviceInv == static_cast<uint32_t>(EventKind::Inv) && kDeviceRet == static_cast<uint32_t>(EventKind::Ret) &&
+              kDeviceAcq == static_cast<uint32_t>(EventKind::Acq) && kDeviceRel == static_cast<uint32_t>(EventKind::Rel) &&
+              kDeviceLp == static_cast<uint32_t>(EventKind::Lp));
+
 namespace {
 
 template <class K>

@@ -18,6 +18,14 @@ GPULIN_HD inline uint32_t lowest_lane(uint32_t mask) {
 #endif
 }
 
+// The first lane set in `mask` counting up from `start` and wrapping past 31, or 32
+// when the mask is empty (warps that should not all pick the same lane start apart).
+GPULIN_HD inline uint32_t lowest_lane_from(uint32_t mask, uint32_t start) {
+  start &= 31u;
+  const uint32_t rotated = start ? (mask >> start) | (mask << (32 - start)) : mask;
+  return rotated ? (lowest_lane(rotated) + start) & 31u : 32u;
+}
+
 // The lowest lane l with pred(l), or 32 when none.
 template <class X, class Pred>
 GPULIN_HD uint32_t first_lane_where(X& x, Pred&& pred) {

@@ -11,8 +11,9 @@
 // word per lane (the paper's "one 32-bit bitmap variable per thread"). To
 // allocate, the warp ballots for lanes with a free unit and takes the first one
 // from its own starting lane (warp id mod 32, so that warps sharing a block do not
-// all CAS the same word); that lane's word is claimed with one CAS on the global bitmap; on failure the register word is
-// refreshed from the CAS and the warp tries again. A full resident block is
+// all CAS the same word); that lane's word is claimed with one CAS on the global
+// bitmap; on failure the register word is refreshed from the CAS and the warp
+// tries again. A full resident block is
 // replaced by one chosen by hashing (global warp id, resident changes); after
 // `max_resident_changes` changes the allocation fails and returns kNoUnit, and
 // counts a failure in `failures`: never a silent corruption. Deallocation clears
@@ -106,11 +107,9 @@ GPULIN_HD uint32_t allocate(X& x, const SlabAllocView<Light>& a, WarpAllocator<X
   // Warps sharing a resident block would all take the lowest word with a free unit
   // and collide on its CAS; each starts at its own lane instead (warp id mod 32)
   // and takes the first word with a free unit from there, cyclically.
-  const uint32_t start = w.warp_id & 31u;
   for (;;) {
     const uint32_t free = x.ballot([&](uint32_t l) { return w.bitmap.of(l)[0] != ~0u; });
-    const uint32_t rotated = start ? (free >> start) | (free << (32 - start)) : free;
-    const uint32_t lane = rotated ? (lowest_lane(rotated) + start) & 31u : 32u;
+    const uint32_t lane = lowest_lane_from(free, w.warp_id);
     if (lane == 32) {
       if (w.changes >= a.max_resident_changes) {
         x.fetch_add(a.failures, 1u, exec::relaxed);

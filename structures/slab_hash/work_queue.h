@@ -42,6 +42,14 @@ struct TaskResult {
 
 inline constexpr uint32_t kSearchAllCap = 64;
 
+// A SEARCH's outcome as the queue reports it.
+GPULIN_HD inline TaskResult search_result(const SlabSearchResult& s) {
+  TaskResult res;
+  res.status = s.found ? TaskResult::kFound : TaskResult::kDone;
+  res.value = s.value;
+  return res;
+}
+
 // Runs one operation with its recording; `done(result)` is called warp-uniformly.
 template <class X, class P, class Done>
 GPULIN_HD void run_slab_op(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, WarpAllocator<X>& wa, uint32_t fn,
@@ -62,8 +70,7 @@ GPULIN_HD void run_slab_op(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, WarpA
     x.record_ret(args, 0u, true);
   } else if (fn == kFnSearch) {
     const SlabSearchResult s = slab_search(x, h, r, bucket, key);
-    res.status = s.found ? TaskResult::kFound : TaskResult::kDone;
-    res.value = s.value;
+    res = search_result(s);
     if constexpr (P::mode == Mode::Set) {
       const uint32_t present = s.found ? 1u : 0u;
       x.record_ret(&present, 1u, false);
@@ -132,18 +139,13 @@ GPULIN_HD void warp_work_queue(X& x, const SlabHashView<P>& h, WarpAllocator<X>&
 // search then goes on alone down its list. Unrecorded by design: the two
 // operations overlap on one actor, which a history's actor may not do, so it runs
 // only where nothing records (the GPU's unrecorded bulk searches; the simulator
-// with no recorder), and only on a batch that no one writes meanwhile.
+// with no recorder). Writers may run meanwhile: each search is an ordinary walk
+// of its list whose first read came early.
 template <class X, class P, class Done>
 GPULIN_HD void warp_search_pairs(X& x, const SlabHashView<P>& h, typename X::template Regs<uint32_t, kTaskWords>& task,
                                  Done&& done) {
   SlabRegs<X> ra, rb;
   hash_tasks(x, h, task);
-  auto result = [](const SlabSearchResult& s) {
-    TaskResult res;
-    res.status = s.found ? TaskResult::kFound : TaskResult::kDone;
-    res.value = s.value;
-    return res;
-  };
   auto active = [&](uint32_t l) { return task.of(l)[kTaskActive] != 0; };
   for (;;) {
     const uint32_t a = first_lane_where(x, active);
@@ -154,15 +156,15 @@ GPULIN_HD void warp_search_pairs(X& x, const SlabHashView<P>& h, typename X::tem
     uint32_t* slab_a = h.base_slab(task_word(x, task, a, kTaskBucket));
     read_slab(x, slab_a, ra);
     if (b == 32) {
-      done(a, result(slab_search_read(x, h, ra, key_a, slab_a)));
+      done(a, search_result(slab_search_read(x, h, ra, key_a, slab_a)));
       return;
     }
     x.set_lane(task, b, kTaskActive, 0u);
     const uint32_t key_b = task_word(x, task, b, kTaskKey);
     uint32_t* slab_b = h.base_slab(task_word(x, task, b, kTaskBucket));
     read_slab(x, slab_b, rb);
-    done(a, result(slab_search_read(x, h, ra, key_a, slab_a)));
-    done(b, result(slab_search_read(x, h, rb, key_b, slab_b)));
+    done(a, search_result(slab_search_read(x, h, ra, key_a, slab_a)));
+    done(b, search_result(slab_search_read(x, h, rb, key_b, slab_b)));
   }
 }
 

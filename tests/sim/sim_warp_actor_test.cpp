@@ -146,6 +146,19 @@ TEST(SimWarpActor, BallotAndShuffleSeeEveryLane) {
   }
 }
 
+// lowest_lane_from (SlabAlloc's start lane) against a scan of the 32 lanes from
+// `start`, wrapping: every start over masks with bits at the edges and random ones.
+TEST(LaneSearch, LowestLaneFromIsTheFirstSetLaneFromStartWrapping) {
+  const uint32_t masks[] = {0u, 1u, 0x80000000u, 0x80000001u, 0xFFFFFFFFu, 0x00010000u, 0x12345678u, 0xF0F0F0F0u};
+  for (uint32_t mask : masks)
+    for (uint32_t start = 0; start < 64; ++start) {
+      uint32_t want = 32;
+      for (uint32_t k = 0; k < 32 && want == 32; ++k)
+        if (mask >> ((start + k) & 31u) & 1u) want = (start + k) & 31u;
+      ASSERT_EQ(lowest_lane_from(mask, start), want) << "mask " << mask << " start " << start;
+    }
+}
+
 TEST(SimWarpActor, ACollectiveInsideForEachLaneIsAFault) {
   Smem smem{};
   const RunResult r = run_block(smem, 1, 1, [&](SimContext& x) {
