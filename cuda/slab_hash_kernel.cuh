@@ -5,6 +5,7 @@
 #pragma once
 
 #include "cuda/cuda_context.cuh"
+#include "cuda/key_clock_context.cuh"
 #include "cuda/slab_hash_launch.h"
 #include "structures/slab_hash/flush.h"
 #include "structures/slab_hash/work_queue.h"
@@ -24,11 +25,35 @@ using SlabFlushContext = cuda_exec::CudaContext<cuda_exec::WarpScope, false>;
 // 8.9 G ops/s at 32 registers, 7.3 at 38).
 // `Bulk`: a batch of searches (Fn == kFnSearch, unrecorded) with two reads in
 // flight per warp (warp_search_pairs).
-template <class P, bool Record, uint32_t Fn = kAnyFn, bool Bulk = false>
-__global__ void __launch_bounds__(1024, Record ? 1 : 2)
-    slab_batch_kernel(SlabHashView<P> h, SlabOpBatch ops, DeviceRecorderRef rec, int64_t op_id_base) {
-  using X = cuda_exec::CudaContext<cuda_exec::WarpScope, Record>;
-  X x(cuda_exec::WarpScope{}, rec);
+// How a batch kernel records: not at all, every event from the one global ticket
+// counter (histories/device_events.h), or by key clocks (histories/key_clock_records.h).
+enum class SlabRecording { kNone, kEvents, kKeyClocks };
+
+template <SlabRecording R>
+using SlabBatchContext = std::conditional_t<R == SlabRecording::kKeyClocks, cuda_exec::KeyClockContext,
+                                            cuda_exec::CudaContext<cuda_exec::WarpScope, R == SlabRecording::kEvents>>;
+
+// One operation per thread. `Fn`: the batch's one operation, fixed at compile time
+// (a bulk build or search), or kAnyFn (each thread's from ops.fn or ops.uniform_fn).
+// A search's answer goes to the asking lane's register and is stored after the
+// warp's queue drains, one coalesced store per round.
+// Without recording, 32 registers at most (two blocks of 1024 a multiprocessor,
+// every warp slot filled): a warp waits on one slab read at a time, so the more
+// warps resident, the more reads in flight. The mixed kernel spills a few words
+// under that bound and is still faster with it (H100, G2 at 2^20-op batches:
+// 8.9 G ops/s at 32 registers, 7.3 at 38).
+// `Bulk`: a batch of searches (Fn == kFnSearch, unrecorded) with two reads in
+// flight per warp (warp_search_pairs).
+template <class P, SlabRecording R, uint32_t Fn = kAnyFn, bool Bulk = false>
+__global__ void __launch_bounds__(1024, R == SlabRecording::kEvents ? 1 : 2)
+    slab_batch_kernel(SlabHashView<P> h, SlabOpBatch ops, DeviceRecorderRef rec, KeyClockRecorderRef clocks,
+                      int64_t op_id_base) {
+  constexpr bool kClocks = R == SlabRecording::kKeyClocks;
+  using X = SlabBatchContext<R>;
+  X x = [&] {
+    if constexpr (kClocks) return X(clocks);
+    else return X(cuda_exec::WarpScope{}, rec);
+  }();
   const uint64_t warps = (uint64_t{gridDim.x} * blockDim.x) / 32;
   const uint64_t first_warp = (uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32;
   const uint32_t lane = threadIdx.x & 31;
@@ -44,22 +69,37 @@ __global__ void __launch_bounds__(1024, Record ? 1 : 2)
       task.v[kTaskKey] = ops.key[i];
       task.v[kTaskValue] = ops.value ? ops.value[i] : 0u;
     }
+    const uint32_t fn = task.v[kTaskFn], key = task.v[kTaskKey], value = task.v[kTaskValue];
+    const bool active = i < ops.count;
+    const int64_t op_base = op_id_base + static_cast<int64_t>(base);
+    if constexpr (kClocks) x.begin_round(op_base, active, key);
     uint32_t answer = 0;
+    bool found = false, pending = false;
     auto done = [&](uint32_t src, const TaskResult& r) {
       if (lane != src) return;
+      found = r.status == TaskResult::kFound;
+      pending = r.status == TaskResult::kNoMemory;
       if (task.v[kTaskFn] == kFnSearch)
-        answer = P::mode == Mode::Set ? (r.status == TaskResult::kFound ? 1u : 0u)
-                                      : (r.status == TaskResult::kFound ? r.value : kEmptyKey);
+        answer = P::mode == Mode::Set ? (found ? 1u : 0u) : (found ? r.value : kEmptyKey);
       else
         answer = r.n;
     };
     if constexpr (Bulk) {
-      static_assert(Fn == kFnSearch && !Record, "a bulk search is a batch of searches, unrecorded");
+      static_assert(Fn == kFnSearch && R == SlabRecording::kNone, "a bulk search is a batch of searches, unrecorded");
       warp_search_pairs(x, h, task, done);
     } else {
-      warp_work_queue<Fn>(x, h, wa, task, op_id_base + static_cast<int64_t>(base), done);
+      warp_work_queue<Fn>(x, h, wa, task, op_base, done);
     }
-    const bool answers = task.v[kTaskFn] == kFnSearch || task.v[kTaskFn] == kFnSearchAll;
+    const bool answers = fn == kFnSearch || fn == kFnSearchAll;
+    if constexpr (kClocks) {
+      // The call and result as the event recorder writes them (work_queue.h's
+      // run_slab_op): a map insert's args are [key, value], every other op's [key];
+      // a search returns its value or null (map), or 1 / 0 (set); the rest null.
+      const bool search = fn == kFnSearch;
+      const uint32_t args_len = fn == kFnInsert && ModeTraits<P::mode>::kPairs ? 2u : 1u;
+      const bool res_null = !search || (P::mode != Mode::Set && !found);
+      x.end_round(active, pending, fn, key, value, args_len, search && !res_null, res_null, answer);
+    }
     if (ops.out && i < ops.count && answers) ops.out[i] = answer;
   }
 }

@@ -3,6 +3,8 @@
 // second copy of the algorithm and no mutant: SlabPolicy<mode, light, None> only.
 #include "cuda/slab_hash_kernel.cuh"
 
+#include <vector>
+
 namespace gpulin::slab_hash {
 
 namespace {
@@ -16,26 +18,38 @@ int sm_count() {
 
 template <class P>
 cudaError_t launch_policy(const DeviceSlabHash& t, const SlabOpBatch& ops, uint32_t threads, cudaStream_t stream,
-                          const DeviceRecorderRef* rec, int64_t op_id_base) {
+                          const DeviceRecorderRef* rec, const KeyClockRecorderRef* clocks, int64_t op_id_base) {
   static_assert(P::mutant == Mutant::None, "mutants are not built into the library's GPU kernels");
   if (ops.count == 0) return cudaSuccess;
-  // One operation per thread; with recording the grid covers the batch exactly so
-  // that warp w is actor w (the recorder's buffers), without it a grid-stride loop.
+  // One operation per thread; with recording the grid covers the batch exactly:
+  // by events, warp w is actor w (the recorder's buffers); by key clocks, every
+  // thread owns one operation of the launch. Without it, a grid-stride loop.
+  const bool recorded = rec || clocks;
   const uint64_t needed = (ops.count + threads - 1) / threads;
-  const uint64_t blocks = rec ? needed : std::min<uint64_t>(needed, uint64_t(sm_count()) * 32);
-  const auto launch = [&](auto kernel, const DeviceRecorderRef& r) {
-    kernel<<<blocks, threads, 0, stream>>>(t.view<P>(), ops, r, op_id_base);
+  const uint64_t blocks = recorded ? needed : std::min<uint64_t>(needed, uint64_t(sm_count()) * 32);
+  const auto launch = [&](auto kernel, const DeviceRecorderRef& r, const KeyClockRecorderRef& c) {
+    kernel<<<blocks, threads, 0, stream>>>(t.view<P>(), ops, r, c, op_id_base);
     return cudaGetLastError();
   };
-  if (rec && ops.bulk) return cudaErrorInvalidValue;  // a bulk search is unrecorded
-  if (rec) return launch(slab_batch_kernel<P, true>, *rec);
+  if (recorded && ops.bulk) return cudaErrorInvalidValue;  // a bulk search is unrecorded
+  if (rec && clocks) return cudaErrorInvalidValue;          // one recorder a launch
+  if (rec) return launch(slab_batch_kernel<P, SlabRecording::kEvents>, *rec, {});
+  if (clocks) {
+    // A key-clock record holds one result word: SEARCHALL's list is not one.
+    if constexpr (P::mode == Mode::Multimap) return cudaErrorInvalidValue;
+    else {
+      if (op_id_base < 0 || uint64_t(op_id_base) + ops.count > clocks->record_cap) return cudaErrorInvalidValue;
+      return launch(slab_batch_kernel<P, SlabRecording::kKeyClocks>, {}, *clocks);
+    }
+  }
+  constexpr SlabRecording kOff = SlabRecording::kNone;
   // A batch of one operation (a bulk build, search or delete) runs a kernel with
   // that operation fixed: no dispatch per operation.
-  if (!ops.fn && ops.uniform_fn == kFnInsert) return launch(slab_batch_kernel<P, false, kFnInsert>, {});
-  if (!ops.fn && ops.uniform_fn == kFnSearch && ops.bulk) return launch(slab_batch_kernel<P, false, kFnSearch, true>, {});
-  if (!ops.fn && ops.uniform_fn == kFnSearch) return launch(slab_batch_kernel<P, false, kFnSearch>, {});
-  if (!ops.fn && ops.uniform_fn == kFnDelete) return launch(slab_batch_kernel<P, false, kFnDelete>, {});
-  return launch(slab_batch_kernel<P, false>, {});
+  if (!ops.fn && ops.uniform_fn == kFnInsert) return launch(slab_batch_kernel<P, kOff, kFnInsert>, {}, {});
+  if (!ops.fn && ops.uniform_fn == kFnSearch && ops.bulk) return launch(slab_batch_kernel<P, kOff, kFnSearch, true>, {}, {});
+  if (!ops.fn && ops.uniform_fn == kFnSearch) return launch(slab_batch_kernel<P, kOff, kFnSearch>, {}, {});
+  if (!ops.fn && ops.uniform_fn == kFnDelete) return launch(slab_batch_kernel<P, kOff, kFnDelete>, {}, {});
+  return launch(slab_batch_kernel<P, kOff>, {}, {});
 }
 
 }  // namespace
@@ -44,7 +58,15 @@ cudaError_t launch_slab_batch(Mode mode, const DeviceSlabHash& table, const Slab
                               cudaStream_t stream, const DeviceRecorderRef* recorder, int64_t op_id_base) {
   if (threads == 0 || threads % 32 != 0 || threads > 1024) return cudaErrorInvalidValue;
   return with_slab_policy(mode, table.light(), [&](auto policy) -> cudaError_t {
-    return launch_policy<decltype(policy)>(table, ops, threads, stream, recorder, op_id_base);
+    return launch_policy<decltype(policy)>(table, ops, threads, stream, recorder, nullptr, op_id_base);
+  });
+}
+
+cudaError_t launch_slab_batch(Mode mode, const DeviceSlabHash& table, const SlabOpBatch& ops, uint32_t threads,
+                              cudaStream_t stream, const KeyClockRecorderRef& clocks, int64_t op_id_base) {
+  if (threads == 0 || threads % 32 != 0 || threads > 1024) return cudaErrorInvalidValue;
+  return with_slab_policy(mode, table.light(), [&](auto policy) -> cudaError_t {
+    return launch_policy<decltype(policy)>(table, ops, threads, stream, nullptr, &clocks, op_id_base);
   });
 }
 
@@ -52,11 +74,14 @@ cudaError_t load_slab_kernels(Mode mode, bool light) {
   return with_slab_policy(mode, light, [&](auto policy) -> cudaError_t {
     using P = decltype(policy);
     cudaFuncAttributes a;
-    for (const void* k : {(const void*)slab_batch_kernel<P, true>, (const void*)slab_batch_kernel<P, false>,
-                          (const void*)slab_batch_kernel<P, false, kFnInsert>,
-                          (const void*)slab_batch_kernel<P, false, kFnSearch>,
-                          (const void*)slab_batch_kernel<P, false, kFnSearch, true>,
-                          (const void*)slab_batch_kernel<P, false, kFnDelete>, (const void*)slab_flush_kernel<P>})
+    constexpr SlabRecording kOff = SlabRecording::kNone;
+    std::vector<const void*> kernels = {
+        (const void*)slab_batch_kernel<P, SlabRecording::kEvents>, (const void*)slab_batch_kernel<P, kOff>,
+        (const void*)slab_batch_kernel<P, kOff, kFnInsert>,        (const void*)slab_batch_kernel<P, kOff, kFnSearch>,
+        (const void*)slab_batch_kernel<P, kOff, kFnSearch, true>,  (const void*)slab_batch_kernel<P, kOff, kFnDelete>,
+        (const void*)slab_flush_kernel<P>};
+    if constexpr (P::mode != Mode::Multimap) kernels.push_back((const void*)slab_batch_kernel<P, SlabRecording::kKeyClocks>);
+    for (const void* k : kernels)
       if (const cudaError_t e = cudaFuncGetAttributes(&a, k); e != cudaSuccess) return e;
     return cudaSuccess;
   });

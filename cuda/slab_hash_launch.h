@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "histories/device_events.h"
+#include "histories/key_clock_records.h"
 #include "structures/slab_hash/device_slab_hash.h"
 
 namespace gpulin::slab_hash {
@@ -40,6 +41,13 @@ struct SlabOpBatch {
 cudaError_t launch_slab_batch(Mode mode, const DeviceSlabHash& table, const SlabOpBatch& ops, uint32_t threads,
                               cudaStream_t stream, const DeviceRecorderRef* recorder = nullptr,
                               int64_t op_id_base = 0);
+
+// The same, recorded by key clocks (histories/key_clock_records.h): operation i of
+// the batch is op op_id_base + i and writes clocks.records[op_id_base + i]; its
+// actor is its thread. Map and set only (a multimap's SEARCHALL returns a list);
+// cudaErrorInvalidValue for a multimap, a bulk search, or op ids past record_cap.
+cudaError_t launch_slab_batch(Mode mode, const DeviceSlabHash& table, const SlabOpBatch& ops, uint32_t threads,
+                              cudaStream_t stream, const KeyClockRecorderRef& clocks, int64_t op_id_base);
 
 // Loads the table's kernels into the context now (under CUDA's lazy module loading a
 // kernel's first launch would pay it), so that timed launches time only the work.

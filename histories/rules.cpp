@@ -208,6 +208,19 @@ void check_header(const Header& h, const std::string& file, uint32_t line) {
                                   h.lp_rule));
   for (size_t i = 0; i < h.extra.size(); ++i) {
     const std::string& key = h.extra[i].first;
+    // "order" (history-format.md, "Order by key"): "per-key" orders events of
+    // different keys only loosely, which only a model of single-key operations,
+    // whose linearizability is decided key by key, may be judged on.
+    if (key == "order") {
+      const std::string& v = h.extra[i].second;
+      if (v != "\"per-key\"" && v != "\"real-time\"")
+        throw FormatError(file, line, fmt::format("header field 'order' is {}; it must be \"real-time\" or \"per-key\"", v));
+      if (v == "\"per-key\"" && h.model != "map" && h.model != "set" && h.model != "multimap")
+        throw FormatError(file, line,
+                          fmt::format("header field 'order' is \"per-key\", which only the single-key models map, set "
+                                      "and multimap allow; model '{}' needs real-time order across keys",
+                                      h.model));
+    }
     if (key == "history" || key == "model" || key == "params" || key == "lp_rule")
       throw FormatError(file, line, fmt::format("header extra field '{}' repeats a standard field", key));
     for (size_t j = 0; j < i; ++j)

@@ -23,6 +23,7 @@ int run_slab(Args& a) {
     s.threads = a.o.threads == 512 ? 128 : a.o.threads;
     s.seed = a.o.seed;
     s.record = a.o.record;
+    s.recorder = a.recorder;
     s.out_dir = a.o.out_dir;
     r = stress::run_slab_stress(s);
   } catch (const std::invalid_argument& e) {
@@ -36,8 +37,8 @@ int run_slab(Args& a) {
   fmt::print("  mix    {:>12} ops  {:>9.4f} s  {:>9.1f} M ops/s  (kernels; {:.4f} s from the first launch)\n", s.ops,
              r.mix_seconds, s.ops / std::max(r.mix_seconds, 1e-12) / 1e6, r.mix_span_seconds);
   if (s.record)
-    fmt::print("  recorded {} ops, {} events; download and assembly {:.3f} s, check {:.3f} s ({} keys, {} searched)\n",
-               r.ops, r.events, r.download_seconds, r.check_seconds, r.keys_checked, r.keys_searched);
+    fmt::print("  recorded by {}: {} ops, {} events; download and assembly {:.3f} s, check {:.3f} s ({} keys, {} searched)\n",
+               r.recorder, r.ops, r.events, r.download_seconds, r.check_seconds, r.keys_checked, r.keys_searched);
   if (!r.witness_failure.empty()) fmt::print("  explicit-rule order failed ({}); decided by the search\n", r.witness_failure);
   if (!r.history_path.empty()) fmt::print("  history: {}\n", r.history_path);
   for (const auto& f : r.failures) fmt::print("  FAIL: {}\n", f);
@@ -49,7 +50,7 @@ int run_slab(Args& a) {
 
 void add_stress(CLI::App& app, std::function<int()>& run) {
   struct Args {
-    std::string structure = "gheap-td", variant = "fixed", mix = "0.2,0.2,0.3,0.3", alloc = "light";
+    std::string structure = "gheap-td", variant = "fixed", mix = "0.2,0.2,0.3,0.3", alloc = "light", recorder = "auto";
     stress::StressOptions o;
     stress::SlabStressOptions slab;
   };
@@ -64,6 +65,10 @@ void add_stress(CLI::App& app, std::function<int()>& run) {
   sub->add_option("--ops", sl.ops, "slab hash: operations of the mix");
   sub->add_option("--mix", a->mix, "slab hash: fractions a,b,c,d of insert, delete, search, search-absent (paper Γ)");
   sub->add_option("--batch", sl.batch, "slab hash: operations per kernel launch");
+  sub->add_option("--recorder", a->recorder,
+                  "slab hash with --record: key-clocks (per-key order, map and set), events (one global order) or "
+                  "auto (key clocks where they apply)")
+      ->check(CLI::IsMember({"auto", "key-clocks", "events"}));
   sub->add_option("--alloc", a->alloc, "slab hash: light (SlabAlloc-light) or regular (SlabAlloc)")
       ->check(CLI::IsMember({"light", "regular"}));
   sub->add_option("--variant", a->variant, "fixed or paper")->check(CLI::IsMember({"paper", "fixed"}));

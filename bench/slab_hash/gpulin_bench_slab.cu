@@ -26,6 +26,13 @@
 //          (SlabOpBatch::fn), against the initial utilization of a table of 2^22
 //          keys; 4 batches of 2^20 operations per run, timed together. Γ2 at 0.55
 //          also with batches of 2^18 (x16), 2^22 and 2^23 (x1): the issue's anchors.
+//   record the cost of recording (issue 10: at most 15 %): Γ1 at u = 0.55, 2^22 keys,
+//          4 batches of 2^20 a run, unrecorded, recorded by key clocks
+//          (histories/key_clock_records.h, one 32-byte record an operation, tickets
+//          from the key's clock) and recorded by events (every event's ticket from
+//          the one global counter), in the same run. A recorded launch covers its
+//          batch with one thread per operation (no grid-stride loop): that is part
+//          of the cost measured.
 //   alloc  SlabAlloc: one million 128-byte units, one allocation per thread: each
 //          warp serves its 32 threads' requests one after another with
 //          slab_hash::allocate (CudaContext<WarpScope>), as the work queue does;
@@ -49,7 +56,7 @@
 // (table reset, initial build) is outside the events. The L2 is not flushed: a
 // table of 2^22 keys (about 60 MB) is mostly L2-resident, as in the anchors.
 //
-//   gpulin_bench_slab [--runs N] [--only fig4,fig5,fig6,fig7a,alloc,floor] [--csv FILE]
+//   gpulin_bench_slab [--runs N] [--only fig4,fig5,fig6,fig7a,record,alloc,floor] [--csv FILE]
 //                     [--quick] [--threads T] [--regular-alloc] [--max-log2n L]
 //                     [--utilizations U,...] [--seed S] [--watchdog-s S]
 //
@@ -58,6 +65,9 @@
 // "FAIL: ..." in rate). Exit codes: 0 every check passed (or no CUDA device: a
 // message, nothing measured), 1 a FAIL row, 2 usage, 3 watchdog.
 #include <cuda_runtime.h>
+
+#include "histories/device_recorder.h"
+#include "histories/key_clock_recorder.h"
 
 #include <thrust/execution_policy.h>
 #include <thrust/sort.h>
@@ -805,8 +815,13 @@ ConcurrentPlan plan_concurrent(const Mix& m, uint64_t n0, uint64_t batch, uint64
   return p;
 }
 
-// Runs one plan against initial utilization u; tag "fig7a|<mix>|<u>|<batch>".
-void concurrent_point(Bench& b, const Mix& m, const ConcurrentPlan& p, double u, const KeySet& initial, const char* label) {
+// How a concurrent run records (the record section): not at all, by key clocks, by events.
+enum class Recording { kNone, kKeyClocks, kEvents };
+
+// Runs one plan against initial utilization u; tag "<section>|<mix>|<u>|<batch>"
+// (the record section's: "record|<mix>|<u>|<batch>|<label>").
+void concurrent_point(Bench& b, const Mix& m, const ConcurrentPlan& p, double u, const KeySet& initial, const char* label,
+                      Recording recording = Recording::kNone, const char* section = "fig7a") {
   const uint64_t ops = p.batch * p.batches;
   DeviceArray<uint32_t> fn(ops), key(ops), value(ops), expect(ops), out(ops);
   fn.upload(p.fn);
@@ -818,8 +833,18 @@ void concurrent_point(Bench& b, const Mix& m, const ConcurrentPlan& p, double u,
   const BucketPlan bp = buckets_for(p.n0, u);
   DeviceSlabHash t(shape_for(bp.buckets, p.hi, b.o.seed), !b.o.regular_alloc);
   double u0 = NAN, u_end = NAN;
+  // The recorders live through every run: key clocks keep counting (tickets stay
+  // far below 2^30) and each run rewrites ops 0 .. ops - 1; the event recorder is
+  // cleared before each run.
+  std::unique_ptr<KeyClockRecorder> clocks;
+  std::unique_ptr<DeviceRecorder> events;
+  if (recording == Recording::kKeyClocks) clocks = std::make_unique<KeyClockRecorder>(ops);
+  if (recording == Recording::kEvents)
+    events = std::make_unique<DeviceRecorder>(static_cast<uint32_t>(p.batch / 32), static_cast<uint32_t>(p.batches * 96 + 64),
+                                              static_cast<uint32_t>(p.batches * 96 + 64));
   auto setup = [&] {
     t.reset();
+    if (events) events->clear();
     b.slab_bulk(t, slab_hash::kFnInsert, initial.keys.p, initial.vals.p, nullptr, p.n0);
     ck(cudaDeviceSynchronize(), "initial build");
     if (std::isnan(u0)) u0 = p.n0 * 8.0 / ((bp.buckets + double(t.allocated_units())) * 128.0);
@@ -832,7 +857,17 @@ void concurrent_point(Bench& b, const Mix& m, const ConcurrentPlan& p, double u,
       batch.value = value.p + bi * p.batch;
       batch.out = out.p + bi * p.batch;
       batch.count = p.batch;
-      ck(slab_hash::launch_slab_batch(slab_hash::Mode::Map, t, batch, b.o.threads, 0), "launch_slab_batch");
+      const int64_t first = static_cast<int64_t>(bi * p.batch);
+      if (clocks)
+        ck(slab_hash::launch_slab_batch(slab_hash::Mode::Map, t, batch, b.o.threads, 0, clocks->next_launch(), first),
+           "launch_slab_batch (key clocks)");
+      else if (events) {
+        const DeviceRecorderRef ref = events->ref();
+        ck(slab_hash::launch_slab_batch(slab_hash::Mode::Map, t, batch, b.o.threads, 0, &ref, first),
+           "launch_slab_batch (events)");
+      } else {
+        ck(slab_hash::launch_slab_batch(slab_hash::Mode::Map, t, batch, b.o.threads, 0), "launch_slab_batch");
+      }
     }
   };
   auto check = [&]() -> std::string {
@@ -853,8 +888,9 @@ void concurrent_point(Bench& b, const Mix& m, const ConcurrentPlan& p, double u,
   const std::string param = fmt("mix=%s(%.1f,%.1f,%.1f,%.1f);u0=%.2f;achieved=%.3f;end=%.3f;B=%u;batch=%s;batches=%llu",
                                 m.name, m.ins, m.del, m.hit, m.miss, u, u0, u_end, bp.buckets, log2_str(p.batch).c_str(),
                                 (unsigned long long)p.batches);
-  b.add("fig7a", p.n0, param, std::string("slab:") + label, "M ops/s", s, double(ops),
-        fmt("fig7a|%s|%.2f|%s", m.name, u, log2_str(p.batch).c_str()));
+  const std::string tag = fmt("%s|%s|%.2f|%s", section, m.name, u, log2_str(p.batch).c_str());
+  b.add(section, p.n0, param, std::string("slab:") + label, "M ops/s", s, double(ops),
+        recording == Recording::kNone && std::string(section) == "fig7a" ? tag : tag + "|" + label);
 }
 
 void run_fig7a(Bench& b) {
@@ -880,6 +916,19 @@ void run_fig7a(Bench& b) {
     const ConcurrentPlan p = plan_concurrent(kMixes[2], n0, uint64_t{1} << lg, count, b.o.seed);
     concurrent_point(b, kMixes[2], p, 0.55, initial, "G2");
   }
+}
+
+// ------------------------------------------------------------------ record
+void run_record(Bench& b) {
+  const uint64_t n0 = b.o.quick ? uint64_t{1} << 18 : uint64_t{1} << 22;
+  const uint64_t batch = b.o.quick ? uint64_t{1} << 16 : uint64_t{1} << 20;
+  std::printf("\n== record: the cost of recording, G1 at u=0.55, %s keys to start, 4 batches of %s a run\n",
+              log2_str(n0).c_str(), log2_str(batch).c_str());
+  KeySet initial(n0, b.o.seed);
+  const ConcurrentPlan p = plan_concurrent(kMixes[1], n0, batch, 4, b.o.seed);
+  concurrent_point(b, kMixes[1], p, 0.55, initial, "G1", Recording::kNone, "record");
+  concurrent_point(b, kMixes[1], p, 0.55, initial, "G1+key-clocks", Recording::kKeyClocks, "record");
+  concurrent_point(b, kMixes[1], p, 0.55, initial, "G1+events", Recording::kEvents, "record");
 }
 
 // ------------------------------------------------------------------ alloc
@@ -1034,6 +1083,18 @@ void print_summary(const Bench& b) {
   line("SlabAlloc, 128-byte allocations", b.find("alloc|slaballoc"), kTargetAlloc, fmt(">= %.0f (target)", kTargetAlloc),
        nullptr, false);
   line("CUDA device malloc(128)", b.find("alloc|cuda-malloc"), 0, "-", nullptr, false);
+  for (const char* lg : {"2^20", "2^16"}) {
+    const std::string r = std::string("record|G1|0.55|") + lg + "|G1";
+    const Row* plain = b.find(r);
+    if (!plain) continue;
+    line(std::string("concurrent G1, ") + lg + "-op batches, unrecorded", plain, 0, "-", nullptr, false);
+    for (const char* how : {"key-clocks", "events"}) {
+      const Row* rec = b.find(r + "+" + how);
+      const bool ok = rec && rec->fail.empty() && plain->fail.empty();
+      line(std::string("  recorded by ") + how, rec, 0,
+           ok ? fmt("cost %.0f %% (target <= 15 %%)", 100 * (1 - rec->rate / plain->rate)) : "-", nullptr, false);
+    }
+  }
   line("floor: random 128-byte reads (lines)", floor_read, kFloorReads, fmt("~%.0f", kFloorReads), nullptr, false);
   line("floor: random 32-bit CAS", b.find("floor|cas"), kFloorCas, fmt("~%.0f", kFloorCas), nullptr, false);
   std::printf("(ratio = gpulin / anchor; '-' where this run did not measure it (--quick, --only); bulk search: "
@@ -1041,7 +1102,7 @@ void print_summary(const Bench& b) {
 }
 
 // ------------------------------------------------------------------ main
-const std::vector<std::string> kSections = {"fig4", "fig5", "fig6", "fig7a", "alloc", "floor"};
+const std::vector<std::string> kSections = {"fig4", "fig5", "fig6", "fig7a", "record", "alloc", "floor"};
 
 // Ends the program (exit 3) when it runs past its time, keeping the rows printed so
 // far; disarmed when it goes out of scope.
@@ -1073,7 +1134,7 @@ int bench_main(int argc, char** argv) {
   CLI::App app{"gpulin_bench_slab: the slab hash (paper §VI figures 4-7a, SlabAlloc) against a GPU cuckoo hash, "
                "CUDA's malloc and the DRAM floor"};
   app.add_option("--runs", o.runs, "timed runs per measurement (after one warm-up; median reported)")->check(CLI::Range(1, 1000));
-  app.add_option("--only", o.only, "sections, comma-separated: fig4,fig5,fig6,fig7a,alloc,floor (default all)");
+  app.add_option("--only", o.only, "sections, comma-separated: fig4,fig5,fig6,fig7a,record,alloc,floor (default all)");
   app.add_option("--csv", o.csv, "also write the rows to this CSV file");
   app.add_flag("--quick", o.quick, "small sizes, a few seconds (3 runs unless --runs)");
   app.add_option("--threads", o.threads, "threads per block of the slab hash kernels")->check(CLI::Range(32, 1024));
@@ -1101,7 +1162,7 @@ int bench_main(int argc, char** argv) {
     if (e == std::string::npos) e = o.only.size();
     const std::string s = o.only.substr(p, e - p);
     if (std::find(kSections.begin(), kSections.end(), s) == kSections.end()) {
-      std::fprintf(stderr, "gpulin_bench_slab: unknown section '%s' (fig4,fig5,fig6,fig7a,alloc,floor)\n", s.c_str());
+      std::fprintf(stderr, "gpulin_bench_slab: unknown section '%s' (fig4,fig5,fig6,fig7a,record,alloc,floor)\n", s.c_str());
       return 2;
     }
     chosen.push_back(s);
@@ -1125,7 +1186,7 @@ int bench_main(int argc, char** argv) {
               o.quick ? "quick" : "full", o.runs, o.threads, o.regular_alloc ? "SlabAlloc" : "SlabAlloc-light");
   const auto t0 = Clock::now();
   const std::map<std::string, std::function<void(Bench&)>> run = {{"fig4", run_fig4},   {"fig5", run_fig5},
-                                                                   {"fig6", run_fig6},   {"fig7a", run_fig7a},
+                                                                   {"fig6", run_fig6},   {"fig7a", run_fig7a}, {"record", run_record},
                                                                    {"alloc", run_alloc}, {"floor", run_floor}};
   bool lost = false;
   for (const std::string& s : kSections) {

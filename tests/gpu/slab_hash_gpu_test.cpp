@@ -157,6 +157,7 @@ struct MixCase {
   bool light;
   uint32_t buckets;
   uint64_t initial, ops;
+  const char* recorder;  // what run_slab_stress must have recorded with
 };
 class SlabRecorded : public ::testing::TestWithParam<MixCase> {};
 
@@ -171,16 +172,20 @@ TEST_P(SlabRecorded, RecordedMixIsLinearizableAndTheTableSound) {
   o.ops = c.ops;
   o.batch = 1 << 14;
   o.record = true;
+  o.recorder = c.recorder;
   const stress::SlabStressResult r = stress::run_slab_stress(o);
+  EXPECT_EQ(r.recorder, c.recorder);
   EXPECT_EQ(r.ops, c.initial + c.ops);
   EXPECT_GT(r.events, 2 * r.ops);
   for (const auto& f : r.failures) ADD_FAILURE() << f;
 }
 
 INSTANTIATE_TEST_SUITE_P(Mixes, SlabRecorded,
-                         ::testing::Values(MixCase{"map_contended", Mode::Map, true, 64, 1 << 12, 1 << 16},
-                                           MixCase{"map_regular", Mode::Map, false, 4096, 1 << 14, 1 << 17},
-                                           MixCase{"set_contended", Mode::Set, true, 64, 1 << 12, 1 << 16}),
+                         ::testing::Values(MixCase{"map_contended", Mode::Map, true, 64, 1 << 12, 1 << 16, "key-clocks"},
+                                           MixCase{"map_regular", Mode::Map, false, 4096, 1 << 14, 1 << 17, "key-clocks"},
+                                           MixCase{"set_contended", Mode::Set, true, 64, 1 << 12, 1 << 16, "key-clocks"},
+                                           MixCase{"map_contended_events", Mode::Map, true, 64, 1 << 12, 1 << 16, "events"},
+                                           MixCase{"multimap_events", Mode::Multimap, true, 64, 1 << 12, 1 << 15, "events"}),
                          [](const auto& info) { return std::string(info.param.name); });
 
 }  // namespace

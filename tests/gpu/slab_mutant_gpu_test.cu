@@ -2,7 +2,8 @@
 // slab hash's kernel with the mutant slab-search-first-slab (SEARCH stops after the
 // base slab). With 16 buckets the lists are long, so searches for keys further down
 // miss; the recorded history must be judged not linearizable, with the failing key
-// named. Label `gpu`; skips without a device.
+// named, whichever recorder wrote it (events, key clocks). Label `gpu`; skips
+// without a device.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -10,6 +11,8 @@
 
 #include "cuda/slab_hash_kernel.cuh"
 #include "histories/device_recorder.h"
+#include "histories/key_clock_recorder.h"
+#include "histories/rules.h"
 #include "histories/result_shapes.h"
 #include "tools/explore/slab_program.h"
 #include "verify/search_checker.h"
@@ -19,37 +22,69 @@ namespace {
 
 using namespace slab_hash;
 
-TEST(SlabMutantOnGpu, SearchFirstSlabIsRejected) {
+using P = SlabPolicy<Mode::Map, true, Mutant::SearchFirstSlab>;
+constexpr uint32_t kOps = 4096, kThreads = 128;
+
+bool have_gpu() {
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
     (void)cudaGetLastError();
-    GTEST_SKIP() << "no CUDA device: GPU test skipped";
+    return false;
   }
-  using P = SlabPolicy<Mode::Map, true, Mutant::SearchFirstSlab>;
-  DeviceSlabHash table({16, 1, 4, 64, 1}, true);
-  const uint32_t n = 4096, threads = 128;
-  std::vector<uint32_t> keys(n), values(n), fns(2 * n);
-  for (uint32_t i = 0; i < n; ++i) keys[i] = i, values[i] = i + 1;
+  return true;
+}
+
+// Builds keys 0 .. kOps - 1 into 16 buckets, then searches every key: two
+// launches, `launch(fn, ops, op_id_base)` runs each.
+template <class Launch>
+void build_then_search(Launch&& launch) {
+  std::vector<uint32_t> keys(kOps), values(kOps);
+  for (uint32_t i = 0; i < kOps; ++i) keys[i] = i, values[i] = i + 1;
   uint32_t *d_keys, *d_values;
-  cudaMalloc(&d_keys, n * 4), cudaMalloc(&d_values, n * 4);
-  cudaMemcpy(d_keys, keys.data(), n * 4, cudaMemcpyHostToDevice);
-  cudaMemcpy(d_values, values.data(), n * 4, cudaMemcpyHostToDevice);
-  DeviceRecorder rec(n / 32, 3 * 32 * 2 + 16, 3 * 32 * 2 + 16);
-  const DeviceRecorderRef ref = rec.ref();
-  for (uint32_t fn : {uint32_t{kFnInsert}, uint32_t{kFnSearch}}) {  // build, then search every key
+  cudaMalloc(&d_keys, kOps * 4), cudaMalloc(&d_values, kOps * 4);
+  cudaMemcpy(d_keys, keys.data(), kOps * 4, cudaMemcpyHostToDevice);
+  cudaMemcpy(d_values, values.data(), kOps * 4, cudaMemcpyHostToDevice);
+  for (uint32_t fn : {uint32_t{kFnInsert}, uint32_t{kFnSearch}}) {
     SlabOpBatch ops;
     ops.uniform_fn = fn;
-    ops.key = d_keys, ops.value = d_values, ops.count = n;
-    slab_batch_kernel<P, true><<<n / threads, threads>>>(table.view<P>(), ops, ref, fn == kFnInsert ? 0 : n);
+    ops.key = d_keys, ops.value = d_values, ops.count = kOps;
+    launch(ops, fn == kFnInsert ? 0 : kOps);
     ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   }
-  History h = expand(rec.download(explore::slab_header(Mode::Map, "test"), explore::slab_fn_names(Mode::Map), "gpu"));
+  cudaFree(d_keys), cudaFree(d_values);
+}
+
+void expect_rejected(History h) {
   apply_result_shapes(h, explore::slab_result_shapes());
-  ASSERT_EQ(h.ops.size(), 2u * n);
+  ASSERT_EQ(h.ops.size(), 2u * kOps);
   const SearchResult r = check_search(h);
   EXPECT_EQ(r.verdict, Verdict::NotLinearizable) << "a search that stops at the base slab was not caught";
   EXPECT_FALSE(r.message.empty());
-  cudaFree(d_keys), cudaFree(d_values);
+}
+
+TEST(SlabMutantOnGpu, SearchFirstSlabIsRejected) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device: GPU test skipped";
+  DeviceSlabHash table({16, 1, 4, 64, 1}, true);
+  DeviceRecorder rec(kOps / 32, 3 * 32 * 2 + 16, 3 * 32 * 2 + 16);
+  const DeviceRecorderRef ref = rec.ref();
+  build_then_search([&](const SlabOpBatch& ops, int64_t base) {
+    slab_batch_kernel<P, SlabRecording::kEvents><<<kOps / kThreads, kThreads>>>(table.view<P>(), ops, ref, {}, base);
+  });
+  expect_rejected(expand(rec.download(explore::slab_header(Mode::Map, "test"), explore::slab_fn_names(Mode::Map), "gpu")));
+}
+
+TEST(SlabMutantOnGpu, SearchFirstSlabIsRejectedByKeyClocks) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device: GPU test skipped";
+  DeviceSlabHash table({16, 1, 4, 64, 1}, true);
+  KeyClockRecorder rec(2 * kOps);
+  build_then_search([&](const SlabOpBatch& ops, int64_t base) {
+    slab_batch_kernel<P, SlabRecording::kKeyClocks>
+        <<<kOps / kThreads, kThreads>>>(table.view<P>(), ops, {}, rec.next_launch(), base);
+  });
+  KeyHistory k = rec.download(2 * kOps, explore::slab_header(Mode::Map, "test"), explore::slab_fn_names(Mode::Map), "gpu");
+  check_header(k.header, k.source, 0);  // "order": "per-key" on a map
+  check_events(k.events, k.source);
+  expect_rejected(expand(k));
 }
 
 }  // namespace

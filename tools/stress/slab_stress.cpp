@@ -15,6 +15,7 @@
 #include "common/cuda_support.h"
 #include "cuda/slab_hash_launch.h"
 #include "histories/device_recorder.h"
+#include "histories/key_clock_recorder.h"
 #include "histories/jsonl_writer.h"
 #include "histories/result_shapes.h"
 #include "structures/slab_hash/work_queue.h"
@@ -138,8 +139,16 @@ SlabStressResult run_slab_stress(const SlabStressOptions& o) {
   const uint64_t total = w.init_keys.size() + w.fn.size();
   const uint64_t warps_per_launch = (o.batch + 31) / 32;
   const uint64_t launches = (w.init_keys.size() + o.batch - 1) / o.batch + (w.fn.size() + o.batch - 1) / o.batch;
+  if (o.recorder != "auto" && o.recorder != "key-clocks" && o.recorder != "events")
+    throw std::invalid_argument("--recorder: auto, key-clocks or events");
+  if (o.recorder == "key-clocks" && o.mode == Mode::Multimap)
+    throw std::invalid_argument("--recorder key-clocks: not for the multimap (a SEARCHALL returns a list); use events");
+  const bool by_clocks = o.record && o.mode != Mode::Multimap && o.recorder != "events";
+  if (o.record) res.recorder = by_clocks ? "key-clocks" : "events";
+  std::unique_ptr<KeyClockRecorder> clocks;
+  if (by_clocks) clocks = std::make_unique<KeyClockRecorder>(total);
   std::unique_ptr<DeviceRecorder> rec;
-  if (o.record) {
+  if (o.record && !by_clocks) {
     const uint64_t cap = launches * 32 * 3 + 64;  // inv, lp, ret per op; a warp's 32 ops per launch
     if (cap > 0xFFFFFFFFull) throw std::invalid_argument("--record: too many launches for the recorder");
     rec = std::make_unique<DeviceRecorder>(static_cast<uint32_t>(warps_per_launch), static_cast<uint32_t>(cap),
@@ -168,8 +177,12 @@ SlabStressResult run_slab_stress(const SlabStressOptions& o) {
       ops.count = std::min<uint64_t>(o.batch, key.size() - off);
       timers.push_back(std::make_unique<cuda_support::GpuTimer>());
       timers.back()->start();
-      check(launch_slab_batch(o.mode, table, ops, o.threads, nullptr, rec ? &ref : nullptr, op_base),
-            "slab stress: launch");
+      if (clocks)
+        check(launch_slab_batch(o.mode, table, ops, o.threads, nullptr, clocks->next_launch(), op_base),
+              "slab stress: launch");
+      else
+        check(launch_slab_batch(o.mode, table, ops, o.threads, nullptr, rec ? &ref : nullptr, op_base),
+              "slab stress: launch");
       timers.back()->record_stop();
       op_base += static_cast<int64_t>(ops.count);
     }
@@ -186,16 +199,19 @@ SlabStressResult run_slab_stress(const SlabStressOptions& o) {
     res.failures.push_back(std::to_string(res.alloc_failures) + " allocations found no free slab (pool too small)");
   const std::optional<std::string> broken = table_at_rest(table, o.mode);
   if (broken) res.failures.push_back("table at rest: " + *broken);
-  if (!rec) return res;
+  if (!o.record) return res;
 
   const auto t0 = Clock::now();
   // The lean form throughout: a run of 10^7 operations is checked key by key on
   // every core (verify/keyed_linear), never expanded into Values.
-  KeyHistory h = rec->download(explore::slab_header(o.mode, "gpulin stress"), explore::slab_fn_names(o.mode), "gpu");
+  KeyHistory h = clocks ? clocks->download(total, explore::slab_header(o.mode, "gpulin stress"),
+                                           explore::slab_fn_names(o.mode), "gpu")
+                        : rec->download(explore::slab_header(o.mode, "gpulin stress"), explore::slab_fn_names(o.mode), "gpu");
   apply_result_shapes(h, explore::slab_result_shapes());
   res.events = h.events.size();
   res.download_seconds = since(t0);
   const auto t1 = Clock::now();
+  check_header(h.header, h.source, 0);
   check_events(h.events, h.source);  // the format's rules, exactly
   const KeyedCheckResult r = check_keyed_linear(h);
   if (!r.applicable) throw std::runtime_error("slab stress: the recorded history cannot be checked by key: " + r.why);

@@ -1,0 +1,85 @@
+// Recording by key clocks: the layout shared by the recording kernels and the host
+// that assembles their history (docs/history-format.md, "Order by key").
+//
+// The event recorder (device_events.h) takes every event's ticket from one global
+// counter: about 1.3 G tickets/s on an H200, three per operation, so a slab hash
+// that runs 8 G operations/s unrecorded records at a twentieth of that. A history
+// of single-key operations (the map, set and multimap models) needs no global
+// order: linearizability is local (Herlihy and Wing, Theorem 1), so the history is
+// linearizable exactly when each key's sub-history is, and each key's sub-history
+// needs only the real-time order of that key's events. So each key has a clock, a
+// counter word (keys hash to 2^clock_bits clocks; keys that share one are ordered
+// more than they need be, never less), and an operation's events take tickets
+// from its key's clock:
+//
+//   inv  acquire, before the operation's first shared access;
+//   lp   relaxed, right after the deciding access (same thread as inv and ret, so
+//        coherence alone puts it between them);
+//   ret  release, after its last shared access.
+//
+// A ret's release and a later inv's acquire on the same clock synchronise (every
+// access to a clock is a read-modify-write, so it continues the release sequence),
+// so an operation whose ret ticket precedes another's inv ticket happened before it,
+// and what it wrote is visible to the other. Operations on different keys are
+// ordered only by the launches they ran in. A recorded launch gives every thread
+// one operation, so a thread's operations are ordered by the launches too, and each
+// operation is its own actor in the history.
+//
+// Each operation writes one 32-byte record (its three tickets, its call and its
+// result) at its own index: no shared append counter, one coalesced store per warp.
+// The host turns the records into events whose t packs (launch, ticket, clock), a
+// linear extension of every clock's order and of the launches' order.
+#pragma once
+
+#include <cstdint>
+
+#include "common/host_device.h"
+
+namespace gpulin {
+
+inline constexpr uint32_t kKeyClockMaxBits = 20;     // at most 2^20 clocks
+inline constexpr uint32_t kKeyClockTicketBits = 30;  // at most 2^30 - 1 tickets a clock
+inline constexpr uint32_t kKeyClockEpochBits = 13;   // at most 2^13 launches a history
+
+// One operation. Tickets count from 1; 0 means none: lp_t 0, the operation took no
+// point; ret_t 0, it is pending (it never returned: an insert that found no free
+// memory); inv_t 0, the record was never written.
+struct KeyClockRecord {
+  uint32_t inv_t;
+  uint32_t lp_t;
+  uint32_t ret_t;
+  uint32_t fn;        // the structure's operation index (the history's fn_names)
+  uint32_t args[2];   // args[0] is the key
+  uint32_t res;       // the result's one word, when res_len is 1
+  uint32_t shape;     // args_len (bits 0-1) | res_len (bit 2) | res is null (bit 3) | launch (bits 8-31)
+};
+static_assert(sizeof(KeyClockRecord) == 32, "one record, one 32-byte sector");
+
+GPULIN_HD constexpr uint32_t key_clock_shape(uint32_t args_len, bool has_res, bool res_null, uint32_t launch) {
+  return args_len | (has_res ? 4u : 0u) | (res_null ? 8u : 0u) | (launch << 8);
+}
+
+// The clock of a key: a multiplicative hash's top bits (Knuth), so that keys
+// drawn from a narrow range still spread over the clocks.
+GPULIN_HD constexpr uint32_t key_clock_of(uint32_t key, uint32_t clock_bits) {
+  return clock_bits == 0 ? 0u : static_cast<uint32_t>((key * 2654435769u) >> (32 - clock_bits));
+}
+
+// An event's t: launch above ticket above clock. Unique (one clock hands a ticket
+// out once) and below 2^63.
+GPULIN_HD constexpr uint64_t key_clock_t(uint32_t launch, uint32_t ticket, uint32_t clock) {
+  return (uint64_t{launch} << (kKeyClockTicketBits + kKeyClockMaxBits)) | (uint64_t{ticket} << kKeyClockMaxBits) | clock;
+}
+
+// Passed by value to a recording kernel: operation `op` writes records[op]; the
+// launcher refuses a launch whose op ids reach past record_cap. `launch` is the
+// launch's index in the history.
+struct KeyClockRecorderRef {
+  uint32_t* clocks = nullptr;  // [1 << clock_bits]
+  uint32_t clock_bits = 0;
+  KeyClockRecord* records = nullptr;
+  uint64_t record_cap = 0;
+  uint32_t launch = 0;
+};
+
+}  // namespace gpulin
