@@ -22,7 +22,7 @@ class KeyClockContext : public CudaContext<WarpScope, false> {
   // op_base + l); `active`: this lane brings an operation on `key`.
   __device__ void begin_round(int64_t op_base, bool active, uint32_t key) {
     op_base_ = op_base;
-    lp_t_ = 0;
+    has_lp_ = false;
     clock_ = key_clock_of(key, rec_.clock_bits);
     if (active) inv_t_ = device_ref<uint32_t>(rec_.clocks[clock_]).fetch_add(1u, cuda::memory_order_acquire) + 1;
     __syncwarp();  // every lane's acquire before any lane's first shared access
@@ -34,9 +34,24 @@ class KeyClockContext : public CudaContext<WarpScope, false> {
   __device__ void record_inv(uint32_t, const Key*, uint32_t) {}
   template <class Key>
   __device__ void record_ret(const Key*, uint32_t, bool) {}
+  // The ticket goes to one of four registers, chosen by the operation's lane: a
+  // warp's register waits for its pending load before it is written again, so with
+  // one register every lp would wait for the previous one's round trip; with four,
+  // for the one four operations back, long since returned. The four atomics differ
+  // in their text (the slot's comment) so that no compiler merges them into one
+  // atomic and a move, which would wait again. Relaxed, device scope; the +1 (a
+  // ticket counts from 1) is added at end_round.
   __device__ void record_lp() {
-    if ((threadIdx.x & 31) == owner_)
-      lp_t_ = device_ref<uint32_t>(rec_.clocks[clock_]).fetch_add(1u, cuda::memory_order_relaxed) + 1;
+    const uint32_t lane = threadIdx.x & 31;
+    if (lane != owner_) return;
+    uint32_t* const c = rec_.clocks + clock_;
+    switch (lane & 3) {
+      case 0: asm volatile("atom.relaxed.gpu.global.add.u32 %0, [%1], 1; // lp slot 0" : "=r"(lp_t_[0]) : "l"(c) : "memory"); break;
+      case 1: asm volatile("atom.relaxed.gpu.global.add.u32 %0, [%1], 1; // lp slot 1" : "=r"(lp_t_[1]) : "l"(c) : "memory"); break;
+      case 2: asm volatile("atom.relaxed.gpu.global.add.u32 %0, [%1], 1; // lp slot 2" : "=r"(lp_t_[2]) : "l"(c) : "memory"); break;
+      default: asm volatile("atom.relaxed.gpu.global.add.u32 %0, [%1], 1; // lp slot 3" : "=r"(lp_t_[3]) : "l"(c) : "memory"); break;
+    }
+    has_lp_ = true;
   }
 
   // Every lane calls it, after the round's last operation. `pending`: this lane's
@@ -47,8 +62,11 @@ class KeyClockContext : public CudaContext<WarpScope, false> {
     if (!active) return;
     uint32_t ret_t = 0;
     if (!pending) ret_t = device_ref<uint32_t>(rec_.clocks[clock_]).fetch_add(1u, cuda::memory_order_release) + 1;
-    KeyClockRecord r{inv_t_, lp_t_, ret_t, fn, {key, value}, res, key_clock_shape(args_len, has_res, res_null, rec_.launch)};
-    rec_.records[static_cast<uint64_t>(op_base_) + (threadIdx.x & 31)] = r;
+    const uint32_t lane = threadIdx.x & 31;
+    const uint32_t old = lane % 4 == 0 ? lp_t_[0] : lane % 4 == 1 ? lp_t_[1] : lane % 4 == 2 ? lp_t_[2] : lp_t_[3];
+    const uint32_t lp_t = has_lp_ ? old + 1 : 0u;
+    KeyClockRecord r{inv_t_, lp_t, ret_t, fn, {key, value}, res, key_clock_shape(args_len, has_res, res_null, rec_.launch)};
+    rec_.records[static_cast<uint64_t>(op_base_) + lane] = r;
   }
 
  private:
@@ -57,7 +75,8 @@ class KeyClockContext : public CudaContext<WarpScope, false> {
   uint32_t owner_ = 0;
   uint32_t clock_ = 0;
   uint32_t inv_t_ = 0;
-  uint32_t lp_t_ = 0;
+  uint32_t lp_t_[4] = {0, 0, 0, 0};  // lane l's clock value before its lp, in lp_t_[l % 4]
+  bool has_lp_ = false;              // this lane's operation took its point
 };
 
 }  // namespace gpulin::cuda_exec
