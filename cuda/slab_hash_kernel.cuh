@@ -14,17 +14,6 @@ namespace gpulin::slab_hash {
 
 using SlabFlushContext = cuda_exec::CudaContext<cuda_exec::WarpScope, false>;
 
-// One operation per thread. `Fn`: the batch's one operation, fixed at compile time
-// (a bulk build or search), or kAnyFn (each thread's from ops.fn or ops.uniform_fn).
-// A search's answer goes to the asking lane's register and is stored after the
-// warp's queue drains, one coalesced store per round.
-// Without recording, 32 registers at most (two blocks of 1024 a multiprocessor,
-// every warp slot filled): a warp waits on one slab read at a time, so the more
-// warps resident, the more reads in flight. The mixed kernel spills a few words
-// under that bound and is still faster with it (H100, G2 at 2^20-op batches:
-// 8.9 G ops/s at 32 registers, 7.3 at 38).
-// `Bulk`: a batch of searches (Fn == kFnSearch, unrecorded) with two reads in
-// flight per warp (warp_search_pairs).
 // How a batch kernel records: not at all, every event from the one global ticket
 // counter (histories/device_events.h), or by key clocks (histories/key_clock_records.h).
 enum class SlabRecording { kNone, kEvents, kKeyClocks };
@@ -92,13 +81,9 @@ __global__ void __launch_bounds__(1024, R == SlabRecording::kEvents ? 1 : 2)
     }
     const bool answers = fn == kFnSearch || fn == kFnSearchAll;
     if constexpr (kClocks) {
-      // The call and result as the event recorder writes them (work_queue.h's
-      // run_slab_op): a map insert's args are [key, value], every other op's [key];
-      // a search returns its value or null (map), or 1 / 0 (set); the rest null.
-      const bool search = fn == kFnSearch;
-      const uint32_t args_len = fn == kFnInsert && ModeTraits<P::mode>::kPairs ? 2u : 1u;
-      const bool res_null = !search || (P::mode != Mode::Set && !found);
-      x.end_round(active, pending, fn, key, value, args_len, search && !res_null, res_null, answer);
+      // The call and result in the shapes run_slab_op records them (work_queue.h).
+      const bool res_null = recorded_result_null<P::mode>(fn, found);
+      x.end_round(active, pending, fn, key, value, recorded_args_len<P::mode>(fn), !res_null, res_null, answer);
     }
     if (ops.out && i < ops.count && answers) ops.out[i] = answer;
   }

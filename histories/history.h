@@ -51,6 +51,13 @@ struct Operation {
   bool pending() const { return ret_t == kPending; }
 };
 
+// The header field "order" (history-format.md, "Order by key"), as Header::extra
+// keeps it (compact JSON text): absent or "real-time", t orders every event;
+// "per-key", only the events of one key's operations (the single-key models).
+inline constexpr const char* kOrderField = "order";
+inline constexpr const char* kOrderRealTime = "\"real-time\"";
+inline constexpr const char* kOrderPerKey = "\"per-key\"";
+
 struct Header {
   int version = 1;
   std::string model;

@@ -1,5 +1,7 @@
 #include "histories/rules.h"
 
+#include "histories/key_history.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -211,11 +213,11 @@ void check_header(const Header& h, const std::string& file, uint32_t line) {
     // "order" (history-format.md, "Order by key"): "per-key" orders events of
     // different keys only loosely, which only a model of single-key operations,
     // whose linearizability is decided key by key, may be judged on.
-    if (key == "order") {
+    if (key == kOrderField) {
       const std::string& v = h.extra[i].second;
-      if (v != "\"per-key\"" && v != "\"real-time\"")
+      if (v != kOrderPerKey && v != kOrderRealTime)
         throw FormatError(file, line, fmt::format("header field 'order' is {}; it must be \"real-time\" or \"per-key\"", v));
-      if (v == "\"per-key\"" && h.model != "map" && h.model != "set" && h.model != "multimap")
+      if (v == kOrderPerKey && !keyed_model(h.model))
         throw FormatError(file, line,
                           fmt::format("header field 'order' is \"per-key\", which only the single-key models map, set "
                                       "and multimap allow; model '{}' needs real-time order across keys",

@@ -50,13 +50,25 @@ GPULIN_HD inline TaskResult search_result(const SlabSearchResult& s) {
   return res;
 }
 
+// How an operation is recorded, for every recorder: a map or multimap insert's
+// args are [key, value], every other operation's [key]; a completed operation's
+// result is null except a search's, which is its value (null when absent) in a map
+// or multimap and 1 / 0 in a set. (SEARCHALL's list is recorded by run_slab_op.)
+template <Mode M>
+GPULIN_HD constexpr uint32_t recorded_args_len(uint32_t fn) {
+  return fn == kFnInsert && ModeTraits<M>::kPairs ? 2u : 1u;
+}
+template <Mode M>
+GPULIN_HD constexpr bool recorded_result_null(uint32_t fn, bool found) {
+  return fn != kFnSearch || (M != Mode::Set && !found);
+}
+
 // Runs one operation with its recording; `done(result)` is called warp-uniformly.
 template <class X, class P, class Done>
 GPULIN_HD void run_slab_op(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, WarpAllocator<X>& wa, uint32_t fn,
                            uint32_t bucket, uint32_t key, uint32_t value, Done&& done) {
-  using T = ModeTraits<P::mode>;
   const uint32_t args[2] = {key, value};
-  x.record_inv(fn, args, fn == kFnInsert && T::kPairs ? 2u : 1u);
+  x.record_inv(fn, args, recorded_args_len<P::mode>(fn));
   TaskResult res;
   if (fn == kFnInsert) {
     if (!slab_insert(x, h, r, wa, bucket, key, value)) {
@@ -75,7 +87,8 @@ GPULIN_HD void run_slab_op(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, WarpA
       const uint32_t present = s.found ? 1u : 0u;
       x.record_ret(&present, 1u, false);
     } else {
-      x.record_ret(&s.value, s.found ? 1u : 0u, !s.found);
+      const bool null = recorded_result_null<P::mode>(fn, s.found);
+      x.record_ret(&s.value, null ? 0u : 1u, null);
     }
   } else if constexpr (P::mode != Mode::Multimap) {
     // SEARCHALL and DELETEALL are the multimap's: compiled only there.
