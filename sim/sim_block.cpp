@@ -73,6 +73,7 @@ void SimBlock::wait(uint64_t* bar, uint32_t parity) {
 void SimBlock::block_sync() {
   if (++sync_arrived_ == warps_) {
     sync_arrived_ = 0;
+    if (sync_hook_) sync_hook_();
     ++sync_generation_;
     sim_.wrote(&sync_generation_);
     return;

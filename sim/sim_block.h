@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "sim/simulator.h"
@@ -35,6 +36,10 @@ class SimBlock {
   void wait(uint64_t* bar, uint32_t parity);
   // Parks until every warp of the block arrived (__syncthreads).
   void block_sync();
+  // Runs when every warp arrived at a block_sync, before any of them goes on: a
+  // moment when the actors are all at the barrier (the P-Sync heap's invariant
+  // check between steps).
+  void set_sync_hook(std::function<void()> hook) { sync_hook_ = std::move(hook); }
 
   uint64_t bulk_bytes() const { return bulk_bytes_; }
   uint64_t bulk_copies() const { return bulk_copies_; }
@@ -56,6 +61,7 @@ class SimBlock {
   uint32_t warps_;
   std::vector<Barrier> bars_;  // one per 8-byte word of shared memory, never resized
   uint32_t sync_arrived_ = 0, sync_generation_ = 0;
+  std::function<void()> sync_hook_;
   uint64_t bulk_bytes_ = 0, bulk_copies_ = 0;
 };
 

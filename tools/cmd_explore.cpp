@@ -8,6 +8,7 @@
 #include "tools/explore/explore.h"
 #include "tools/explore/merge_explore.h"
 #include "tools/explore/merge_run.h"
+#include "tools/explore/psync_explore.h"
 #include "tools/explore/slab_explore.h"
 
 namespace gpulin::cli {
@@ -18,6 +19,7 @@ struct ExploreArgs {
   explore::ExploreOptions o;
   explore::MergeConfig merge;
   explore::SlabConfig slab;
+  explore::PsyncConfig psync;
   std::string alloc = "light";
 };
 
@@ -53,6 +55,13 @@ void print_slab_summary(const explore::ExploreOptions& o, const explore::SlabCon
   print_counts(o, s, true);
 }
 
+void print_psync_summary(const explore::ExploreOptions& o, const explore::PsyncConfig& c,
+                         const explore::ExploreSummary& s) {
+  fmt::print("psync r={} cycles={} keys<{} {}{}\n", c.r, c.cycles, c.keys, strategy_text(o),
+             c.mutant == psync::Mutant::None ? "" : " mutant=" + explore::psync_mutant_name(c.mutant));
+  print_counts(o, s, true);
+}
+
 // Heaps and the slab hash count every kind of failure of their histories. The merge
 // has no history, lock invariant or proof points: it counts distinct outputs, and
 // its wrong results as violations of its specification (std::merge).
@@ -81,11 +90,12 @@ void print_counts(const explore::ExploreOptions& o, const explore::ExploreSummar
   }
 }
 
-std::string slab_mutants_text() {
+std::string names_text(const std::vector<std::string>& names) {
   std::string text;
-  for (const std::string& name : explore::slab_mutant_names()) text += (text.empty() ? "" : ", ") + name;
+  for (const std::string& name : names) text += (text.empty() ? "" : ", ") + name;
   return text;
 }
+std::string slab_mutants_text() { return names_text(explore::slab_mutant_names()); }
 
 int bad_input(const std::string& message) {
   fmt::print(stderr, "gpulin explore: {}\n", message);
@@ -106,6 +116,17 @@ int explore_slab(ExploreArgs& a, slab_hash::Mode mode) {
   print_slab_summary(a.o, c, summary);
   return exit_code(summary);
 }
+
+int explore_psync(ExploreArgs& a) {
+  explore::PsyncConfig& c = a.psync;
+  const auto m = explore::parse_psync_mutant(a.mutant);
+  if (!m)
+    return bad_input(fmt::format("unknown psync mutant '{}' (none, {})", a.mutant, names_text(explore::psync_mutant_names())));
+  c.mutant = *m;
+  const auto summary = explore::run_psync_explore(a.o, c);
+  print_psync_summary(a.o, c, summary);
+  return exit_code(summary);
+}
 }  // namespace
 
 void add_explore(CLI::App& app, std::function<int()>& run) {
@@ -113,8 +134,10 @@ void add_explore(CLI::App& app, std::function<int()>& run) {
   auto& o = args->o;
   CLI::App* sub = app.add_subcommand("explore", "run simulated schedules of a heap, the slab hash or the merge and check "
                                                  "every run");
-  sub->add_option("--structure", args->structure, "gheap-td, gheap-bu, merge, slab-map, slab-set or slab-multimap")
-      ->check(CLI::IsMember({"gheap-td", "gheap-bu", "merge", "slab-map", "slab-set", "slab-multimap"}));
+  sub->add_option("--structure", args->structure, "gheap-td, gheap-bu, merge, slab-map, slab-set, slab-multimap or psync")
+      ->check(CLI::IsMember({"gheap-td", "gheap-bu", "merge", "slab-map", "slab-set", "slab-multimap", "psync"}));
+  sub->add_option("--r", args->psync.r, "psync: node capacity r")->check(CLI::Range(1, 64));
+  sub->add_option("--cycles", args->psync.cycles, "psync: delete-insert cycles a program runs")->check(CLI::Range(1, 4096));
   sub->add_option("--blocks", args->merge.blocks, "merge: blocks (3 warps each)")
       ->check(CLI::Range(1u, explore::kMergeMaxBlocks));
   sub->add_option("--len", args->merge.max_len, "merge: inputs of 0 to N keys each")->check(CLI::Range(0, 4096));
@@ -133,7 +156,8 @@ void add_explore(CLI::App& app, std::function<int()>& run) {
   sub->add_option("--seed", o.seed, "seed of workloads and strategy");
   sub->add_option("--mutant", args->mutant, "bug injection (none, early-root-release, start-at-parent, skip-partial-merge, "
                                             "unlock-before-lock, bitrev-off-by-one, fixed-big-child; merge: "
-                                            "merge-window-overrun; slab: " + slab_mutants_text() + ")");
+                                            "merge-window-overrun; slab: " + slab_mutants_text() + "; psync: " +
+                                            names_text(explore::psync_mutant_names()) + ")");
   sub->add_option("--out", o.out_dir, "folder for minimal failing histories and schedules");
   sub->add_option("--partial", o.shape.partial_percent, "percent of inserts that are partial batches")->check(CLI::Range(0, 100));
   sub->add_option("--inserts", o.shape.insert_percent, "percent of operations that are inserts")->check(CLI::Range(0, 100));
@@ -147,11 +171,12 @@ void add_explore(CLI::App& app, std::function<int()>& run) {
   sub->callback([args, sub, &run] {
     // The heap's workload options also shape slab programs where given.
     if (sub->count("--ops")) args->slab.ops = args->o.shape.ops;
-    if (sub->count("--keys")) args->slab.keys = args->o.shape.key_range;
+    if (sub->count("--keys")) args->slab.keys = args->psync.keys = args->o.shape.key_range;
     run = [args]() {
       auto& o = args->o;
       o.progress = isatty(STDERR_FILENO);
       if (const auto mode = explore::parse_slab_structure(args->structure)) return explore_slab(*args, *mode);
+      if (args->structure == "psync") return explore_psync(*args);
       if (args->structure == "merge") {
         const auto m = explore::parse_merge_mutant(args->mutant);
         if (!m) return bad_input(fmt::format("unknown merge mutant '{}'", args->mutant));

@@ -280,6 +280,40 @@ TEST(CliExplore, BadSlabInputExitsTwoNamingTheField) {
   }
 }
 
+// The P-Sync parallel heap: explore passes, each planted mutant (listed by explore
+// --help) fails with exit 1 and a replay string that `replay` reproduces; bad psync
+// input exits 2 naming the field.
+TEST(CliExplore, PsyncPassesAndItsMutantsAreCaught) {
+  const Result pass = gpulin("explore --structure psync --r 3 --cycles 20 --schedules 300");
+  EXPECT_EQ(pass.code, 0) << pass.out << pass.err;
+  for (const char* line : {"violations           0", "invariant failures   0", "deadlocks            0"})
+    EXPECT_NE(pass.out.find(line), std::string::npos) << line << "\n" << pass.out;
+  const Result help = gpulin("explore --help");
+  for (const char* mutant : {"psync-two-levels", "psync-no-barrier", "psync-refill-wrong-end"}) {
+    EXPECT_NE(help.out.find(mutant), std::string::npos) << mutant << " is not in explore --help";
+    const Result r = gpulin(std::string("explore --structure psync --schedules 1000 --mutant ") + mutant);
+    ASSERT_EQ(r.code, 1) << mutant << "\n" << r.out << r.err;
+    const size_t at = r.out.find("replay: gpulin replay --schedule '");
+    ASSERT_NE(at, std::string::npos) << r.out;
+    const size_t from = r.out.find('\'', at) + 1;
+    const std::string schedule = r.out.substr(from, r.out.find('\'', from) - from);
+    EXPECT_EQ(schedule.rfind(std::string("psync:r=2:mutant=") + mutant, 0), 0u) << schedule;
+    const Result again = gpulin("replay --schedule " + quote(schedule));
+    EXPECT_EQ(again.code, 1) << schedule << "\n" << again.err;
+    EXPECT_NE(again.out.find("\"model\":\"psync-pq\""), std::string::npos) << again.out;
+  }
+  const std::pair<const char*, const char*> bad[] = {
+      {"replay --schedule 'psync:r=1|1,2,3|'", "at most 2r"},
+      {"replay --schedule 'psync:r=2|1;2|9*9'", "does not fit"},
+      {"explore --structure psync --mutant slab-lost-next-cas", "psync mutant"},
+  };
+  for (const auto& [args, field] : bad) {
+    const Result r = gpulin(args);
+    EXPECT_EQ(r.code, 2) << args << "\n" << r.out << r.err;
+    EXPECT_NE(r.err.find(field), std::string::npos) << args << "\n" << r.err;
+  }
+}
+
 TEST(CliImport, JepsenEtcdZeroIsNotLinearizable) {
   const fs::path log = kShared / "external/porcupine/jepsen/etcd_000.log";
   if (!fs::exists(log)) GTEST_SKIP() << "no " << log;

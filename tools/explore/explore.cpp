@@ -1,5 +1,6 @@
 #include "tools/explore/explore.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -155,19 +156,26 @@ std::pair<Program, std::vector<uint32_t>> shrink(HeapRunner& runner, Program pro
   return {program, picks};
 }
 
-void write_failure(FailureReport& r, const Execution& e, const ExploreOptions& o) {
-  if (o.out_dir.empty()) return;
-  std::filesystem::create_directories(o.out_dir);
-  const std::string base = o.out_dir + "/" + structure_name(o.config.flavor) + "-" + variant_name(o.config.variant) +
-                           (o.config.mutant == gheap::Mutant::None ? "" : "-" + mutant_name(o.config.mutant)) + "-" +
-                           to_string(r.kind);
-  r.history_path = base + ".jsonl";
-  write_history_file(r.history_path, e.history);
-  std::ofstream(base + ".schedule") << r.schedule << "\n"
-                                    << "# " << to_string(r.kind) << ": " << r.message << "\n";
-}
-
 }  // namespace
+
+void write_failure_files(FailureReport& r, const std::string& out_dir, const std::string& name,
+                         const History* history) {
+  if (out_dir.empty()) return;
+  std::filesystem::create_directories(out_dir);
+  const std::string base = out_dir + "/" + name + "-" + to_string(r.kind);
+  if (history) {
+    History h = *history;
+    std::string quoted;
+    append_json_string(quoted, r.schedule);
+    auto& extra = h.header.extra;
+    extra.erase(std::remove_if(extra.begin(), extra.end(), [](const auto& kv) { return kv.first == "schedule"; }),
+                extra.end());
+    extra.emplace_back("schedule", quoted);
+    r.history_path = base + ".jsonl";
+    write_history_file(r.history_path, h);
+  }
+  std::ofstream(base + ".schedule") << r.schedule << "\n# " << to_string(r.kind) << ": " << r.message << "\n";
+}
 
 ExploreSummary run_explore(const ExploreOptions& o) {
   HeapRunner runner(o.config);
@@ -196,7 +204,10 @@ ExploreSummary run_explore(const ExploreOptions& o) {
     r.message = mj.message;
     r.schedule = replay_string(o.config, p, minimal.run.picks);
     r.ops = p.op_count();
-    write_failure(r, minimal, o);
+    write_failure_files(r, o.out_dir,
+                        structure_name(o.config.flavor) + "-" + variant_name(o.config.variant) +
+                            (o.config.mutant == gheap::Mutant::None ? "" : "-" + mutant_name(o.config.mutant)),
+                        &minimal.history);
   };
   return explore_histories(o, steps);
 }

@@ -108,6 +108,13 @@ struct HistoryExploration {
 // histories, points and time.
 ExploreSummary explore_histories(const ExploreOptions& options, const HistoryExploration& steps);
 
+// The first failure's files, under out_dir (nothing when it is ""):
+// NAME-KIND.schedule (the replay string, then "# KIND: message") and, given the
+// run's history, NAME-KIND.jsonl with the replay string in its header
+// (r.history_path names it).
+void write_failure_files(FailureReport& r, const std::string& out_dir, const std::string& name,
+                         const History* history);
+
 // The strategy named by options.strategy (random, pct, dfs), seeded.
 std::unique_ptr<sim::Strategy> make_strategy(const ExploreOptions& options, uint64_t seed);
 // Shrinking's question, "does this smaller program still fail the same way?": runs

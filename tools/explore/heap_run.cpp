@@ -6,6 +6,7 @@
 #include "sim/sim_context.h"
 #include "structures/gheap/operation.h"
 #include "tools/explore/heap_at_rest.h"
+#include "verify/model_registry.h"
 #include "verify/search_checker.h"
 #include "verify/witness_checker.h"
 
@@ -95,6 +96,13 @@ Judgement judge(const Execution& e, const JudgeOptions& options) {
 
 Judgement judge_history(const History& history, const JudgeOptions& options) {
   Judgement j;
+  // A structure that records a call or a result its model refuses (a cycle's keys
+  // out of order, too many of them) is wrong, not its input.
+  try {
+    model_for(history).validate_ops(history);
+  } catch (const FormatError& e) {
+    return {Failure::Violation, std::string("recorded a result the model refuses: ") + e.what(), false};
+  }
   const WitnessResult w = check_witness(history);
   const bool small = history.ops.size() <= options.search_max_ops;
   if (w.verdict == Verdict::Linearizable && !small) return j;

@@ -2,8 +2,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <set>
 #include <utility>
 
@@ -69,15 +67,6 @@ std::tuple<MergeConfig, MergeProgram, std::vector<uint32_t>> shrink(MergeConfig 
   return {c, p, picks};
 }
 
-void write_failure(const FailureReport& r, const MergeConfig& c, const ExploreOptions& o) {
-  if (o.out_dir.empty()) return;
-  std::filesystem::create_directories(o.out_dir);
-  const std::string base = o.out_dir + "/merge" +
-                           (c.mutant == merge_path::MergeMutant::None ? "" : "-" + merge_mutant_name(c.mutant)) +
-                           "-" + to_string(r.kind);
-  std::ofstream(base + ".schedule") << r.schedule << "\n"
-                                    << "# " << to_string(r.kind) << ": " << r.message << "\n";
-}
 
 }  // namespace
 
@@ -110,7 +99,9 @@ ExploreSummary run_merge_explore(const ExploreOptions& o, const MergeConfig& con
       r.message = judge_merge(minimal).message;
       r.schedule = merge_replay_string(c, p, minimal.run.picks);
       r.ops = p.size();
-      write_failure(r, c, o);
+      write_failure_files(r, o.out_dir,
+                          "merge" + (c.mutant == merge_path::MergeMutant::None ? "" : "-" + merge_mutant_name(c.mutant)),
+                          nullptr);
     });
     progress.update(sum);
   }

@@ -1,13 +1,10 @@
 #include "tools/explore/slab_explore.h"
 
-#include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
 #include <tuple>
 #include <utility>
 
-#include "histories/jsonl_writer.h"
 #include "sim/strategies/replay_strategy.h"
 
 namespace gpulin::explore {
@@ -140,23 +137,6 @@ class SlabShrinker {
   const ExploreOptions& o_;
 };
 
-// The minimal run's history (its replay string in the header) and schedule, under
-// out_dir/slab-MODE[-regular][-MUTANT]-KIND.{jsonl,schedule}.
-void write_failure(FailureReport& r, const SlabConfig& c, const SlabExecution& e, const ExploreOptions& o) {
-  if (o.out_dir.empty()) return;
-  std::filesystem::create_directories(o.out_dir);
-  const std::string base = o.out_dir + "/slab-" + slab_mode_name(c.mode) + (c.light ? "" : "-regular") +
-                           (c.mutant == slab_hash::Mutant::None ? "" : "-" + slab_mutant_name(c.mutant)) + "-" +
-                           to_string(r.kind);
-  History h = e.history;
-  std::string quoted;
-  append_json_string(quoted, r.schedule);
-  h.header.extra.emplace_back("schedule", quoted);
-  r.history_path = base + ".jsonl";
-  write_history_file(r.history_path, h);
-  std::ofstream(base + ".schedule") << r.schedule << "\n# " << to_string(r.kind) << ": " << r.message << "\n";
-}
-
 }  // namespace
 
 SlabExecution replay_slab(const SlabReplayInput& in, uint64_t max_points) {
@@ -187,7 +167,11 @@ ExploreSummary run_slab_explore(const ExploreOptions& o, const SlabConfig& confi
     r.message = judge_slab(m, o.judge).message;
     r.schedule = slab_replay_string(minimal.config, minimal.program, m.run.picks);
     r.ops = minimal.program.size();
-    write_failure(r, minimal.config, m, o);
+    const SlabConfig& mc = minimal.config;
+    write_failure_files(r, o.out_dir,
+                        "slab-" + slab_mode_name(mc.mode) + (mc.light ? "" : "-regular") +
+                            (mc.mutant == slab_hash::Mutant::None ? "" : "-" + slab_mutant_name(mc.mutant)),
+                        &m.history);
   };
   return explore_histories(o, steps);
 }

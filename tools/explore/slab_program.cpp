@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <iterator>
 #include <random>
-#include <sstream>
 #include <stdexcept>
 
 #include "sim/schedule_string.h"
+#include "tools/explore/replay_fields.h"
 
 namespace gpulin::explore {
 
@@ -17,22 +17,8 @@ namespace {
 
 constexpr char kFnCodes[] = {'i', 'd', 's', 'a', 'x'};
 
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> out;
-  std::string part;
-  std::istringstream in(s);
-  while (std::getline(in, part, sep)) out.push_back(part);
-  if (!s.empty() && s.back() == sep) out.emplace_back();
-  return out;
-}
-
-uint32_t parse_u32(const std::string& s, const char* what) {
-  if (s.empty() || s.size() > 10 || s.find_first_not_of("0123456789") != std::string::npos)
-    throw std::invalid_argument(std::string("slab schedule: ") + what + " '" + s + "' is not a number");
-  const uint64_t v = std::stoull(s);
-  if (v > 0xFFFFFFFFull) throw std::invalid_argument(std::string("slab schedule: ") + what + " '" + s + "' is too large");
-  return static_cast<uint32_t>(v);
-}
+std::vector<std::string> split(const std::string& s, char sep) { return split_fields(s, sep); }
+uint32_t parse_u32(const std::string& s, const char* what) { return parse_u32_field(s, "slab", what); }
 
 }  // namespace
 

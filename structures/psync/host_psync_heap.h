@@ -1,0 +1,42 @@
+// The parallel heap's memory in host memory, for the simulator: nodes, insert
+// buffers, the delete table, the cycle's new and deleted keys and every actor's
+// scratch, sized for a heap of up to max_nodes nodes.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "structures/psync/controller.h"
+#include "structures/psync/psync_view.h"
+
+namespace gpulin::psync {
+
+template <class Key>
+class HostPsyncHeap {
+ public:
+  HostPsyncHeap(uint32_t r, uint32_t max_nodes, uint32_t actors)
+      : nodes_(static_cast<size_t>(max_nodes) * r),
+        buffers_(static_cast<size_t>(insert_slots_for(max_nodes)) * r),
+        table_(delete_slots_for(max_nodes), 0u),
+        new_keys_(2 * r),
+        out_(r),
+        scratch_(static_cast<size_t>(actors) * kScratchPerR * r) {
+    view_.r = r;
+    view_.max_nodes = max_nodes;
+    view_.nodes = nodes_.data();
+    view_.insert_buffers = buffers_.data();
+    view_.delete_table = table_.data();
+    view_.new_keys = new_keys_.data();
+    view_.out = out_.data();
+    view_.scratch = scratch_.data();
+  }
+  const View<Key>& view() const { return view_; }
+
+ private:
+  std::vector<Key> nodes_, buffers_;
+  std::vector<uint32_t> table_;
+  std::vector<Key> new_keys_, out_, scratch_;
+  View<Key> view_;
+};
+
+}  // namespace gpulin::psync

@@ -1,0 +1,45 @@
+// Step 1 of a delete-insert cycle (§III-B 1): the k new keys merged with the r keys
+// at the root; the r smallest go to the application, the next r stay at the root,
+// the rest start insert-update processes (two when they span two nodes). The
+// cycle is one operation of the psync-pq model: recorded from before the root is
+// read to after its r smallest are known, its linearization point the store that
+// hands them to the application.
+#pragma once
+
+#include <cstdint>
+
+#include "structures/merge_path/block_merge.h"
+#include "structures/psync/psync_tasks.h"
+#include "structures/psync/psync_view.h"
+
+namespace gpulin::psync {
+
+inline constexpr uint32_t kFnCycle = 0;
+
+template <class X, class P>
+GPULIN_HD void root_step(X& x, const View<typename P::Key>& h, const RootTask& t, typename P::Key* scratch) {
+  using Key = typename P::Key;
+  const uint32_t r = h.r;
+  Key* root = scratch;            // r
+  Key* fresh = scratch + r;       // 2r
+  Key* merged = scratch + 3 * r;  // 3r
+  x.begin_op(t.op);
+  x.load_block(fresh, h.new_keys, t.k);
+  x.record_inv(kFnCycle, fresh, t.k);
+  x.load_block(root, h.node(1), t.root_fill);
+  merge_path::merge_and_sort(x, root, t.root_fill, fresh, t.k, merged);
+  x.store_block(h.out, merged, t.out_count);
+  x.record_lp();  // the cycle's keys are handed out (history-format.md `explicit`)
+  x.record_ret(merged, t.out_count, false);
+  x.end_op();
+  x.store_block(h.node(1), merged + t.out_count, t.root_keep);
+  uint32_t at = t.out_count + t.root_keep;
+  for (uint32_t i = 0; i < t.spawned; ++i) {
+    x.store_block(h.insert_buffer(t.spawn_slot[i]), merged + at, t.spawn_count[i]);
+    at += t.spawn_count[i];
+  }
+  // The cycle's delete-update process starts at the root (§III-B 2).
+  x.store(h.delete_table + t.delete_slot, 1u);
+}
+
+}  // namespace gpulin::psync

@@ -1,0 +1,172 @@
+#include "tools/explore/psync_run.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "histories/recorder.h"
+#include "sim/sim_block.h"
+#include "sim/sim_context.h"
+#include "structures/psync/controller.h"
+#include "structures/psync/host_psync_heap.h"
+#include "structures/psync/level_step.h"
+#include "structures/psync/refill.h"
+#include "structures/psync/root_step.h"
+#include "tools/explore/psync_at_rest.h"
+
+namespace gpulin::explore {
+
+namespace {
+
+using psync::Mutant;
+
+uint32_t max_nodes_for(const PsyncConfig& c, const PsyncProgram& p) {
+  return static_cast<uint32_t>(p.keys() / c.r) + 2;
+}
+
+template <class F>
+void with_psync_policy(Mutant m, F&& f) {
+  switch (m) {
+    case Mutant::None: return f(psync::Policy<uint32_t>{});
+    case Mutant::TwoLevels: return f(psync::Policy<uint32_t, Mutant::TwoLevels>{});
+    case Mutant::NoBarrier: return f(psync::Policy<uint32_t, Mutant::NoBarrier>{});
+    case Mutant::RefillWrongEnd: return f(psync::Policy<uint32_t, Mutant::RefillWrongEnd>{});
+  }
+}
+
+// What the controller hands the level actors for one cycle; written by actor 0
+// before the cycle's first barrier, read after it.
+struct CycleShared {
+  bool done = false;
+  psync::StepTasks steps[2];
+  uint64_t arrived[3] = {};  // where the arrived keys end at the cycle's three barriers
+  uint32_t barrier = 0;      // the next barrier of the cycle
+};
+
+const psync::LevelTask* task_of(const psync::StepTasks& s, uint32_t level) {
+  for (uint32_t i = 0; i < s.levels; ++i)
+    if (s.level[i].level == level) return &s.level[i];
+  return nullptr;
+}
+
+// The keys the history says are left: every new key, less every key handed out.
+std::vector<uint32_t> expected_left(const PsyncProgram& p, const std::vector<std::vector<uint32_t>>& outs) {
+  std::vector<uint32_t> in, out;
+  for (const auto& c : p.cycles) in.insert(in.end(), c.begin(), c.end());
+  for (const auto& o : outs) out.insert(out.end(), o.begin(), o.end());
+  std::sort(in.begin(), in.end());
+  std::sort(out.begin(), out.end());
+  std::vector<uint32_t> left;
+  std::set_difference(in.begin(), in.end(), out.begin(), out.end(), std::back_inserter(left));
+  return left;
+}
+
+}  // namespace
+
+uint32_t psync_actors(const PsyncConfig& c, const PsyncProgram& p) {
+  return 1 + psync::levels_of(max_nodes_for(c, p));
+}
+
+PsyncExecution execute_psync(const PsyncConfig& c, const PsyncProgram& p, sim::Strategy& strategy, uint64_t max_points) {
+  PsyncExecution e;
+  e.actors = psync_actors(c, p);
+  const uint32_t max_nodes = max_nodes_for(c, p);
+  HostRecorder recorder(psync_fn_names());
+  psync::HostPsyncHeap<uint32_t> heap(c.r, max_nodes, e.actors);
+  const psync::View<uint32_t>& h = heap.view();
+  psync::Controller ctl(c.r, max_nodes);
+  CycleShared shared;
+  std::vector<std::vector<uint32_t>> outs;
+  sim::Simulator sim;
+  sim::SimBlock block(sim, nullptr, 0, e.actors);
+  // Between steps every actor waits at the barrier: the heap property must hold on
+  // every node no delete-update process is working on.
+  // (A delete-update process that is done holds 0 in its table slot.)
+  block.set_sync_hook([&] {
+    uint32_t b = shared.barrier++;
+    if (c.mutant == Mutant::NoBarrier && b == 1) b = shared.barrier++;  // the cycle's second barrier is gone
+    if (e.invariant_failure || b > 2) return;
+    std::vector<uint32_t> working(h.delete_table, h.delete_table + psync::delete_slots_for(max_nodes));
+    if (auto bad = psync_heap_property(h.nodes, c.r, shared.arrived[b], working))
+      e.invariant_failure = "at barrier " + std::to_string(b + 1) + " of cycle " + std::to_string(outs.size()) + ": " + *bad;
+  });
+  with_psync_policy(c.mutant, [&](auto policy) {
+    using P = decltype(policy);
+    e.run = sim.run(
+        e.actors,
+        [&](uint32_t a) {
+          sim::SimContext x(sim, a, &recorder, sim::WarpPlace{0, 1, a, &block});
+          uint32_t* scratch = h.scratch_of(a);
+          for (size_t cycle = 0;; ++cycle) {
+            if (a == 0) {  // the controller: step 1, then the tasks of steps 2 and 3
+              psync::CyclePlan plan;
+              try {
+                if (cycle < p.cycles.size()) {
+                  std::vector<uint32_t> fresh = p.cycles[cycle];
+                  std::sort(fresh.begin(), fresh.end());
+                  std::copy(fresh.begin(), fresh.end(), h.new_keys);
+                  plan = ctl.begin_cycle(static_cast<uint32_t>(fresh.size()), int64_t(cycle));
+                }
+              } catch (const std::exception& err) {
+                x.fail(err.what());
+              }
+              if (cycle < p.cycles.size()) {
+                psync::root_step<sim::SimContext, P>(x, h, plan.root, scratch);
+                outs.emplace_back(h.out, h.out + plan.root.out_count);
+                for (const psync::RefillTask& t : plan.refills) psync::refill_root<sim::SimContext, P>(x, h, t, scratch);
+              }
+              shared.done = cycle >= p.cycles.size() && !ctl.in_flight();
+              shared.barrier = 0;
+              shared.arrived[0] = ctl.arrived_end();
+              try {
+                if (!shared.done) shared.steps[0] = ctl.step(), shared.steps[1] = ctl.step();
+              } catch (const std::exception& err) {
+                x.fail(err.what());
+              }
+              shared.arrived[1] = shared.steps[0].arrived_end;
+              shared.arrived[2] = shared.steps[1].arrived_end;
+            }
+            x.block_sync();
+            if (shared.done) return;
+            for (uint32_t parity = 0; parity < 2; ++parity) {
+              if (a > 0)
+                if (const psync::LevelTask* t = task_of(shared.steps[parity], a - 1))
+                  psync::level_step<sim::SimContext, P>(x, h, *t, shared.steps[parity].arrived_end, scratch);
+              if (parity == 0 && P::mutant == Mutant::NoBarrier) continue;
+              x.block_sync();
+            }
+          }
+        },
+        strategy, max_points);
+  });
+  e.history = recorder.to_history(psync_header(c.r, "gpulin explore"), "explore");
+  if (e.run.outcome != sim::Outcome::Completed || e.invariant_failure) return e;
+  // At rest: every process done, the heap property everywhere, and the keys left
+  // are the ones the cycles brought and were not handed out.
+  if (auto bad = psync_heap_property(h.nodes, c.r, ctl.arrived_end(), {})) {
+    e.invariant_failure = "at rest: " + *bad;
+    return e;
+  }
+  std::vector<uint32_t> left(h.nodes, h.nodes + ctl.arrived_end());
+  std::sort(left.begin(), left.end());
+  if (left != expected_left(p, outs))
+    e.invariant_failure = "at rest: the heap holds " + std::to_string(left.size()) +
+                          " keys that are not the ones brought and not handed out (" +
+                          std::to_string(expected_left(p, outs).size()) + " expected)";
+  return e;
+}
+
+Judgement judge_psync(const PsyncExecution& e, const JudgeOptions& options) {
+  switch (e.run.outcome) {
+    case sim::Outcome::Deadlock: return {Failure::Deadlock, e.run.message, false};
+    case sim::Outcome::Livelock: return {Failure::Livelock, e.run.message, false};
+    case sim::Outcome::Fault: return {Failure::Fault, e.run.message, false};
+    case sim::Outcome::Completed: break;
+  }
+  // The history first: a wrong cycle result is the violation a user sees.
+  Judgement j = judge_history(e.history, options);
+  if (j.failure != Failure::None) return j;
+  if (e.invariant_failure) return {Failure::Invariant, *e.invariant_failure, j.searched};
+  return j;
+}
+
+}  // namespace gpulin::explore
