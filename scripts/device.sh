@@ -22,8 +22,8 @@ log "configure"
 source scripts/device-configure.sh
 log "build"
 targets=(gpulin gheap_gpu_test gpu_check_test merge_path_gpu_test spin_bound_test lane_search_test warp_scope_test
-  slab_hash_gpu_test slab_mutant_gpu_test cuckoo_baseline_test gpulin_bench_gheap)
-want bench && for t in gpulin_bench_merge gpulin_bench_check gpulin_bench_slab; do
+  slab_hash_gpu_test slab_mutant_gpu_test cuckoo_baseline_test psync_gpu_test gpulin_bench_gheap)
+want bench && for t in gpulin_bench_merge gpulin_bench_check gpulin_bench_slab gpulin_bench_psync; do
   grep -q "\b$t\b" build-gpu/CMakeFiles/TargetDirectories.txt 2>/dev/null && targets+=("$t")
 done
 [ -n "${TARGETS:-}" ] && read -r -a targets <<<"$TARGETS"
@@ -41,6 +41,15 @@ log "stress"
 if [ "$mode" = quick ]; then keys=$((1<<20)); rkeys=$((1<<20)); else keys=$((1<<29)); rkeys=$((1<<29)); fi
 if [ -n "${STRESS_RECORD+x}" ]; then recs=("$STRESS_RECORD"); else recs=("" "--record"); fi
 for s in ${STRESS:-gheap-td gheap-bu}; do
+  if [[ $s == psync ]]; then
+    # The relaxed hold model after growing to PSYNC_GROW keys; PSYNC_CYCLES cycles of r = PSYNC_R.
+    for rec in "${recs[@]}"; do
+      line=$(timeout 400 build-gpu/tools/gpulin stress --structure psync --r ${PSYNC_R:-1024} --cycles ${PSYNC_CYCLES:-10000} \
+        --grow-to ${PSYNC_GROW:-$((1<<20))} $rec 2>&1 | tee -a "$out/stress.log" | tr '\n' ' ' | sed 's/  */ /g')
+      summary+=("stress psync ${rec:-(no record)}: $(echo "$line" | grep -o 'verdict: [A-Za-z]*') | $(echo "$line" | grep -o 'kernels [0-9.]* s ([^)]*)') | $(echo "$line" | grep -o 'witness [^;]*[0-9.]* s')")
+    done
+    continue
+  fi
   if [[ $s == slab-* ]]; then
     # The paper's concurrent benchmark shape (§VI-C): Γ1, 2^22 keys built, SLAB_OPS operations.
     for rec in "${recs[@]}"; do
@@ -72,4 +81,4 @@ echo
 echo "================ device summary ================"
 cat "$out/gpu.txt"
 printf '%s\n' "${summary[@]}"
-for b in gpulin_bench_gheap gpulin_bench_merge gpulin_bench_check gpulin_bench_slab; do [ -f "$out/$b.txt" ] && tail -25 "$out/$b.txt"; done
+for b in gpulin_bench_gheap gpulin_bench_merge gpulin_bench_check gpulin_bench_slab gpulin_bench_psync; do [ -f "$out/$b.txt" ] && tail -25 "$out/$b.txt"; done

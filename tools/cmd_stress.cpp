@@ -1,10 +1,11 @@
-// gpulin stress: the heap on the GPU under a generated workload, checked.
+// gpulin stress: a structure on the GPU under a generated workload, checked.
 #include <fmt/core.h>
 #include <fmt/format.h>
 
 #include "tools/commands.h"
 #include "tools/explore/heap_config.h"
 #include "tools/explore/slab_program.h"
+#include "tools/stress/psync_stress.h"
 #include "tools/stress/slab_stress.h"
 #include "tools/stress/stress.h"
 
@@ -46,6 +47,34 @@ int run_slab(Args& a) {
   return r.failures.empty() ? int(kPass) : int(kViolation);
 }
 
+template <class Args>
+int run_psync(Args& a) {
+  auto& p = a.psync;
+  p.seed = a.o.seed;
+  p.record = a.o.record;
+  p.out_dir = a.o.out_dir;
+  stress::PsyncStressResult r;
+  try {
+    r = stress::run_psync_stress(p);
+  } catch (const std::invalid_argument& e) {
+    fmt::print(stderr, "gpulin stress: {}\n", e.what());
+    return int(kBadInput);
+  }
+  fmt::print("psync on the GPU: r={}, {} cycles, growing to {} keys, then the relaxed hold model\n", p.r, p.cycles,
+             p.grow_to);
+  fmt::print("  {} new keys, {} handed out, {} left; {} levels at most; {} refills, {} cycles with two insert-updates\n",
+             r.new_keys, r.out_keys, r.keys_at_end, r.levels, r.refills, r.two_insert_cycles);
+  fmt::print("  kernels {:.4f} s ({:.1f} us a cycle, {:.1f} M keys handed out/s)\n", r.kernel_seconds,
+             r.kernel_seconds / std::max<uint64_t>(r.cycles, 1) * 1e6, r.out_keys / std::max(r.kernel_seconds, 1e-12) / 1e6);
+  fmt::print("  checks: every cycle against a priority queue, the heap at rest{} {:.3f} s{}\n",
+             p.record ? fmt::format(", the recorded history ({} events) by its witness", r.events) : std::string(),
+             r.check_seconds, p.record ? fmt::format("; download {:.3f} s", r.download_seconds) : std::string());
+  if (!r.history_path.empty()) fmt::print("  history: {}\n", r.history_path);
+  for (const auto& f : r.failures) fmt::print("  FAIL: {}\n", f);
+  fmt::print("  verdict: {}\n", r.failures.empty() ? "pass" : "FAIL");
+  return r.failures.empty() ? int(kPass) : int(kViolation);
+}
+
 }  // namespace
 
 void add_stress(CLI::App& app, std::function<int()>& run) {
@@ -53,12 +82,16 @@ void add_stress(CLI::App& app, std::function<int()>& run) {
     std::string structure = "gheap-td", variant = "fixed", mix = "0.2,0.2,0.3,0.3", alloc = "light", recorder = "auto";
     stress::StressOptions o;
     stress::SlabStressOptions slab;
+    stress::PsyncStressOptions psync;
   };
   auto a = std::make_shared<Args>();
   auto& o = a->o;
   CLI::App* sub = app.add_subcommand("stress", "run a structure on the GPU under a workload and check it");
-  sub->add_option("--structure", a->structure, "gheap-td, gheap-bu, slab-map, slab-set or slab-multimap")
-      ->check(CLI::IsMember({"gheap-td", "gheap-bu", "slab-map", "slab-set", "slab-multimap"}));
+  sub->add_option("--structure", a->structure, "gheap-td, gheap-bu, slab-map, slab-set, slab-multimap or psync")
+      ->check(CLI::IsMember({"gheap-td", "gheap-bu", "slab-map", "slab-set", "slab-multimap", "psync"}));
+  sub->add_option("--r", a->psync.r, "psync: node capacity r")->check(CLI::Range(1u, 1u << 20));
+  sub->add_option("--cycles", a->psync.cycles, "psync: delete-insert cycles")->check(CLI::Range(uint64_t{1}, uint64_t{1} << 24));
+  sub->add_option("--grow-to", a->psync.grow_to, "psync: cycles bring 2r keys until the heap holds this many");
   auto& sl = a->slab;
   sub->add_option("--buckets", sl.buckets, "slab hash: buckets (base slabs)")->check(CLI::Range(1u, 1u << 30));
   sub->add_option("--initial", sl.initial, "slab hash: keys inserted before the mix");
@@ -87,6 +120,7 @@ void add_stress(CLI::App& app, std::function<int()>& run) {
   sub->callback([a, &run] {
     run = [a] {
       if (a->structure.rfind("slab-", 0) == 0) return run_slab(*a);
+      if (a->structure == "psync") return run_psync(*a);
       auto& o = a->o;
       o.flavor = *explore::parse_structure(a->structure);
       o.variant = *explore::parse_variant(a->variant);

@@ -42,6 +42,12 @@ class Controller {
     for (uint32_t s = delete_slots_for(max_nodes); s-- > 0;) free_deletes_.push_back(s);
   }
 
+  // A heap that starts with n keys sorted in node order (nothing in flight).
+  void start_full(uint64_t n) {
+    if ((n + r_ - 1) / r_ > max_nodes_) throw std::length_error("the parallel heap is full");
+    arrived_ = reserved_ = n;
+  }
+
   // Step 1 of a cycle with k new keys (§III-B 1). Throws std::length_error when
   // the heap would outgrow max_nodes.
   CyclePlan begin_cycle(uint32_t k, int64_t op) {

@@ -28,6 +28,8 @@ struct RootTask {
   uint32_t spawn_count[kMaxInsertsPerLevel] = {};
   uint32_t delete_slot = 0;                     // the delete-update process started at the root
   int64_t op = 0;                               // the cycle's operation id
+  uint64_t new_offset = 0;                      // the new keys are at View::new_keys + new_offset
+  uint64_t out_offset = 0;                      // the keys handed out go to View::out + out_offset
 };
 
 // Step 1 with too few new keys (§III-B, §IV-C): the root takes r - k more keys from

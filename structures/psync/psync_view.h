@@ -27,8 +27,8 @@ struct View {
   Key* nodes = nullptr;
   Key* insert_buffers = nullptr;  // slot s: r keys at insert_buffers + s * r
   uint32_t* delete_table = nullptr;
-  Key* new_keys = nullptr;        // 2r
-  Key* out = nullptr;             // r
+  Key* new_keys = nullptr;        // 2r at RootTask::new_offset
+  Key* out = nullptr;             // r at RootTask::out_offset (a cycle's or a ring's place)
   Key* scratch = nullptr;         // kScratchPerR * r per actor
 
   GPULIN_HD Key* node(uint32_t i) const { return nodes + static_cast<uint64_t>(i - 1) * r; }

@@ -24,11 +24,11 @@ GPULIN_HD void root_step(X& x, const View<typename P::Key>& h, const RootTask& t
   Key* fresh = scratch + r;       // 2r
   Key* merged = scratch + 3 * r;  // 3r
   x.begin_op(t.op);
-  x.load_block(fresh, h.new_keys, t.k);
+  x.load_block(fresh, h.new_keys + t.new_offset, t.k);
   x.record_inv(kFnCycle, fresh, t.k);
   x.load_block(root, h.node(1), t.root_fill);
   merge_path::merge_and_sort(x, root, t.root_fill, fresh, t.k, merged);
-  x.store_block(h.out, merged, t.out_count);
+  x.store_block(h.out + t.out_offset, merged, t.out_count);
   x.record_lp();  // the cycle's keys are handed out (history-format.md `explicit`)
   x.record_ret(merged, t.out_count, false);
   x.end_op();
