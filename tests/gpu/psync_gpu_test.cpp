@@ -45,7 +45,7 @@ TEST(PsyncGpu, RecordedRunsPassForSmallAndLargeNodes) {
     EXPECT_GT(r.levels, 2u);
     EXPECT_GT(r.out_keys, 0u);
     EXPECT_GT(r.refills, 0u) << "the relaxed hold never brought fewer than r keys";
-    EXPECT_GT(r.two_insert_cycles, 0u);
+    if (c.r > 1) EXPECT_GT(r.two_insert_cycles, 0u);  // r = 1: the extra key always fits one node
   }
 }
 
