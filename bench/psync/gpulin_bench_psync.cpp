@@ -12,6 +12,11 @@
 //   fig10  s = 2^22, n = 2^26, r = 2^17, t swept: the system against SeqHeap; the
 //          speedups are Fig. 11's.
 //   fig12  t = 6000, s = 2^22, n = 2^26, r swept: the speedup over SeqHeap.
+//   table1 the generalized heap paper's Table 1 workload (bench/psync/insert_delete_all.h):
+//          N = 2^26 random, ascending, descending keys inserted into an empty heap,
+//          then all deleted, r = 2^10, 2^13, 2^17; compare with gpulin_bench_gheap
+//          --only table1 run in the same device call (its paper: P-Sync about 2x
+//          slower than the generalized heap).
 //
 // SeqHeap processes --seq-items keys (default 2^17) from the same initial heap of n
 // keys and is scaled to s linearly (its cost per key is steady: the hold model keeps
@@ -20,7 +25,7 @@
 // checks), and after the last timed run the heap drained and checked at rest (the
 // parallel heap property, the number of keys).
 //
-//   gpulin_bench_psync [--runs N] [--only fig8,fig9,fig10,fig12] [--csv FILE] [--quick]
+//   gpulin_bench_psync [--runs N] [--only fig8,fig9,fig10,fig12,table1] [--csv FILE] [--quick]
 //                      [--seq-items N] [--seed S]
 //
 // CSV: section,gpu,r,n,s,t,method,median_s,min_s,max_s,runs,note. Exit codes: 0 every
@@ -37,6 +42,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/psync/insert_delete_all.h"
 #include "bench/psync/ppq_system.h"
 #include "bench/psync/seq_heap.h"
 
@@ -46,7 +52,7 @@ using namespace gpulin::psync_bench;
 
 struct Options {
   int runs = 3;
-  std::string only = "fig8,fig9,fig10,fig12", csv;
+  std::string only = "fig8,fig9,fig10,fig12,table1", csv;
   bool quick = false;
   uint64_t seq_items = 1 << 17;
   uint64_t seed = 1;
@@ -102,6 +108,32 @@ class Bench {
     }
     row(section, c, method, t, "");
     return t;
+  }
+
+  // Insert all, then delete all (the generalized heap's Table 1), o.runs timed runs.
+  void table1(uint64_t n, uint32_t r, const std::string& workload) {
+    Times ins, del, total;
+    for (int i = 0; i <= o_.runs; ++i) {
+      const InsertDeleteAllRun run = insert_delete_all(n, r, workload, o_.seed);
+      if (!run.failure.empty()) {
+        PpqConfig c;
+        c.r = r, c.n = n, c.s = n;
+        fail("table1", c, workload.c_str(), run.failure);
+        return;
+      }
+      if (i == 0) continue;
+      ins.v.push_back(run.insert_seconds);
+      del.v.push_back(run.delete_seconds);
+      total.v.push_back(run.insert_seconds + run.delete_seconds);
+    }
+    std::printf("  table1     %-8s r=2^%-2d N=2^%-2d insert %8.4f s  delete %8.4f s  total %8.4f s [%.4f, %.4f]  %.1f M keys/s\n",
+                workload.c_str(), log2(r), log2(n), ins.median(), del.median(), total.median(), total.min(), total.max(),
+                n / total.median() / 1e6);
+    if (csv_)
+      std::fprintf(csv_, "table1,%s,%u,%llu,%llu,0,%s,%.6f,%.6f,%.6f,%zu,insert %.6f s delete %.6f s\n", gpu_.c_str(), r,
+                   (unsigned long long)n, (unsigned long long)n, workload.c_str(), total.median(), total.min(),
+                   total.max(), total.v.size(), ins.median(), del.median());
+    std::fflush(stdout);
   }
 
   // SeqHeap on the same initial keys and counts: seq_items keys timed, scaled to s.
@@ -166,7 +198,7 @@ int main(int argc, char** argv) {
   Options o;
   CLI::App app("gpulin_bench_psync: the P-Sync parallel heap system against SeqHeap (paper §V)");
   app.add_option("--runs", o.runs, "timed runs per measurement (after one warm-up)")->check(CLI::Range(1, 100));
-  app.add_option("--only", o.only, "sections: fig8,fig9,fig10,fig12");
+  app.add_option("--only", o.only, "sections: fig8,fig9,fig10,fig12,table1");
   app.add_option("--csv", o.csv, "write the rows as CSV");
   app.add_option("--seq-items", o.seq_items, "keys SeqHeap processes (scaled to s)")->check(CLI::Range(1, 1 << 30));
   app.add_option("--seed", o.seed, "seed of the keys and the relaxed hold's counts");
@@ -238,6 +270,13 @@ int main(int argc, char** argv) {
       c.r = r;
       b.speedup("fig12", c, s, secs);
     }
+  }
+  if (wants(o, "table1")) {
+    std::printf("== table1: insert N keys into an empty heap, then delete them all (the generalized heap paper's Table 1)\n");
+    const uint64_t n = o.quick ? 1 << 16 : 1 << 26;
+    for (const char* workload : {"random", "ascend", "descend"})
+      for (uint32_t r : o.quick ? std::vector<uint32_t>{1 << 10} : std::vector<uint32_t>{1 << 10, 1 << 13, 1 << 17})
+        b.table1(n, r, workload);
   }
   return b.failed() ? 1 : 0;
 }

@@ -48,19 +48,27 @@ class Controller {
     arrived_ = reserved_ = n;
   }
 
-  // Step 1 of a cycle with k new keys (§III-B 1). Throws std::length_error when
-  // the heap would outgrow max_nodes.
-  CyclePlan begin_cycle(uint32_t k, int64_t op) {
+  // Step 1 of a cycle with k new keys (§III-B 1) that hands out the `deletes`
+  // smallest keys (r in the paper's cycle; 0 for a cycle that only inserts, as the
+  // generalized heap paper's Table 1 workload needs). Throws std::length_error
+  // when the heap would outgrow max_nodes, std::invalid_argument when the keys
+  // that go down would need more than two insert-update processes.
+  CyclePlan begin_cycle(uint32_t k, int64_t op) { return begin_cycle(k, op, r_); }
+  CyclePlan begin_cycle(uint32_t k, int64_t op, uint32_t deletes) {
     if (k > 2 * r_) throw std::invalid_argument("a cycle takes at most 2r = " + std::to_string(2 * r_) + " new keys");
+    if (deletes > r_) throw std::invalid_argument("a cycle hands out at most r keys");
     CyclePlan plan;
     RootTask& t = plan.root;
     t.k = k;
     t.op = op;
     t.root_fill = static_cast<uint32_t>(std::min<uint64_t>(r_, arrived_));
     const uint32_t total = t.root_fill + k;
-    t.out_count = std::min(r_, total);
+    t.out_count = std::min(deletes, total);
     t.root_keep = std::min(r_, total - t.out_count);
     const uint32_t extra = total - t.out_count - t.root_keep;
+    if (extra > r_)
+      throw std::invalid_argument("a cycle that hands out " + std::to_string(t.out_count) + " keys takes at most " +
+                                  std::to_string(2 * r_ + t.out_count - t.root_fill) + " new keys here");
     if (t.root_keep == r_) {
       arrived_ = std::max<uint64_t>(arrived_, r_);
       reserved_ = std::max<uint64_t>(reserved_, r_);

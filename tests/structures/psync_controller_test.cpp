@@ -138,6 +138,23 @@ TEST(PsyncController, AHeapThatEmptiesIntoTheRootKeepsWhatThereIs) {
   EXPECT_EQ(c.levels(), 1u);
 }
 
+TEST(PsyncController, CyclesThatOnlyInsertOrOnlyDelete) {
+  Controller c(2, 16);
+  CyclePlan p = c.begin_cycle(2, 0, 0);  // insert-only: everything stays
+  EXPECT_EQ(p.root.out_count, 0u);
+  EXPECT_EQ(p.root.root_keep, 2u);
+  update(c);
+  p = c.begin_cycle(2, 1, 0);  // the root is full: both keys go down
+  EXPECT_EQ(p.root.spawned, 1u);
+  EXPECT_EQ(c.reserved_end(), 4u);
+  EXPECT_THROW(c.begin_cycle(3, 2, 0), std::invalid_argument);  // 3 keys down: three processes' worth
+  update(c);
+  p = c.begin_cycle(0, 2);  // delete-only: r out, the root refilled from the end
+  EXPECT_EQ(p.root.out_count, 2u);
+  ASSERT_EQ(p.refills.size(), 1u);
+  EXPECT_EQ(c.arrived_end(), 2u);
+}
+
 TEST(PsyncController, RefusesTooManyKeysAndAFullHeap) {
   Controller c(2, 2);
   EXPECT_THROW(c.begin_cycle(5, 0), std::invalid_argument);
