@@ -1,6 +1,7 @@
 // The P-Sync heap's GPU kernels: the templates the simulator runs (structures/psync/)
 // on the CUDA context, a block per step's actor (the controller's root and refill
-// steps; one level's processes in steps 2 and 3). No mutant is built here.
+// steps; one level's processes in steps 2 and 3), a kernel per special case of step
+// 1 (root_step.h's RootCase, the refill). No mutant is built here.
 #include "cuda/cuda_context.cuh"
 #include "cuda/psync_launch.h"
 #include "structures/psync/level_step.h"
@@ -26,11 +27,20 @@ __device__ uint32_t* scratch_for(const View<uint32_t>& h, uint32_t actor) {
   return h.r <= kSharedScratchMaxR ? psync_smem : h.scratch_of(actor);
 }
 
-template <bool Record>
+template <bool Record, RootCase C>
 __global__ void __launch_bounds__(1024) root_kernel(View<uint32_t> h, RootTask t, DeviceRecorderRef rec) {
   __shared__ unsigned long long broadcast[2];
   Context<Record> x(cuda_exec::BlockScope(broadcast), rec);
-  root_step<Context<Record>, P>(x, h, t, scratch_for(h, 0));
+  root_step<Context<Record>, P, C>(x, h, t, scratch_for(h, 0));
+}
+
+template <bool Record>
+void launch_root(const View<uint32_t>& h, const RootTask& t, cudaStream_t stream, DeviceRecorderRef rec) {
+  const dim3 grid(1), block(psync_threads(h.r));
+  if (root_case(t) == RootCase::Spawn)
+    root_kernel<Record, RootCase::Spawn><<<grid, block, shared_bytes(h.r), stream>>>(h, t, rec);
+  else
+    root_kernel<Record, RootCase::Keep><<<grid, block, shared_bytes(h.r), stream>>>(h, t, rec);
 }
 
 __global__ void __launch_bounds__(1024) refill_kernel(View<uint32_t> h, RefillTask t) {
@@ -57,9 +67,9 @@ uint32_t psync_threads(uint32_t r) {
 cudaError_t launch_psync_root(const View<uint32_t>& h, const RootTask& t, cudaStream_t stream,
                               const DeviceRecorderRef* recorder) {
   if (recorder)
-    root_kernel<true><<<1, psync_threads(h.r), shared_bytes(h.r), stream>>>(h, t, *recorder);
+    launch_root<true>(h, t, stream, *recorder);
   else
-    root_kernel<false><<<1, psync_threads(h.r), shared_bytes(h.r), stream>>>(h, t, DeviceRecorderRef{});
+    launch_root<false>(h, t, stream, DeviceRecorderRef{});
   return cudaGetLastError();
 }
 

@@ -16,7 +16,15 @@ namespace gpulin::psync {
 
 inline constexpr uint32_t kFnCycle = 0;
 
-template <class X, class P>
+// The special cases of step 1 the controller tells apart before it launches
+// (§IV-B: a kernel per case, so no kernel carries the branches of the others):
+// the root keeps every key that is not handed out (k <= r; with too few keys the
+// refill follows, its own kernel), or the extra keys start one or two
+// insert-update processes (k > r).
+enum class RootCase { Keep, Spawn };
+inline RootCase root_case(const RootTask& t) { return t.spawned ? RootCase::Spawn : RootCase::Keep; }
+
+template <class X, class P, RootCase C>
 GPULIN_HD void root_step(X& x, const View<typename P::Key>& h, const RootTask& t, typename P::Key* scratch) {
   using Key = typename P::Key;
   const uint32_t r = h.r;
@@ -33,10 +41,12 @@ GPULIN_HD void root_step(X& x, const View<typename P::Key>& h, const RootTask& t
   x.record_ret(merged, t.out_count, false);
   x.end_op();
   x.store_block(h.node(1), merged + t.out_count, t.root_keep);
-  uint32_t at = t.out_count + t.root_keep;
-  for (uint32_t i = 0; i < t.spawned; ++i) {
-    x.store_block(h.insert_buffer(t.spawn_slot[i]), merged + at, t.spawn_count[i]);
-    at += t.spawn_count[i];
+  if constexpr (C == RootCase::Spawn) {
+    uint32_t at = t.out_count + t.root_keep;
+    for (uint32_t i = 0; i < t.spawned; ++i) {
+      x.store_block(h.insert_buffer(t.spawn_slot[i]), merged + at, t.spawn_count[i]);
+      at += t.spawn_count[i];
+    }
   }
   // The cycle's delete-update process starts at the root (§III-B 2).
   x.store(h.delete_table + t.delete_slot, 1u);

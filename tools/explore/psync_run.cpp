@@ -110,7 +110,10 @@ PsyncExecution execute_psync(const PsyncConfig& c, const PsyncProgram& p, sim::S
                 x.fail(err.what());
               }
               if (cycle < p.cycles.size()) {
-                psync::root_step<sim::SimContext, P>(x, h, plan.root, scratch);
+                if (psync::root_case(plan.root) == psync::RootCase::Spawn)
+                  psync::root_step<sim::SimContext, P, psync::RootCase::Spawn>(x, h, plan.root, scratch);
+                else
+                  psync::root_step<sim::SimContext, P, psync::RootCase::Keep>(x, h, plan.root, scratch);
                 outs.emplace_back(h.out, h.out + plan.root.out_count);
                 for (const psync::RefillTask& t : plan.refills) psync::refill_root<sim::SimContext, P>(x, h, t, scratch);
               }
