@@ -1,4 +1,4 @@
-// gpulin: explore, check, replay, import. See README.md.
+// gpulin: explore, check, replay, import, survey, stress, sssp. See README.md.
 #include <cstdio>
 
 #include "tools/commands.h"
@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   gpulin::cli::add_import(app, run);
   gpulin::cli::add_survey(app, run);
   gpulin::cli::add_stress(app, run);
+  gpulin::cli::add_sssp(app, run);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

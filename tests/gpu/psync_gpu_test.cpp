@@ -7,17 +7,13 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include "tests/gpu/have_gpu.h"
 #include "tools/stress/psync_stress.h"
 
 namespace gpulin {
 namespace {
 
-bool have_gpu() {
-  int n = 0;
-  const bool ok = cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
-  (void)cudaGetLastError();
-  return ok;
-}
+using gpulin::test::have_gpu;
 
 std::string failures(const stress::PsyncStressResult& r) {
   std::string s;

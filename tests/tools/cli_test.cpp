@@ -314,6 +314,26 @@ TEST(CliExplore, PsyncPassesAndItsMutantsAreCaught) {
   }
 }
 
+// gpulin sssp on the CPU: the paper's DAG, every distance checked; bad input exits 2
+// naming the field. (The GPU method runs in the gpu tests.)
+TEST(CliSssp, CpuDijkstraOnTheDagIsCheckedAndBadInputRefused) {
+  const Result ok = gpulin("sssp --graph dag:500:20000 --method cpu --backend cpu --check");
+  EXPECT_EQ(ok.code, 0) << ok.out << ok.err;
+  EXPECT_NE(ok.out.find("500 vertices reached, the farthest at 499"), std::string::npos) << ok.out;
+  EXPECT_NE(ok.out.find("every distance equals"), std::string::npos) << ok.out;
+  const std::pair<const char*, const char*> bad[] = {
+      {"sssp --graph dag:500 --method cpu --backend cpu", "want dag:N:M"},
+      {"sssp --graph dag:500:10 --method cpu --backend cpu", "499 to 124750 edges"},
+      {"sssp --graph dag:500:600 --method cpu --backend cpu --source 500", "--source 500"},
+      {"sssp --graph dag:500:600 --method delta --backend cpu", "runs on --backend gpu"},
+  };
+  for (const auto& [args, field] : bad) {
+    const Result r = gpulin(args);
+    EXPECT_EQ(r.code, 2) << args << "\n" << r.out << r.err;
+    EXPECT_NE(r.err.find(field), std::string::npos) << args << "\n" << r.err;
+  }
+}
+
 TEST(CliImport, JepsenEtcdZeroIsNotLinearizable) {
   const fs::path log = kShared / "external/porcupine/jepsen/etcd_000.log";
   if (!fs::exists(log)) GTEST_SKIP() << "no " << log;

@@ -1,0 +1,45 @@
+// The GPU near-far Delta-stepping baseline (apps/sssp/near_far.h) against the Boost
+// Graph Library's Dijkstra: the bucket heap paper's DAGs from sparse to dense, with
+// Davidson et al.'s Delta and with small and huge ones, and graphs with unreachable
+// vertices. Label `gpu`; skips without a device.
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "apps/sssp/cpu_dijkstra.h"
+#include "apps/sssp/graph.h"
+#include "apps/sssp/near_far.h"
+#include "tests/apps/sparse_graph.h"
+#include "tests/gpu/have_gpu.h"
+
+namespace gpulin::sssp {
+namespace {
+
+using gpulin::test::have_gpu;
+
+TEST(NearFarGpu, MatchesDijkstraOnThePapersDags) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
+  for (const auto& [n, m] : {std::pair<uint32_t, uint64_t>{2, 1}, {1000, 999}, {1000, 50000}, {1000, 499500},
+                             {30000, 3000000}})
+    for (uint32_t delta : {0u, 1u, 100000u}) {
+      SCOPED_TRACE(std::to_string(n) + " vertices, " + std::to_string(m) + " edges, delta " + std::to_string(delta));
+      const Graph g = random_dag(n, m, 5);
+      NearFarStats st;
+      EXPECT_EQ(near_far_sssp(g, 0, delta, &st), cpu_dijkstra(g, 0));
+      EXPECT_GT(st.rounds, 0u);
+    }
+}
+
+TEST(NearFarGpu, MatchesDijkstraWithUnreachableVertices) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
+  std::mt19937_64 rng(3);
+  for (int trial = 0; trial < 10; ++trial) {
+    const Graph g = test::sparse_graph(2000, 3, 1000, rng);
+    const uint32_t s = rng() % g.n;
+    EXPECT_EQ(near_far_sssp(g, s, 0, nullptr), cpu_dijkstra(g, s)) << "trial " << trial;
+  }
+}
+
+}  // namespace
+}  // namespace gpulin::sssp
