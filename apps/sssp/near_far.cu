@@ -14,11 +14,16 @@ namespace {
 using cuda_support::check;
 using cuda_support::DeviceBuffer;
 
+// Both queues hold a vertex at most once: near_mark[v] is the id of the last near list
+// v joined, in_far[v] whether v waits in the far pile. So n entries each suffice.
 struct Queues {
   uint32_t* near_next;
   uint32_t* far;
   uint32_t* counts;  // [0] near_next, [1] far, [2] overflow
   uint32_t cap;
+  uint32_t* near_mark;
+  uint32_t* in_far;
+  uint32_t list;     // the id of the near list being made
 };
 
 // Appends v to the queue `which` (0 near, 1 far) for every lane whose `want` is that
@@ -55,7 +60,10 @@ __global__ void relax(const uint64_t* offsets, const uint32_t* targets, const ui
       if (e < end) {
         v = targets[e];
         const uint32_t nd = du + weights[e];
-        if (nd < atomicMin(dist + v, nd)) (nd < threshold ? near : far) = true;
+        if (nd < atomicMin(dist + v, nd)) {
+          if (nd < threshold) near = atomicExch(q.near_mark + v, q.list) != q.list;
+          else far = atomicExch(q.in_far + v, 1u) == 0;
+        }
       }
       push(q, 0, near, v);
       push(q, 1, far, v);
@@ -71,8 +79,14 @@ __global__ void split(const uint32_t* far, uint32_t count, const uint32_t* dist,
     const uint32_t i = base + threadIdx.x;
     uint32_t v = 0, d = 0;
     if (i < count) v = far[i], d = dist[v];
-    push(q, 0, i < count && d >= lo && d < hi, v);
-    push(q, 1, i < count && d >= hi, v);
+    const bool stays = i < count && d >= hi;
+    bool near = false;
+    if (i < count && !stays) {
+      q.in_far[v] = 0;
+      near = d >= lo && atomicExch(q.near_mark + v, q.list) != q.list;
+    }
+    push(q, 0, near, v);
+    push(q, 1, stays, v);
   }
 }
 
@@ -88,9 +102,11 @@ std::vector<uint32_t> near_far_sssp(const Graph& g, uint32_t source, uint32_t de
   st.delta = delta;
   DeviceBuffer<uint64_t> offsets(g.offsets);
   DeviceBuffer<uint32_t> targets(g.targets), weights(g.weights), dist(g.n);
-  const uint64_t cap64 = std::min<uint64_t>(g.edges() + g.n, 0xffffffffu);
-  const auto cap = static_cast<uint32_t>(cap64);
-  DeviceBuffer<uint32_t> near_a(cap), near_b(cap), far_a(cap), far_b(cap), counts(3);
+  const uint32_t cap = g.n;  // each queue holds a vertex at most once
+  DeviceBuffer<uint32_t> near_a(cap), near_b(cap), far_a(cap), far_b(cap), counts(3), near_mark(g.n), in_far(g.n);
+  near_mark.fill_bytes(0xff);
+  in_far.fill_bytes(0);
+  uint32_t list = 0;  // the source's list
   std::vector<uint32_t> init(g.n, kUnreached);
   init[source] = 0;
   check(cudaMemcpy(dist.get(), init.data(), g.n * 4ull, cudaMemcpyHostToDevice), "sssp: distances");
@@ -106,7 +122,7 @@ std::vector<uint32_t> near_far_sssp(const Graph& g, uint32_t source, uint32_t de
   for (;;) {
     while (near_n > 0) {
       check(cudaMemcpy(counts.get(), std::array<uint32_t, 3>{0, far_n, 0}.data(), 12, cudaMemcpyHostToDevice), "sssp");
-      const Queues q{near_next, far, counts.get(), cap};
+      const Queues q{near_next, far, counts.get(), cap, near_mark.get(), in_far.get(), ++list};
       relax<<<std::min<uint32_t>((near_n + 7) / 8, 1u << 16), 256>>>(offsets.get(), targets.get(), weights.get(), near,
                                                                       near_n, dist.get(), hi, q);
       check(cudaMemcpy(host_counts, counts.get(), 12, cudaMemcpyDeviceToHost), "sssp: relax");
@@ -120,7 +136,7 @@ std::vector<uint32_t> near_far_sssp(const Graph& g, uint32_t source, uint32_t de
     lo = hi;
     hi = hi > 0xffffffffu - delta ? 0xffffffffu : hi + delta;
     check(cudaMemset(counts.get(), 0, 12), "sssp");
-    const Queues q{near, far_next, counts.get(), cap};
+    const Queues q{near, far_next, counts.get(), cap, near_mark.get(), in_far.get(), ++list};
     split<<<std::min<uint32_t>((far_n + 255) / 256, 1u << 16), 256>>>(far, far_n, dist.get(), lo, hi, q);
     check(cudaMemcpy(host_counts, counts.get(), 12, cudaMemcpyDeviceToHost), "sssp: split");
     if (host_counts[2]) throw std::runtime_error("sssp: a queue outgrew its " + std::to_string(cap) + " entries");
