@@ -5,6 +5,7 @@
 #include <fmt/core.h>
 
 #include "tools/commands.h"
+#include "tools/explore/bucket_explore.h"
 #include "tools/explore/explore.h"
 #include "tools/explore/merge_explore.h"
 #include "tools/explore/merge_run.h"
@@ -20,6 +21,7 @@ struct ExploreArgs {
   explore::MergeConfig merge;
   explore::SlabConfig slab;
   explore::PsyncConfig psync;
+  explore::BucketConfig bucket;
   std::string alloc = "light";
 };
 
@@ -59,6 +61,13 @@ void print_psync_summary(const explore::ExploreOptions& o, const explore::PsyncC
                          const explore::ExploreSummary& s) {
   fmt::print("psync r={} cycles={} keys<{} {}{}\n", c.r, c.cycles, c.keys, strategy_text(o),
              c.mutant == psync::Mutant::None ? "" : " mutant=" + explore::psync_mutant_name(c.mutant));
+  print_counts(o, s, true);
+}
+
+void print_bucket_summary(const explore::ExploreOptions& o, const explore::BucketConfig& c,
+                          const explore::ExploreSummary& s) {
+  fmt::print("bucket-heap {} d={} ops={} {}{}\n", explore::bucket_variant_name(c.variant), c.d, c.ops, strategy_text(o),
+             c.mutant == bucket_heap::Mutant::None ? "" : " mutant=" + explore::bucket_mutant_name(c.mutant));
   print_counts(o, s, true);
 }
 
@@ -117,6 +126,19 @@ int explore_slab(ExploreArgs& a, slab_hash::Mode mode) {
   return exit_code(summary);
 }
 
+int explore_bucket(ExploreArgs& a) {
+  explore::BucketConfig& c = a.bucket;
+  const auto m = explore::parse_bucket_mutant(a.mutant);
+  if (!m)
+    return bad_input(
+        fmt::format("unknown bucket-heap mutant '{}' (none, {})", a.mutant, names_text(explore::bucket_mutant_names())));
+  c.mutant = *m;
+  c.variant = a.variant == "paper" ? bucket_heap::Variant::Paper : bucket_heap::Variant::Fixed;
+  const auto summary = explore::run_bucket_explore(a.o, c);
+  print_bucket_summary(a.o, c, summary);
+  return exit_code(summary);
+}
+
 int explore_psync(ExploreArgs& a) {
   explore::PsyncConfig& c = a.psync;
   const auto m = explore::parse_psync_mutant(a.mutant);
@@ -134,8 +156,11 @@ void add_explore(CLI::App& app, std::function<int()>& run) {
   auto& o = args->o;
   CLI::App* sub = app.add_subcommand("explore", "run simulated schedules of a heap, the slab hash or the merge and check "
                                                  "every run");
-  sub->add_option("--structure", args->structure, "gheap-td, gheap-bu, merge, slab-map, slab-set, slab-multimap or psync")
-      ->check(CLI::IsMember({"gheap-td", "gheap-bu", "merge", "slab-map", "slab-set", "slab-multimap", "psync"}));
+  sub->add_option("--structure", args->structure, "gheap-td, gheap-bu, merge, slab-map, slab-set, slab-multimap, psync or "
+                  "bucket-heap")
+      ->check(CLI::IsMember({"gheap-td", "gheap-bu", "merge", "slab-map", "slab-set", "slab-multimap", "psync",
+                             "bucket-heap"}));
+  sub->add_option("--d", args->bucket.d, "bucket-heap: d, the most updates one BULKUPDATE takes")->check(CLI::Range(1, 64));
   sub->add_option("--r", args->psync.r, "psync: node capacity r")->check(CLI::Range(1, 64));
   sub->add_option("--cycles", args->psync.cycles, "psync: delete-insert cycles a program runs")->check(CLI::Range(1, 4096));
   sub->add_option("--blocks", args->merge.blocks, "merge: blocks (3 warps each)")
@@ -157,7 +182,8 @@ void add_explore(CLI::App& app, std::function<int()>& run) {
   sub->add_option("--mutant", args->mutant, "bug injection (none, early-root-release, start-at-parent, skip-partial-merge, "
                                             "unlock-before-lock, bitrev-off-by-one, fixed-big-child; merge: "
                                             "merge-window-overrun; slab: " + slab_mutants_text() + "; psync: " +
-                                            names_text(explore::psync_mutant_names()) + ")");
+                                            names_text(explore::psync_mutant_names()) + "; bucket-heap: " +
+                                            names_text(explore::bucket_mutant_names()) + ")");
   sub->add_option("--out", o.out_dir, "folder for minimal failing histories and schedules");
   sub->add_option("--partial", o.shape.partial_percent, "percent of inserts that are partial batches")->check(CLI::Range(0, 100));
   sub->add_option("--inserts", o.shape.insert_percent, "percent of operations that are inserts")->check(CLI::Range(0, 100));
@@ -170,13 +196,14 @@ void add_explore(CLI::App& app, std::function<int()>& run) {
   sub->add_flag("--no-shrink", [&o](int64_t) { o.shrink = false; }, "report failures without shrinking them");
   sub->callback([args, sub, &run] {
     // The heap's workload options also shape slab programs where given.
-    if (sub->count("--ops")) args->slab.ops = args->o.shape.ops;
+    if (sub->count("--ops")) args->slab.ops = args->bucket.ops = args->o.shape.ops;
     if (sub->count("--keys")) args->slab.keys = args->psync.keys = args->o.shape.key_range;
     run = [args]() {
       auto& o = args->o;
       o.progress = isatty(STDERR_FILENO);
       if (const auto mode = explore::parse_slab_structure(args->structure)) return explore_slab(*args, *mode);
       if (args->structure == "psync") return explore_psync(*args);
+      if (args->structure == "bucket-heap") return explore_bucket(*args);
       if (args->structure == "merge") {
         const auto m = explore::parse_merge_mutant(args->mutant);
         if (!m) return bad_input(fmt::format("unknown merge mutant '{}'", args->mutant));

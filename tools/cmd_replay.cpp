@@ -5,6 +5,7 @@
 #include "histories/jsonl_writer.h"
 #include "sim/strategies/replay_strategy.h"
 #include "tools/commands.h"
+#include "tools/explore/bucket_explore.h"
 #include "tools/explore/heap_run.h"
 #include "tools/explore/merge_run.h"
 #include "tools/explore/psync_explore.h"
@@ -50,6 +51,18 @@ int replay_psync(const std::string& schedule, uint64_t max_points) {
   return verdict(e.run, explore::judge_psync(e, explore::JudgeOptions{}));
 }
 
+// A bucket heap schedule: its history on stdout, its judgement on stderr.
+int replay_bucket(const std::string& schedule, uint64_t max_points) {
+  explore::BucketExecution e;
+  try {
+    e = explore::replay_bucket(explore::parse_bucket_replay_string(schedule), max_points);
+  } catch (const std::exception& err) {
+    return bad_input(err);
+  }
+  fmt::print("{}", history_to_jsonl(e.history));
+  return verdict(e.run, explore::judge_bucket(e, explore::JudgeOptions{}));
+}
+
 // A merge schedule: the run's output beside std::merge's on stdout, its judgement on
 // stderr.
 int replay_merge(const std::string& schedule, uint64_t max_points) {
@@ -78,13 +91,14 @@ void add_replay(CLI::App& app, std::function<int()>& run) {
   auto schedule = std::make_shared<std::string>();
   auto max_points = std::make_shared<uint64_t>(200'000);
   CLI::App* sub = app.add_subcommand("replay", "re-run one schedule and print its history");
-  sub->add_option("--schedule", *schedule, "CONFIG|PROGRAM|PICKS as explore printed it (heap, merge, slab or psync)")->required();
+  sub->add_option("--schedule", *schedule, "CONFIG|PROGRAM|PICKS as explore printed it (heap, merge, slab, psync or bucket-heap)")->required();
   sub->add_option("--max-points", *max_points, "scheduling points before a livelock is reported");
   sub->callback([schedule, max_points, &run] {
     run = [schedule, max_points] {
       if (explore::is_merge_replay(*schedule)) return replay_merge(*schedule, *max_points);
       if (explore::is_slab_replay(*schedule)) return replay_slab(*schedule, *max_points);
       if (explore::is_psync_replay(*schedule)) return replay_psync(*schedule, *max_points);
+      if (explore::is_bucket_replay(*schedule)) return replay_bucket(*schedule, *max_points);
       explore::ReplayInput in;
       try {
         in = explore::parse_replay_string(*schedule);

@@ -334,6 +334,25 @@ TEST(CliSssp, CpuDijkstraOnTheDagIsCheckedAndBadInputRefused) {
   }
 }
 
+// The parallel bucket heap: the fixed variant passes, the paper's EXTRACTMIN fails
+// (docs/findings.md B1), each mutant (listed by explore --help) fails with exit 1.
+TEST(CliExplore, BucketHeapVariantsAndMutants) {
+  const Result pass = gpulin("explore --structure bucket-heap --d 2 --ops 60 --schedules 300");
+  EXPECT_EQ(pass.code, 0) << pass.out << pass.err;
+  EXPECT_NE(pass.out.find("invariant failures   0"), std::string::npos) << pass.out;
+  const Result paper = gpulin("explore --structure bucket-heap --variant paper --schedules 1000");
+  EXPECT_EQ(paper.code, 1) << paper.out << paper.err;
+  EXPECT_NE(paper.out.find("replay: gpulin replay --schedule 'bucket-heap:d=2:variant=paper|"), std::string::npos)
+      << paper.out;
+  const Result help = gpulin("explore --help");
+  for (const char* mutant : {"bucket-every-third", "bucket-adjacent-overlap", "bucket-keep-duplicates"}) {
+    EXPECT_NE(help.out.find(mutant), std::string::npos) << mutant << " is not in explore --help";
+    EXPECT_EQ(gpulin(std::string("explore --structure bucket-heap --schedules 1000 --mutant ") + mutant).code, 1)
+        << mutant;
+  }
+  EXPECT_EQ(gpulin("explore --structure bucket-heap --mutant psync-no-barrier").code, 2);
+}
+
 TEST(CliImport, JepsenEtcdZeroIsNotLinearizable) {
   const fs::path log = kShared / "external/porcupine/jepsen/etcd_000.log";
   if (!fs::exists(log)) GTEST_SKIP() << "no " << log;

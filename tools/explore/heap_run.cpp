@@ -117,6 +117,20 @@ Judgement judge_history(const History& history, const JudgeOptions& options) {
   return {Failure::WitnessOnly, why, true};
 }
 
+Judgement judge_run(const sim::RunResult& run, const History& history, const std::optional<std::string>& invariant,
+                    const JudgeOptions& options) {
+  switch (run.outcome) {
+    case sim::Outcome::Deadlock: return {Failure::Deadlock, run.message, false};
+    case sim::Outcome::Livelock: return {Failure::Livelock, run.message, false};
+    case sim::Outcome::Fault: return {Failure::Fault, run.message, false};
+    case sim::Outcome::Completed: break;
+  }
+  Judgement j = judge_history(history, options);
+  if (j.failure != Failure::None) return j;
+  if (invariant) return {Failure::Invariant, *invariant, j.searched};
+  return j;
+}
+
 std::string replay_string(const HeapConfig& c, const Program& p, const std::vector<uint32_t>& picks) {
   return encode_config(c) + "|" + encode_program(p) + "|" + sim::encode_picks(picks);
 }

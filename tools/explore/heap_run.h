@@ -47,6 +47,11 @@ struct JudgeOptions {
 Judgement judge(const Execution& e, const JudgeOptions& options);
 // The history part of a judgement: witness, then search when small or needed.
 Judgement judge_history(const History& history, const JudgeOptions& options);
+// A run whose structure checks its own conditions as it goes (the P-Sync and bucket
+// heaps): the run's outcome (deadlock, livelock, fault), then the history (a wrong
+// result is what a user sees first), then the first failed condition, an Invariant.
+Judgement judge_run(const sim::RunResult& run, const History& history, const std::optional<std::string>& invariant,
+                    const JudgeOptions& options);
 
 // The replay string of an execution: CONFIG|PROGRAM|PICKS.
 std::string replay_string(const HeapConfig& c, const Program& p, const std::vector<uint32_t>& picks);

@@ -187,17 +187,7 @@ PsyncExecution execute_psync(const PsyncConfig& c, const PsyncProgram& p, sim::S
 }
 
 Judgement judge_psync(const PsyncExecution& e, const JudgeOptions& options) {
-  switch (e.run.outcome) {
-    case sim::Outcome::Deadlock: return {Failure::Deadlock, e.run.message, false};
-    case sim::Outcome::Livelock: return {Failure::Livelock, e.run.message, false};
-    case sim::Outcome::Fault: return {Failure::Fault, e.run.message, false};
-    case sim::Outcome::Completed: break;
-  }
-  // The history first: a wrong cycle result is the violation a user sees.
-  Judgement j = judge_history(e.history, options);
-  if (j.failure != Failure::None) return j;
-  if (e.invariant_failure) return {Failure::Invariant, *e.invariant_failure, j.searched};
-  return j;
+  return judge_run(e.run, e.history, e.invariant_failure, options);
 }
 
 }  // namespace gpulin::explore

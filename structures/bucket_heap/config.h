@@ -1,0 +1,47 @@
+// The parallel bucket heap's compile-time choices (Berney, Iacono, Karsin,
+// Sitchinava; ../shared/papers/parallel-bucket-heap.txt) and its elements.
+//
+// An element is a value and a priority packed in 64 bits, value high: levels keep
+// their arrays sorted by value (§2.1), and a value's copies sit together, the
+// smaller priority first. A DELETE is an element of the special priority kDel; it
+// moves down the levels removing the value's copies (§2.1).
+#pragma once
+
+#include <cstdint>
+
+#include "common/host_device.h"
+
+namespace gpulin::bucket_heap {
+
+using Element = uint64_t;
+inline constexpr uint32_t kDel = 0xffffffffu;  // never a priority
+inline constexpr Element kNoElement = ~Element{0};
+
+GPULIN_HD inline Element make_element(uint32_t value, uint32_t prio) { return (Element{value} << 32) | prio; }
+GPULIN_HD inline uint32_t value_of(Element e) { return static_cast<uint32_t>(e >> 32); }
+GPULIN_HD inline uint32_t prio_of(Element e) { return static_cast<uint32_t>(e); }
+GPULIN_HD inline bool is_del(Element e) { return prio_of(e) == kDel; }
+// The order of priorities, ties by value (values are unique after
+// DELETEDUPLICATES): SELECT's order and the thresholds p_i.
+GPULIN_HD inline uint64_t rank_key(Element e) { return (uint64_t{prio_of(e)} << 32) | value_of(e); }
+inline constexpr uint64_t kNoThreshold = ~uint64_t{0};  // p_i before it is set: every element fits
+
+// paper: EXTRACTMIN removes the one element it returns (§1.2, §2.1). fixed: it also
+// sends a DELETE of the value down (as the buffer heap does), so that an older copy
+// of the value, still deeper in the heap, never comes out later.
+enum class Variant : uint32_t { Paper, Fixed };
+
+enum class Mutant : uint32_t {
+  None,
+  EveryThird,      // RESOLVE(i) after every third RESOLVE(i-1), the rest of the schedule as it was
+  AdjacentOverlap, // RESOLVE(i-1) does not wait for RESOLVE(i): adjacent levels overlap
+  KeepDuplicates,  // DELETEDUPLICATES removes nothing
+};
+
+template <Variant V, Mutant M = Mutant::None>
+struct Policy {
+  static constexpr Variant variant = V;
+  static constexpr Mutant mutant = M;
+};
+
+}  // namespace gpulin::bucket_heap

@@ -1,0 +1,66 @@
+// The priority queue's operations (§1.2, §2.1), on level 0 between RESOLVE(0)s
+// (S_0 empty, B_0 holding the smallest priorities): EXTRACTMIN takes the least
+// priority of B_0; BULKUPDATE puts its sorted updates into S_0; DELETE puts a DELETE
+// element there. Each records its operation of the bucket-pq model (UPDATE is a
+// BULKUPDATE of one), its linearization point the access that decides it.
+#pragma once
+
+#include <cstdint>
+
+#include "structures/bucket_heap/resolve.h"
+
+namespace gpulin::bucket_heap {
+
+enum Fn : uint32_t { kFnUpdate = 0, kFnExtractMin = 1, kFnDelete = 2, kFnCount = 3 };
+
+// EXTRACTMIN: true with (value, priority) of least priority, or false when the heap
+// is empty. `fixed` sends a DELETE of the value after it (config.h).
+template <class X, class P>
+GPULIN_HD bool extract_min(X& x, const View& h, uint32_t* value, uint32_t* prio) {
+  Element* b = h.scratch_of(0);
+  x.record_inv(kFnExtractMin, static_cast<const uint32_t*>(nullptr), 0u);
+  const uint32_t n = load_array(x, b, h.bucket(0), h.bucket_n + 0);
+  uint32_t at = n;
+  for (uint32_t i = 0; i < n; ++i)
+    if (at == n || rank_key(b[i]) < rank_key(b[at])) at = i;
+  if (at == n) {
+    x.record_lp();
+    x.record_ret(static_cast<const uint32_t*>(nullptr), 0u, true);
+    return false;
+  }
+  *value = value_of(b[at]);
+  *prio = prio_of(b[at]);
+  x.parallel_for(1, [&](uint32_t) {
+    for (uint32_t i = at; i + 1 < n; ++i) b[i] = b[i + 1];
+  });
+  store_array(x, h.bucket(0), h.bucket_n + 0, b, n - 1, bucket_cap(h.d, 0), "bucket heap: B_0 overflows");
+  x.record_lp();
+  if constexpr (P::variant == Variant::Fixed) {
+    const Element del[1] = {make_element(*value, kDel)};
+    store_array(x, h.signal(0), h.signal_n + 0, del, 1, signal_cap(h.d, 0), "bucket heap: S_0 overflows");
+  }
+  const uint32_t res[2] = {*value, *prio};
+  x.record_ret(res, 2u, false);
+  return true;
+}
+
+// BULKUPDATE(U): `updates` sorted by value, one per value, at most d of them
+// (recorded as [v0, p0, v1, p1, ...]).
+template <class X, class P>
+GPULIN_HD void bulk_update(X& x, const View& h, const Element* updates, uint32_t n, const uint32_t* recorded) {
+  x.record_inv(kFnUpdate, recorded, 2 * n);
+  store_array(x, h.signal(0), h.signal_n + 0, updates, n, signal_cap(h.d, 0), "bucket heap: more than d updates");
+  x.record_lp();
+  x.record_ret(static_cast<const uint32_t*>(nullptr), 0u, true);
+}
+
+template <class X, class P>
+GPULIN_HD void delete_value(X& x, const View& h, uint32_t value) {
+  x.record_inv(kFnDelete, &value, 1u);
+  const Element del[1] = {make_element(value, kDel)};
+  store_array(x, h.signal(0), h.signal_n + 0, del, 1, signal_cap(h.d, 0), "bucket heap: S_0 overflows");
+  x.record_lp();
+  x.record_ret(static_cast<const uint32_t*>(nullptr), 0u, true);
+}
+
+}  // namespace gpulin::bucket_heap

@@ -1,0 +1,113 @@
+// RESOLVE(i), Algorithm 1 of §2.2: empty S_i into B_i (merge, DELETEDUPLICATES, the
+// elements past p_i - or past a new p_i when too many stay - merged into S_{i+1}),
+// then fill B_i from level i + 1 when it is short (S_{i+1} merged into B_{i+1},
+// DELETEDUPLICATES, p_i moved to the priority that fills B_i, those elements pulled
+// up, the ones of B_{i+1} past p_{i+1} back to S_{i+1}). It reads and writes levels
+// i and i + 1 only; the schedule (schedule.h) keeps adjacent levels apart. The last
+// level keeps everything (nothing below it) and drops the DELETEs that reach it.
+#pragma once
+
+#include <cstdint>
+
+#include "structures/bucket_heap/level_ops.h"
+#include "structures/bucket_heap/view.h"
+
+namespace gpulin::bucket_heap {
+
+// Level i's arrays through the context: each transfer one scheduling point.
+template <class X>
+GPULIN_HD uint32_t load_array(X& x, Element* dst, Element* src, uint32_t* count) {
+  const uint32_t n = x.load(count);
+  x.load_block(dst, src, n);
+  return n;
+}
+template <class X>
+GPULIN_HD void store_array(X& x, Element* dst, uint32_t* count, const Element* src, uint32_t n, uint64_t cap,
+                           const char* overflow) {
+  if (n > cap) x.fail(overflow);
+  x.store_block(dst, src, n);
+  x.store(count, n);
+}
+template <class X>
+GPULIN_HD uint64_t load_threshold(X& x, uint64_t* p) {
+  uint64_t v[1];
+  x.load_block(v, p, 1);
+  return v[0];
+}
+template <class X>
+GPULIN_HD void store_threshold(X& x, uint64_t* p, uint64_t v) {
+  const uint64_t w[1] = {v};
+  x.store_block(p, w, 1);
+}
+
+template <class X, class P>
+GPULIN_HD void resolve(X& x, const View& h, uint32_t i) {
+  const uint32_t d = h.d;
+  const bool last = i + 1 == h.levels;
+  const uint64_t region = scratch_region(d, i), cap = bucket_cap(d, i);
+  Element* r0 = h.scratch_of(i);
+  Element* r1 = r0 + region;
+  Element* r2 = r1 + region;
+  Element* r3 = r2 + region;
+  Element* r4 = r3 + region;
+  Element* r5 = r4 + region;
+  uint64_t* keys = r5 + region;  // a region of rank keys
+  uint64_t* word = keys + region;
+
+  // Lines 1-3: S_i merged into B_i, duplicates removed.
+  const uint32_t nb = load_array(x, r0, h.bucket(i), h.bucket_n + i);
+  const uint32_t ns = load_array(x, r0 + nb, h.signal(i), h.signal_n + i);
+  merge_by_value(x, r0, nb, r0 + nb, ns, r1);
+  uint32_t n = delete_duplicates<X, P>(x, r1, nb + ns, r2, last, word);
+  // Lines 4-9: too many at or below p_i: p_i moves so that B_i is full; the rest
+  // (and every DELETE) goes to S_{i+1}.
+  uint64_t th = load_threshold(x, h.threshold + i);
+  uint32_t kept = n, down = 0;
+  Element* stay = r2;
+  if (!last) {
+    if (count_staying(r2, n, th) > cap) th = select_rank(x, r2, n, static_cast<uint32_t>(cap), keys, word);
+    split_by(x, r2, n, th, r3, &kept, r4, &down, word);
+    stay = r3;
+    if (down > 0) {
+      const uint32_t ns1 = load_array(x, r0, h.signal(i + 1), h.signal_n + i + 1);
+      merge_by_value(x, r0, ns1, r4, down, r1);
+      store_array(x, h.signal(i + 1), h.signal_n + i + 1, r1, ns1 + down, signal_cap(d, i + 1),
+                  "bucket heap: S_{i+1} overflows (RESOLVE(i) pushed down more than it holds)");
+    }
+  }
+  if (kept > cap) x.fail("bucket heap: the last level's bucket overflows");
+  // Lines 10-17: B_i short and something below: fill it from level i + 1.
+  if (!last && kept < cap) {
+    const uint32_t nb1 = load_array(x, r0, h.bucket(i + 1), h.bucket_n + i + 1);
+    const uint32_t ns1 = load_array(x, r0 + nb1, h.signal(i + 1), h.signal_n + i + 1);
+    if (nb1 + ns1 > 0) {
+      merge_by_value(x, r0, nb1, r0 + nb1, ns1, r1);
+      const uint32_t n1 = delete_duplicates<X, P>(x, r1, nb1 + ns1, r4, i + 2 == h.levels, word);
+      // Only DELETEs were there (now gone): nothing to pull, p_i stays.
+      if (count_staying(r4, n1, kNoThreshold) > 0) th = select_rank(x, r4, n1, static_cast<uint32_t>(cap - kept), keys, word);
+      uint32_t pulled = 0, rest = 0;
+      split_by(x, r4, n1, th, r5, &pulled, r1, &rest, word);  // r5: up to B_i; r1: stays below
+      merge_by_value(x, stay, kept, r5, pulled, r0);           // line 16: no DELETEDUPLICATES after it
+      kept += pulled;
+      stay = r0;
+      // Line 17: what is past p_{i+1} goes back to S_{i+1}.
+      const uint64_t th1 = load_threshold(x, h.threshold + i + 1);
+      uint32_t b1 = 0, s1 = 0;
+      if (i + 2 == h.levels) {
+        b1 = rest;
+        x.parallel_for(rest, [&](uint32_t k) { r5[k] = r1[k]; });
+      } else {
+        split_by(x, r1, rest, th1, r5, &b1, r2, &s1, word);
+      }
+      store_array(x, h.bucket(i + 1), h.bucket_n + i + 1, r5, b1, bucket_room(d, i + 1),
+                  "bucket heap: B_{i+1} overflows its room");
+      store_array(x, h.signal(i + 1), h.signal_n + i + 1, r2, s1, signal_cap(d, i + 1),
+                  "bucket heap: S_{i+1} overflows (line 17)");
+    }
+  }
+  store_threshold(x, h.threshold + i, th);
+  store_array(x, h.bucket(i), h.bucket_n + i, stay, kept, cap, "bucket heap: B_i overflows");
+  x.store(h.signal_n + i, 0u);
+}
+
+}  // namespace gpulin::bucket_heap

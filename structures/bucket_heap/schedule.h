@@ -1,0 +1,46 @@
+// The resolution schedule of §2.2.1 (Theorem 1 and the text after it): after the
+// k-th operation, RESOLVE(0); RESOLVE(i), i > 0, after every fourth RESOLVE(i - 1)
+// (Res_{i-1}(4k) -> Res_i(k)); and never two adjacent levels at once
+// (Res_i(k) -> Res_{i-1}(4k + 1)). Each level is an actor (a persistent block on
+// the GPU, §4.1); they signal through View::done, the count of RESOLVE(i) done.
+#pragma once
+
+#include <cstdint>
+
+#include "structures/bucket_heap/resolve.h"
+
+namespace gpulin::bucket_heap {
+
+template <class X>
+GPULIN_HD void wait_until_at_least(X& x, uint32_t* word, uint32_t target) {
+  for (uint32_t seen = x.load(word); seen < target; seen = x.load(word)) x.wait_while_equals(word, seen);
+}
+
+// How many RESOLVE(i-1) come before RESOLVE(i)'s k-th (4, or 3 for the mutant).
+template <class P>
+GPULIN_HD constexpr uint32_t fan_in() {
+  return P::mutant == Mutant::EveryThird ? 3u : 4u;
+}
+
+// The waits before RESOLVE(i)'s k-th (1-based): the level above has done its share,
+// and the level below is done with the RESOLVE that came before.
+template <class X, class P>
+GPULIN_HD void wait_for_turn(X& x, const View& h, uint32_t i, uint32_t k) {
+  if (i > 0) wait_until_at_least(x, h.done + i - 1, fan_in<P>() * k);
+  if (P::mutant != Mutant::AdjacentOverlap && i + 1 < h.levels && k > 1) wait_until_at_least(x, h.done + i + 1, (k - 1) / 4);
+}
+// The signal after it.
+template <class X>
+GPULIN_HD void signal_done(X& x, const View& h, uint32_t i, uint32_t k) {
+  x.store(h.done + i, k);
+}
+
+// RESOLVE(i)'s executions among `ops` operations.
+template <class P>
+GPULIN_HD constexpr uint64_t resolves_of(uint32_t i, uint64_t ops) {
+  uint64_t n = ops;
+  for (uint32_t j = 0; j < i; ++j) n /= fan_in<P>();
+  return n;
+}
+
+}  // namespace gpulin::bucket_heap
