@@ -4,11 +4,17 @@
 // (docs/findings.md B1, B2) replay to their failures; bad replay strings are refused
 // naming the field.
 #include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
 
 #include <string>
 
 #include "sim/strategies/replay_strategy.h"
 #include "tests/tools/explore_options.h"
+#include "structures/bucket_heap/operations.h"
 #include "tools/explore/bucket_explore.h"
 
 namespace gpulin::explore {
@@ -81,6 +87,42 @@ TEST(BucketFindings, B2PreconditionFailsWhenDuplicatesShrinkABucket) {
       "0*41.1*2.2*2.1*19.2*2.1*33.2*2.1*24.2*2.1*24.2*12.1*6");
   EXPECT_EQ(j.failure, Failure::Invariant);
   EXPECT_EQ(j.message, "before RESOLVE(0): |B_i+1| = 4 < d 2^(2(i+1)) + d 2^(2i)");
+}
+
+// The generator's contract, for any d, length and seed (RapidCheck): at most d
+// updates an operation, sorted, unique priorities, a value's priority only
+// decreasing, and nothing updated after it left. (A value at priority 0 once made
+// the generator divide by zero: `explore --structure bucket-heap --d 3 --ops 120
+// --seed 3120 --schedules 5000` ran into it.)
+RC_GTEST_PROP(BucketProgramGen, ProgramsAreDijkstraLike, ()) {
+  BucketConfig c;
+  c.d = *rc::gen::inRange<uint32_t>(1, 9);
+  c.ops = *rc::gen::inRange<uint32_t>(0, 300);
+  const BucketProgram p = generate_bucket_program(c, *rc::gen::arbitrary<uint64_t>());
+  RC_ASSERT(p.ops.size() == c.ops);
+  std::map<uint32_t, uint32_t> prio;
+  std::set<uint32_t> gone, prios;
+  for (const BucketOp& op : p.ops) {
+    if (op.fn == bucket_heap::kFnUpdate) {
+      RC_ASSERT(!op.updates.empty() && op.updates.size() <= c.d);
+      RC_ASSERT(std::is_sorted(op.updates.begin(), op.updates.end()));
+      for (const auto& [v, pr] : op.updates) {
+        RC_ASSERT(!gone.count(v));
+        RC_ASSERT(prios.insert(pr).second);
+        RC_ASSERT(!prio.count(v) || pr < prio[v]);
+        prio[v] = pr;
+      }
+    } else if (op.fn == bucket_heap::kFnExtractMin) {
+      RC_ASSERT(!prio.empty());
+      const auto least = std::min_element(prio.begin(), prio.end(), [](auto& a, auto& b) { return a.second < b.second; });
+      gone.insert(least->first);
+      prio.erase(least);
+    } else {
+      RC_ASSERT(prio.count(op.value) == 1u);
+      gone.insert(op.value);
+      prio.erase(op.value);
+    }
+  }
 }
 
 TEST(BucketExplore, BadReplayStringsNameTheField) {

@@ -80,7 +80,7 @@ BucketProgram generate_bucket_program(const BucketConfig& c, uint64_t seed) {
   uint32_t next_value = 0;
   // A priority not used before, below `below`, or none after a few tries.
   auto fresh_prio = [&](uint32_t below) -> std::optional<uint32_t> {
-    for (int tries = 0; tries < 16; ++tries) {
+    for (int tries = 0; tries < 16 && below > 0; ++tries) {
       const uint32_t p = pick(below);
       if (used_prios.insert(p).second) return p;
     }
