@@ -51,22 +51,23 @@ GPULIN_HD void resolve(X& x, const View& h, uint32_t i) {
   Element* r3 = r2 + region;
   Element* r4 = r3 + region;
   Element* r5 = r4 + region;
-  uint64_t* keys = r5 + region;  // a region of rank keys
-  uint64_t* word = keys + region;
+  uint64_t* keys = r5 + region;  // two regions of rank keys
+  auto* words = reinterpret_cast<uint32_t*>(keys + 2 * region);  // two regions: four word arrays
+  const OpsScratch ops{words, words + region, words + 2 * region, words + 3 * region, keys, keys + 4 * region};
 
   // Lines 1-3: S_i merged into B_i, duplicates removed.
   const uint32_t nb = load_array(x, r0, h.bucket(i), h.bucket_n + i);
   const uint32_t ns = load_array(x, r0 + nb, h.signal(i), h.signal_n + i);
   merge_by_value(x, r0, nb, r0 + nb, ns, r1);
-  uint32_t n = delete_duplicates<X, P>(x, r1, nb + ns, r2, last, word);
+  uint32_t n = delete_duplicates<X, P>(x, r1, nb + ns, r2, last, ops);
   // Lines 4-9: too many at or below p_i: p_i moves so that B_i is full; the rest
   // (and every DELETE) goes to S_{i+1}.
   uint64_t th = load_threshold(x, h.threshold + i);
   uint32_t kept = n, down = 0;
   Element* stay = r2;
   if (!last) {
-    if (count_staying(r2, n, th) > cap) th = select_rank(x, r2, n, static_cast<uint32_t>(cap), keys, word);
-    split_by(x, r2, n, th, r3, &kept, r4, &down, word);
+    if (count_staying(r2, n, th) > cap) th = select_rank(x, r2, n, static_cast<uint32_t>(cap), ops);
+    split_by(x, r2, n, th, r3, &kept, r4, &down, ops);
     stay = r3;
     if (down > 0) {
       const uint32_t ns1 = load_array(x, r0, h.signal(i + 1), h.signal_n + i + 1);
@@ -82,11 +83,11 @@ GPULIN_HD void resolve(X& x, const View& h, uint32_t i) {
     const uint32_t ns1 = load_array(x, r0 + nb1, h.signal(i + 1), h.signal_n + i + 1);
     if (nb1 + ns1 > 0) {
       merge_by_value(x, r0, nb1, r0 + nb1, ns1, r1);
-      const uint32_t n1 = delete_duplicates<X, P>(x, r1, nb1 + ns1, r4, i + 2 == h.levels, word);
+      const uint32_t n1 = delete_duplicates<X, P>(x, r1, nb1 + ns1, r4, i + 2 == h.levels, ops);
       // Only DELETEs were there (now gone): nothing to pull, p_i stays.
-      if (count_staying(r4, n1, kNoThreshold) > 0) th = select_rank(x, r4, n1, static_cast<uint32_t>(cap - kept), keys, word);
+      if (count_staying(r4, n1, kNoThreshold) > 0) th = select_rank(x, r4, n1, static_cast<uint32_t>(cap - kept), ops);
       uint32_t pulled = 0, rest = 0;
-      split_by(x, r4, n1, th, r5, &pulled, r1, &rest, word);  // r5: up to B_i; r1: stays below
+      split_by(x, r4, n1, th, r5, &pulled, r1, &rest, ops);  // r5: up to B_i; r1: stays below
       merge_by_value(x, stay, kept, r5, pulled, r0);           // line 16: no DELETEDUPLICATES after it
       kept += pulled;
       stay = r0;
@@ -97,7 +98,7 @@ GPULIN_HD void resolve(X& x, const View& h, uint32_t i) {
         b1 = rest;
         x.parallel_for(rest, [&](uint32_t k) { r5[k] = r1[k]; });
       } else {
-        split_by(x, r1, rest, th1, r5, &b1, r2, &s1, word);
+        split_by(x, r1, rest, th1, r5, &b1, r2, &s1, ops);
       }
       store_array(x, h.bucket(i + 1), h.bucket_n + i + 1, r5, b1, bucket_room(d, i + 1),
                   "bucket heap: B_{i+1} overflows its room");
