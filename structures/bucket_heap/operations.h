@@ -45,10 +45,16 @@ GPULIN_HD bool extract_min(X& x, const View& h, uint32_t* value, uint32_t* prio)
 }
 
 // BULKUPDATE(U): `updates` sorted by value, one per value, at most d of them
-// (recorded as [v0, p0, v1, p1, ...]).
+// (recorded as [v0, p0, v1, p1, ...], built in level 0's scratch: RESOLVE(0) runs
+// after the operation, on the same actor).
 template <class X, class P>
-GPULIN_HD void bulk_update(X& x, const View& h, const Element* updates, uint32_t n, const uint32_t* recorded) {
-  x.record_inv(kFnUpdate, recorded, 2 * n);
+GPULIN_HD void bulk_update(X& x, const View& h, const Element* updates, uint32_t n) {
+  auto* flat = reinterpret_cast<uint32_t*>(h.scratch_of(0));
+  x.parallel_for(n, [&](uint32_t i) {
+    flat[2 * i] = value_of(updates[i]);
+    flat[2 * i + 1] = prio_of(updates[i]);
+  });
+  x.record_inv(kFnUpdate, flat, 2 * n);
   store_array(x, h.signal(0), h.signal_n + 0, updates, n, signal_cap(h.d, 0), "bucket heap: more than d updates");
   x.record_lp();
   x.record_ret(static_cast<const uint32_t*>(nullptr), 0u, true);

@@ -128,9 +128,8 @@ BucketExecution execute_bucket(const BucketConfig& c, const BucketProgram& p, si
               delete_value<X, P>(x, h, op.value);
             } else {
               std::vector<Element> u;
-              std::vector<uint32_t> flat;
-              for (const auto& [v, pr] : op.updates) u.push_back(make_element(v, pr)), flat.push_back(v), flat.push_back(pr);
-              bulk_update<X, P>(x, h, u.data(), static_cast<uint32_t>(u.size()), flat.data());
+              for (const auto& [v, pr] : op.updates) u.push_back(make_element(v, pr));
+              bulk_update<X, P>(x, h, u.data(), static_cast<uint32_t>(u.size()));
             }
             x.end_op();
             resolve_k(static_cast<uint32_t>(k));

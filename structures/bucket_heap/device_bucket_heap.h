@@ -1,0 +1,46 @@
+// The parallel bucket heap's memory on the GPU (view.h's layout) for `levels`
+// levels of parameter d, empty, with each level's scratch. Header-only host code
+// over cuda_support (no nvcc needed).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "common/cuda_support.h"
+#include "structures/bucket_heap/view.h"
+
+namespace gpulin::bucket_heap {
+
+class DeviceBucketHeap {
+ public:
+  DeviceBucketHeap(uint32_t d, uint32_t levels)
+      : buckets_(bucket_base(d, levels)), signals_(signal_base(d, levels)), bucket_n_(levels), signal_n_(levels),
+        done_(levels), threshold_(levels) {
+    std::vector<uint64_t> base;
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < levels; ++i) base.push_back(total), total += scratch_for_level(d, i);
+    scratch_.resize(total);
+    scratch_base_ = std::make_unique<cuda_support::DeviceBuffer<uint64_t>>(base);
+    reset();
+    view_ = View{d, levels, buckets_.get(), signals_.get(), bucket_n_.get(), signal_n_.get(), threshold_.get(),
+                 done_.get(), scratch_.get(), scratch_base_->get()};
+  }
+  // Empty, every p_i unset, no RESOLVE done.
+  void reset() {
+    bucket_n_.fill_bytes(0);
+    signal_n_.fill_bytes(0);
+    done_.fill_bytes(0);
+    threshold_.fill_bytes(0xff);  // kNoThreshold
+  }
+  const View& view() const { return view_; }
+
+ private:
+  cuda_support::DeviceBuffer<Element> buckets_, signals_;
+  cuda_support::DeviceBuffer<uint32_t> bucket_n_, signal_n_, done_;
+  cuda_support::DeviceBuffer<uint64_t> threshold_;
+  cuda_support::DeviceBuffer<Element> scratch_;
+  std::unique_ptr<cuda_support::DeviceBuffer<uint64_t>> scratch_base_;
+  View view_;
+};
+
+}  // namespace gpulin::bucket_heap
