@@ -28,11 +28,12 @@ GPULIN_HD void store_array(X& x, Element* dst, uint32_t* count, const Element* s
   x.store_block(dst, src, n);
   x.store(count, n);
 }
+// Through a scratch slot: a block transfer lands in memory the actor's threads
+// share (a thread-local array would hold it in one thread only).
 template <class X>
-GPULIN_HD uint64_t load_threshold(X& x, uint64_t* p) {
-  uint64_t v[1];
-  x.load_block(v, p, 1);
-  return v[0];
+GPULIN_HD uint64_t load_threshold(X& x, uint64_t* p, uint64_t* slot) {
+  x.load_block(slot, p, 1);
+  return *slot;
 }
 template <class X>
 GPULIN_HD void store_threshold(X& x, uint64_t* p, uint64_t v) {
@@ -54,6 +55,7 @@ GPULIN_HD void resolve(X& x, const View& h, uint32_t i) {
   uint64_t* keys = r5 + region;  // two regions of rank keys
   auto* words = reinterpret_cast<uint32_t*>(keys + 2 * region);  // two regions: four word arrays
   const OpsScratch ops{words, words + region, words + 2 * region, words + 3 * region, keys, keys + 4 * region};
+  uint64_t* slot = keys + 4 * region + 1;
 
   // Lines 1-3: S_i merged into B_i, duplicates removed.
   const uint32_t nb = load_array(x, r0, h.bucket(i), h.bucket_n + i);
@@ -62,7 +64,7 @@ GPULIN_HD void resolve(X& x, const View& h, uint32_t i) {
   uint32_t n = delete_duplicates<X, P>(x, r1, nb + ns, r2, last, ops);
   // Lines 4-9: too many at or below p_i: p_i moves so that B_i is full; the rest
   // (and every DELETE) goes to S_{i+1}.
-  uint64_t th = load_threshold(x, h.threshold + i);
+  uint64_t th = load_threshold(x, h.threshold + i, slot);
   uint32_t kept = n, down = 0;
   Element* stay = r2;
   if (!last) {
@@ -92,7 +94,7 @@ GPULIN_HD void resolve(X& x, const View& h, uint32_t i) {
       kept += pulled;
       stay = r0;
       // Line 17: what is past p_{i+1} goes back to S_{i+1}.
-      const uint64_t th1 = load_threshold(x, h.threshold + i + 1);
+      const uint64_t th1 = load_threshold(x, h.threshold + i + 1, slot);
       uint32_t b1 = 0, s1 = 0;
       if (i + 2 == h.levels) {
         b1 = rest;
