@@ -18,13 +18,8 @@ __global__ void __launch_bounds__(1024) program_kernel(View h, DeviceProgram p, 
   using X = cuda_exec::CudaContext<cuda_exec::BlockScope, Record>;
   X x{cuda_exec::BlockScope(broadcast), rec};
   const uint32_t level = blockIdx.x;
-  auto resolve_k = [&](uint32_t k) {
-    wait_for_turn<X, P>(x, h, level, k);
-    resolve<X, P>(x, h, level);
-    signal_done(x, h, level, k);
-  };
   if (level > 0) {
-    for (uint64_t k = 1; k <= resolves_of<P>(level, p.ops); ++k) resolve_k(static_cast<uint32_t>(k));
+    run_level<X, P>(x, h, level, p.ops, NoChecks{});
     return;
   }
   for (uint64_t k = 0; k < p.ops; ++k) {
@@ -39,7 +34,7 @@ __global__ void __launch_bounds__(1024) program_kernel(View h, DeviceProgram p, 
       bulk_update<X, P>(x, h, p.updates + p.first[k], p.first[k + 1] - p.first[k]);
     }
     x.end_op();
-    resolve_k(static_cast<uint32_t>(k + 1));
+    scheduled_resolve<X, P>(x, h, 0, static_cast<uint32_t>(k + 1), NoChecks{});
   }
 }
 

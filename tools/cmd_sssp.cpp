@@ -9,6 +9,9 @@
 #include "apps/sssp/cpu_dijkstra.h"
 #include "apps/sssp/graph.h"
 #include "apps/sssp/near_far.h"
+#include "apps/sssp/pardijkstra_run.h"
+#include "sim/strategies/random_strategy.h"
+#include "tools/explore/pardijkstra_sim.h"
 #include "tools/commands.h"
 
 namespace gpulin::cli {
@@ -18,7 +21,7 @@ namespace {
 struct SsspArgs {
   std::string graph = "dag:30000:1000000", method = "delta", backend = "gpu";
   uint32_t source = 0, delta = 0;
-  uint64_t seed = 1;
+  uint64_t seed = 1, max_points = 100'000'000;
   bool check = false;
 };
 
@@ -35,6 +38,8 @@ int run_sssp(const SsspArgs& a) {
                                                      std::to_string(g.n) + " vertices");
     if (a.method == "cpu" && a.backend != "cpu") throw std::invalid_argument("--method cpu runs on --backend cpu");
     if (a.method == "delta" && a.backend != "gpu") throw std::invalid_argument("--method delta runs on --backend gpu");
+    if (a.method == "pardijkstra" && a.backend == "cpu")
+      throw std::invalid_argument("--method pardijkstra runs on --backend gpu or sim");
   } catch (const std::invalid_argument& e) {
     fmt::print(stderr, "gpulin sssp: {}\n", e.what());
     return int(kBadInput);
@@ -46,6 +51,21 @@ int run_sssp(const SsspArgs& a) {
     const auto t0 = std::chrono::steady_clock::now();
     dist = sssp::cpu_dijkstra(g, a.source);
     fmt::print("  Boost Graph Library Dijkstra: {:.4f} s\n", since(t0));
+  } else if (a.method == "pardijkstra" && a.backend == "sim") {
+    sim::RandomStrategy random(a.seed);
+    sim::RunResult run;
+    const auto t0 = std::chrono::steady_clock::now();
+    dist = explore::pardijkstra_sim(g, a.source, random, a.max_points, &run);
+    fmt::print("  PARDIJKSTRA in the simulator (levels as actors, a random schedule): {} ({} scheduling points, {:.2f} s)\n",
+               sim::to_string(run.outcome), run.points, since(t0));
+    if (run.outcome != sim::Outcome::Completed) {
+      fmt::print("  FAIL: the run did not complete: {}\n", run.message);
+      return int(kViolation);
+    }
+  } else if (a.method == "pardijkstra") {
+    sssp::PardijkstraStats st;
+    dist = sssp::pardijkstra_gpu(g, a.source, &st);
+    fmt::print("  PARDIJKSTRA on the bucket heap (d {}, {} levels): {:.4f} s of GPU time\n", st.d, st.levels, st.seconds);
   } else {
     sssp::NearFarStats st;
     dist = sssp::near_far_sssp(g, a.source, a.delta, &st);
@@ -78,12 +98,16 @@ void add_sssp(CLI::App& app, std::function<int()>& run) {
   auto a = std::make_shared<SsspArgs>();
   CLI::App* sub = app.add_subcommand("sssp", "single-source shortest paths on a generated graph, checked");
   sub->add_option("--graph", a->graph, "dag:N:M (the bucket heap paper's random DAG: N vertices, M edges)");
-  sub->add_option("--method", a->method, "delta (GPU near-far Delta-stepping) or cpu (Boost Graph Library Dijkstra)")
-      ->check(CLI::IsMember({"delta", "cpu"}));
-  sub->add_option("--backend", a->backend, "gpu or cpu (as the method needs)")->check(CLI::IsMember({"gpu", "cpu"}));
+  sub->add_option("--method", a->method,
+                  "pardijkstra (the bucket heap paper's, on the parallel bucket heap), delta (GPU near-far "
+                  "Delta-stepping) or cpu (Boost Graph Library Dijkstra)")
+      ->check(CLI::IsMember({"pardijkstra", "delta", "cpu"}));
+  sub->add_option("--backend", a->backend, "gpu, sim (pardijkstra in the simulator) or cpu")
+      ->check(CLI::IsMember({"gpu", "sim", "cpu"}));
+  sub->add_option("--max-points", a->max_points, "sim: scheduling points before a run counts as a livelock");
   sub->add_option("--source", a->source, "source vertex (0-based)");
   sub->add_option("--delta", a->delta, "Delta-stepping's bucket width (0: Davidson et al.'s choice)");
-  sub->add_option("--seed", a->seed, "seed of the graph");
+  sub->add_option("--seed", a->seed, "seed of the graph (and of the simulator's schedule)");
   sub->add_flag("--check", a->check, "compare every distance with the Boost Graph Library's Dijkstra");
   sub->callback([a, &run] { run = [a] { return run_sssp(*a); }; });
 }

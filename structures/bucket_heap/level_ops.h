@@ -92,14 +92,9 @@ GPULIN_HD inline uint32_t next_pow2(uint32_t n) {
   return p;
 }
 
-// SELECT: the rank key of the k-th smallest (1-based) non-DELETE element of in[0, n),
-// or of the largest when there are fewer than k (at least one there). The rank keys
-// are sorted by a bitonic network over s.keys (next_pow2(n) of them).
+// keys[0, size) ascending, size a power of two: a bitonic network, a pass each step.
 template <class X>
-GPULIN_HD uint64_t select_rank(X& x, const Element* in, uint32_t n, uint32_t k, const OpsScratch& s) {
-  const uint32_t size = next_pow2(n);
-  uint64_t* keys = s.keys;
-  x.parallel_for(size, [&](uint32_t i) { keys[i] = i < n && !is_del(in[i]) ? rank_key(in[i]) : ~uint64_t{0}; });
+GPULIN_HD void bitonic_sort(X& x, uint64_t* keys, uint32_t size) {
   for (uint32_t run = 2; run <= size; run <<= 1)
     for (uint32_t stride = run >> 1; stride > 0; stride >>= 1)
       x.parallel_for(size, [&](uint32_t i) {
@@ -109,6 +104,17 @@ GPULIN_HD uint64_t select_rank(X& x, const Element* in, uint32_t n, uint32_t k, 
         const uint64_t lo = keys[i], hi = keys[partner];
         if ((lo > hi) == ascending) keys[i] = hi, keys[partner] = lo;
       });
+}
+
+// SELECT: the rank key of the k-th smallest (1-based) non-DELETE element of in[0, n),
+// or of the largest when there are fewer than k (at least one there). The rank keys
+// are sorted by a bitonic network over s.keys (next_pow2(n) of them).
+template <class X>
+GPULIN_HD uint64_t select_rank(X& x, const Element* in, uint32_t n, uint32_t k, const OpsScratch& s) {
+  const uint32_t size = next_pow2(n);
+  uint64_t* keys = s.keys;
+  x.parallel_for(size, [&](uint32_t i) { keys[i] = i < n && !is_del(in[i]) ? rank_key(in[i]) : ~uint64_t{0}; });
+  bitonic_sort(x, keys, size);
   uint32_t m = 0;  // non-DELETE elements: the keys before the first padding
   for (uint32_t i = 0; i < n; ++i) m += is_del(in[i]) ? 0u : 1u;
   return keys[(k < m ? k : m) - 1];

@@ -314,18 +314,22 @@ TEST(CliExplore, PsyncPassesAndItsMutantsAreCaught) {
   }
 }
 
-// gpulin sssp on the CPU: the paper's DAG, every distance checked; bad input exits 2
-// naming the field. (The GPU method runs in the gpu tests.)
+// gpulin sssp on the CPU and in the simulator: the paper's DAG, every distance
+// checked; bad input exits 2 naming the field. (The GPU methods run in the gpu tests.)
 TEST(CliSssp, CpuDijkstraOnTheDagIsCheckedAndBadInputRefused) {
   const Result ok = gpulin("sssp --graph dag:500:20000 --method cpu --backend cpu --check");
   EXPECT_EQ(ok.code, 0) << ok.out << ok.err;
   EXPECT_NE(ok.out.find("500 vertices reached, the farthest at 499"), std::string::npos) << ok.out;
   EXPECT_NE(ok.out.find("every distance equals"), std::string::npos) << ok.out;
+  const Result sim = gpulin("sssp --graph dag:300:5000 --method pardijkstra --backend sim --check");
+  EXPECT_EQ(sim.code, 0) << sim.out << sim.err;
+  EXPECT_NE(sim.out.find("every distance equals"), std::string::npos) << sim.out;
   const std::pair<const char*, const char*> bad[] = {
       {"sssp --graph dag:500 --method cpu --backend cpu", "want dag:N:M"},
       {"sssp --graph dag:500:10 --method cpu --backend cpu", "499 to 124750 edges"},
       {"sssp --graph dag:500:600 --method cpu --backend cpu --source 500", "--source 500"},
       {"sssp --graph dag:500:600 --method delta --backend cpu", "runs on --backend gpu"},
+      {"sssp --graph dag:500:600 --method pardijkstra --backend cpu", "runs on --backend gpu or sim"},
   };
   for (const auto& [args, field] : bad) {
     const Result r = gpulin(args);

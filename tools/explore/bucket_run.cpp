@@ -5,6 +5,7 @@
 
 #include "histories/recorder.h"
 #include "sim/sim_context.h"
+#include "structures/bucket_heap/host_bucket_heap.h"
 #include "structures/bucket_heap/operations.h"
 #include "structures/bucket_heap/schedule.h"
 
@@ -28,23 +29,6 @@ void with_bucket_policy(const BucketConfig& c, F&& f) {
   if (c.variant == Variant::Paper) with_mutant(std::integral_constant<Variant, Variant::Paper>{});
   else with_mutant(std::integral_constant<Variant, Variant::Fixed>{});
 }
-
-// The heap's memory in host vectors.
-struct HostBucketHeap {
-  std::vector<Element> buckets, signals, scratch;
-  std::vector<uint32_t> bucket_n, signal_n, done;
-  std::vector<uint64_t> threshold, scratch_base;
-  View view;
-  HostBucketHeap(uint32_t d, uint32_t levels)
-      : buckets(bucket_base(d, levels)), signals(signal_base(d, levels)), bucket_n(levels, 0), signal_n(levels, 0),
-        done(levels, 0), threshold(levels, kNoThreshold) {
-    uint64_t total = 0;
-    for (uint32_t i = 0; i < levels; ++i) scratch_base.push_back(total), total += scratch_for_level(d, i);
-    scratch.assign(total, 0);
-    view = View{d, levels, buckets.data(), signals.data(), bucket_n.data(), signal_n.data(), threshold.data(),
-                done.data(), scratch.data(), scratch_base.data()};
-  }
-};
 
 // Algorithm 1's conditions on the sizes of levels i and i + 1, `pre` before the
 // RESOLVE, else after it; ell is the largest non-empty level.
@@ -105,17 +89,13 @@ BucketExecution execute_bucket(const BucketConfig& c, const BucketProgram& p, si
         levels,
         [&](uint32_t a) {
           X x(sim, a, &recorder, 1u);
-          // RESOLVE(a)'s k-th, its conditions checked around it.
-          auto resolve_k = [&](uint32_t k) {
-            wait_for_turn<X, P>(x, h, a, k);
-            check(a, true);
-            resolve<X, P>(x, h, a);
-            check(a, false);
-            ++e.resolves;
-            signal_done(x, h, a, k);
+          // Algorithm 1's conditions checked around every RESOLVE(a).
+          auto around = [&](bool pre) {
+            check(a, pre);
+            if (!pre) ++e.resolves;
           };
           if (a > 0) {
-            for (uint64_t k = 1; k <= resolves_of<P>(a, ops); ++k) resolve_k(static_cast<uint32_t>(k));
+            run_level<X, P>(x, h, a, ops, around);
             return;
           }
           for (uint64_t k = 1; k <= ops; ++k) {
@@ -132,7 +112,7 @@ BucketExecution execute_bucket(const BucketConfig& c, const BucketProgram& p, si
               bulk_update<X, P>(x, h, u.data(), static_cast<uint32_t>(u.size()));
             }
             x.end_op();
-            resolve_k(static_cast<uint32_t>(k));
+            scheduled_resolve<X, P>(x, h, 0, static_cast<uint32_t>(k), around);
           }
         },
         strategy, max_points);

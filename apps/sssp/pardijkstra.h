@@ -1,0 +1,92 @@
+// PARDIJKSTRA (the bucket heap paper §4.1): n rounds, each (1) EXTRACTMIN of the
+// least tentative distance, (2) its out-edges relaxed in parallel, (3) the improved
+// ones inserted by one BULKUPDATE (at most d of them, d the largest out-degree).
+// Written once over the execution context: the rounds run on level 0's actor of the
+// parallel bucket heap (structures/bucket_heap/), each operation followed by
+// RESOLVE(0); the levels below run their RESOLVEs as actors of their own. Every
+// round is two operations (an empty BULKUPDATE when nothing improved), so a run of
+// n rounds is exactly 2n operations and each level knows its share in advance.
+#pragma once
+
+#include <cstdint>
+
+#include "structures/bucket_heap/operations.h"
+#include "structures/bucket_heap/schedule.h"
+
+namespace gpulin::sssp {
+
+struct GraphView {
+  uint32_t n = 0;
+  const uint64_t* offsets = nullptr;
+  const uint32_t* targets = nullptr;
+  const uint32_t* weights = nullptr;
+  bool sorted_rows = false;  // every row's targets strictly increasing (the paper's DAGs)
+};
+
+// Whether a CSR graph's rows are strictly increasing (no edge twice).
+inline bool rows_sorted(uint32_t n, const uint64_t* offsets, const uint32_t* targets) {
+  for (uint32_t u = 0; u < n; ++u)
+    for (uint64_t e = offsets[u] + 1; e < offsets[u + 1]; ++e)
+      if (targets[e] <= targets[e - 1]) return false;
+  return true;
+}
+
+// Level 0's work: dist (n words, all 0xffffffff) gets the distances from `source`;
+// `updates` holds d elements, `s` d words in each array and next_pow2(d) keys (level
+// 0's private buffers besides the heap's scratch). A BULKUPDATE's elements are sorted
+// by value, one per value: a row not sorted (or with an edge twice) is sorted and
+// its duplicates dropped first.
+template <class X, class P>
+GPULIN_HD void pardijkstra_rounds(X& x, const bucket_heap::View& h, const GraphView& g, uint32_t source, uint32_t* dist,
+                                  bucket_heap::Element* updates, const bucket_heap::OpsScratch& s) {
+  using namespace bucket_heap;
+  uint32_t k = 0;  // operations so far
+  auto op_done = [&] { scheduled_resolve<X, P>(x, h, 0, ++k, NoChecks{}); };
+  x.parallel_for(1, [&](uint32_t) { updates[0] = make_element(source, 0); });
+  x.store(dist + source, 0u);
+  x.begin_op(0);
+  bulk_update<X, P>(x, h, updates, 1);
+  x.end_op();
+  op_done();
+  for (uint32_t round = 0; round < g.n; ++round) {
+    uint32_t u = 0, du = 0;
+    x.begin_op(k);
+    const bool found = extract_min<X, P>(x, h, &u, &du);
+    x.end_op();
+    op_done();
+    uint32_t m = 0;
+    if (found) {
+      const uint64_t first = g.offsets[u], deg = g.offsets[u + 1] - first;
+      // Relax every edge; the improved ones, in target order (the graph's rows are
+      // sorted), become the BULKUPDATE. Level 0's actor alone writes dist.
+      x.parallel_for(static_cast<uint32_t>(deg), [&](uint32_t e) {
+        const uint32_t v = g.targets[first + e], nd = du + g.weights[first + e];
+        const bool better = nd < dist[v];
+        s.flags[e] = better ? 1u : 0u;
+        s.scan_b[e] = nd;  // reused below as the scan's scratch only after compact reads it
+      });
+      x.parallel_for(static_cast<uint32_t>(deg), [&](uint32_t e) {
+        s.keys[e] = make_element(g.targets[first + e], s.scan_b[e]);
+      });
+      m = compact(x, reinterpret_cast<const Element*>(s.keys), static_cast<uint32_t>(deg), s, updates);
+      if (!g.sorted_rows && m > 1) {
+        const uint32_t size = next_pow2(m);
+        x.parallel_for(size, [&](uint32_t i) { s.keys[i] = i < m ? updates[i] : kNoElement; });
+        bitonic_sort(x, s.keys, size);
+        // One per value, the least distance (sorted by value, then priority).
+        x.parallel_for(m, [&](uint32_t i) { s.flags[i] = i == 0 || value_of(s.keys[i]) != value_of(s.keys[i - 1]); });
+        m = compact(x, reinterpret_cast<const Element*>(s.keys), m, s, updates);
+      }
+      x.parallel_for(m, [&](uint32_t i) { dist[value_of(updates[i])] = prio_of(updates[i]); });
+    }
+    x.begin_op(k);
+    bulk_update<X, P>(x, h, updates, m);
+    x.end_op();
+    op_done();
+  }
+}
+
+// The operations a run of n vertices makes (the source's update, then two a round).
+GPULIN_HD constexpr uint64_t pardijkstra_ops(uint32_t n) { return 1 + 2 * uint64_t{n}; }
+
+}  // namespace gpulin::sssp

@@ -1,0 +1,54 @@
+#include "apps/sssp/pardijkstra_run.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "common/cuda_support.h"
+#include "cuda/pardijkstra_launch.h"
+#include "structures/bucket_heap/device_bucket_heap.h"
+
+namespace gpulin::sssp {
+
+using cuda_support::check;
+using cuda_support::DeviceBuffer;
+
+uint32_t max_out_degree(const Graph& g) {
+  uint64_t d = 1;
+  for (uint32_t u = 0; u < g.n; ++u) d = std::max(d, g.offsets[u + 1] - g.offsets[u]);
+  return static_cast<uint32_t>(d);
+}
+
+uint32_t pardijkstra_levels(uint32_t n, uint32_t d) {
+  uint32_t levels = 1;
+  while (bucket_heap::bucket_cap(d, levels - 1) < 2 * uint64_t{n} + d) ++levels;
+  return levels;
+}
+
+std::vector<uint32_t> pardijkstra_gpu(const Graph& g, uint32_t source, PardijkstraStats* stats) {
+  PardijkstraStats st;
+  st.d = max_out_degree(g);
+  st.levels = pardijkstra_levels(g.n, st.d);
+  int sms = 0;
+  check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "pardijkstra: device");
+  if (st.levels > static_cast<uint32_t>(sms))
+    throw std::runtime_error("pardijkstra: " + std::to_string(st.levels) + " levels, more than the " +
+                             std::to_string(sms) + " SMs (the level blocks would not all run at once)");
+  DeviceBuffer<uint64_t> offsets(g.offsets);
+  DeviceBuffer<uint32_t> targets(g.targets), weights(g.weights), dist(g.n);
+  dist.fill_bytes(0xff);
+  DeviceBuffer<bucket_heap::Element> updates(st.d);
+  DeviceBuffer<uint32_t> words(4 * uint64_t{st.d});
+  DeviceBuffer<uint64_t> keys(bucket_heap::next_pow2(st.d) + 2);
+  const bucket_heap::OpsScratch s{words.get(), words.get() + st.d, words.get() + 2 * uint64_t{st.d},
+                                  words.get() + 3 * uint64_t{st.d}, keys.get(), keys.get() + bucket_heap::next_pow2(st.d)};
+  bucket_heap::DeviceBucketHeap heap(st.d, st.levels);
+  const GraphView gv{g.n, offsets.get(), targets.get(), weights.get(), rows_sorted(g.n, g.offsets.data(), g.targets.data())};
+  cuda_support::GpuTimer timer;
+  timer.start();
+  check(launch_pardijkstra(heap.view(), gv, source, dist.get(), updates.get(), s, 1024, nullptr), "pardijkstra");
+  st.seconds = timer.stop("pardijkstra");
+  if (stats) *stats = st;
+  return cuda_support::download(dist.get(), g.n);
+}
+
+}  // namespace gpulin::sssp
