@@ -20,7 +20,7 @@ namespace {
 
 struct SsspArgs {
   std::string graph = "dag:30000:1000000", method = "delta", backend = "gpu";
-  uint32_t source = 0, delta = 0;
+  uint32_t source = 0, delta = 0, threads = 256;
   uint64_t seed = 1, max_points = 100'000'000;
   bool check = false;
 };
@@ -64,7 +64,7 @@ int run_sssp(const SsspArgs& a) {
     }
   } else if (a.method == "pardijkstra") {
     sssp::PardijkstraStats st;
-    dist = sssp::pardijkstra_gpu(g, a.source, &st);
+    dist = sssp::pardijkstra_gpu(g, a.source, &st, a.threads);
     fmt::print("  PARDIJKSTRA on the bucket heap (d {}, {} levels): {:.4f} s of GPU time\n", st.d, st.levels, st.seconds);
   } else {
     sssp::NearFarStats st;
@@ -108,6 +108,7 @@ void add_sssp(CLI::App& app, std::function<int()>& run) {
   sub->add_option("--source", a->source, "source vertex (0-based)");
   sub->add_option("--delta", a->delta, "Delta-stepping's bucket width (0: Davidson et al.'s choice)");
   sub->add_option("--seed", a->seed, "seed of the graph (and of the simulator's schedule)");
+  sub->add_option("--threads", a->threads, "pardijkstra on the GPU: threads of a level block")->check(CLI::Range(32, 1024));
   sub->add_flag("--check", a->check, "compare every distance with the Boost Graph Library's Dijkstra");
   sub->callback([a, &run] { run = [a] { return run_sssp(*a); }; });
 }

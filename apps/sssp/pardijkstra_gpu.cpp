@@ -24,7 +24,7 @@ uint32_t pardijkstra_levels(uint32_t n, uint32_t d) {
   return levels;
 }
 
-std::vector<uint32_t> pardijkstra_gpu(const Graph& g, uint32_t source, PardijkstraStats* stats) {
+std::vector<uint32_t> pardijkstra_gpu(const Graph& g, uint32_t source, PardijkstraStats* stats, uint32_t threads) {
   PardijkstraStats st;
   st.d = max_out_degree(g);
   st.levels = pardijkstra_levels(g.n, st.d);
@@ -45,7 +45,7 @@ std::vector<uint32_t> pardijkstra_gpu(const Graph& g, uint32_t source, Pardijkst
   const GraphView gv{g.n, offsets.get(), targets.get(), weights.get(), rows_sorted(g.n, g.offsets.data(), g.targets.data())};
   cuda_support::GpuTimer timer;
   timer.start();
-  check(launch_pardijkstra(heap.view(), gv, source, dist.get(), updates.get(), s, 1024, nullptr), "pardijkstra");
+  check(launch_pardijkstra(heap.view(), gv, source, dist.get(), updates.get(), s, threads, nullptr), "pardijkstra");
   st.seconds = timer.stop("pardijkstra");
   if (stats) *stats = st;
   return cuda_support::download(dist.get(), g.n);

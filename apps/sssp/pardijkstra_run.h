@@ -20,6 +20,7 @@ uint32_t pardijkstra_levels(uint32_t n, uint32_t d);
 
 // Distances from `source` (kUnreached where none). Throws std::runtime_error when the
 // GPU cannot hold it or has fewer SMs than the heap has levels.
-std::vector<uint32_t> pardijkstra_gpu(const Graph& g, uint32_t source, PardijkstraStats* stats);
+// `threads`: a level block's threads.
+std::vector<uint32_t> pardijkstra_gpu(const Graph& g, uint32_t source, PardijkstraStats* stats, uint32_t threads = 256);
 
 }  // namespace gpulin::sssp
