@@ -10,6 +10,9 @@
 
 #include <cstdint>
 
+#include <algorithm>
+
+#include "apps/sssp/graph.h"
 #include "structures/bucket_heap/operations.h"
 #include "structures/bucket_heap/schedule.h"
 
@@ -61,12 +64,8 @@ GPULIN_HD void pardijkstra_rounds(X& x, const bucket_heap::View& h, const GraphV
       // sorted), become the BULKUPDATE. Level 0's actor alone writes dist.
       x.parallel_for(static_cast<uint32_t>(deg), [&](uint32_t e) {
         const uint32_t v = g.targets[first + e], nd = du + g.weights[first + e];
-        const bool better = nd < dist[v];
-        s.flags[e] = better ? 1u : 0u;
-        s.scan_b[e] = nd;  // reused below as the scan's scratch only after compact reads it
-      });
-      x.parallel_for(static_cast<uint32_t>(deg), [&](uint32_t e) {
-        s.keys[e] = make_element(g.targets[first + e], s.scan_b[e]);
+        s.flags[e] = nd < dist[v] ? 1u : 0u;
+        s.keys[e] = make_element(v, nd);
       });
       m = compact(x, reinterpret_cast<const Element*>(s.keys), static_cast<uint32_t>(deg), s, updates);
       if (!g.sorted_rows && m > 1) {
@@ -88,5 +87,18 @@ GPULIN_HD void pardijkstra_rounds(X& x, const bucket_heap::View& h, const GraphV
 
 // The operations a run of n vertices makes (the source's update, then two a round).
 GPULIN_HD constexpr uint64_t pardijkstra_ops(uint32_t n) { return 1 + 2 * uint64_t{n}; }
+
+// d is the graph's largest out-degree (the BULKUPDATE size, §4.1); the bucket heap
+// gets the levels that hold every vertex and the DELETEs on their way.
+inline uint32_t max_out_degree(const Graph& g) {
+  uint64_t d = 1;
+  for (uint32_t u = 0; u < g.n; ++u) d = std::max(d, g.offsets[u + 1] - g.offsets[u]);
+  return static_cast<uint32_t>(d);
+}
+inline uint32_t pardijkstra_levels(uint32_t n, uint32_t d) {
+  uint32_t levels = 1;
+  while (bucket_heap::bucket_cap(d, levels - 1) < 2 * uint64_t{n} + d) ++levels;
+  return levels;
+}
 
 }  // namespace gpulin::sssp

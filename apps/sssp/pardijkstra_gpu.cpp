@@ -12,18 +12,6 @@ namespace gpulin::sssp {
 using cuda_support::check;
 using cuda_support::DeviceBuffer;
 
-uint32_t max_out_degree(const Graph& g) {
-  uint64_t d = 1;
-  for (uint32_t u = 0; u < g.n; ++u) d = std::max(d, g.offsets[u + 1] - g.offsets[u]);
-  return static_cast<uint32_t>(d);
-}
-
-uint32_t pardijkstra_levels(uint32_t n, uint32_t d) {
-  uint32_t levels = 1;
-  while (bucket_heap::bucket_cap(d, levels - 1) < 2 * uint64_t{n} + d) ++levels;
-  return levels;
-}
-
 std::vector<uint32_t> pardijkstra_gpu(const Graph& g, uint32_t source, PardijkstraStats* stats, uint32_t threads) {
   PardijkstraStats st;
   st.d = max_out_degree(g);

@@ -141,13 +141,6 @@ class Controller {
   uint64_t arrived_end() const { return arrived_; }
   uint64_t reserved_end() const { return reserved_; }  // keys in the heap, arrived or on their way
   uint32_t levels() const { return levels_of((reserved_ + r_ - 1) / r_); }
-  // The delete table slots of live delete-update processes (their nodes may break
-  // the heap property until they move on).
-  std::vector<uint32_t> delete_slots() const {
-    std::vector<uint32_t> slots;
-    for (const Delete& d : deletes_) slots.push_back(d.slot);
-    return slots;
-  }
 
  private:
   struct Insert {

@@ -90,10 +90,7 @@ BucketExecution execute_bucket(const BucketConfig& c, const BucketProgram& p, si
         [&](uint32_t a) {
           X x(sim, a, &recorder, 1u);
           // Algorithm 1's conditions checked around every RESOLVE(a).
-          auto around = [&](bool pre) {
-            check(a, pre);
-            if (!pre) ++e.resolves;
-          };
+          auto around = [&](bool pre) { check(a, pre); };
           if (a > 0) {
             run_level<X, P>(x, h, a, ops, around);
             return;

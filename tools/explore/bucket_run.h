@@ -23,7 +23,6 @@ struct BucketExecution {
   sim::RunResult run;
   History history;
   std::optional<std::string> invariant_failure;  // the first RESOLVE whose conditions failed
-  uint64_t resolves = 0;
 };
 
 uint32_t bucket_actors(const BucketConfig& c, const BucketProgram& p);  // = the heap's levels

@@ -6,7 +6,6 @@
 #include "sim/sim_context.h"
 #include "structures/gheap/operation.h"
 #include "tools/explore/heap_at_rest.h"
-#include "verify/model_registry.h"
 #include "verify/search_checker.h"
 #include "verify/witness_checker.h"
 
@@ -96,14 +95,15 @@ Judgement judge(const Execution& e, const JudgeOptions& options) {
 
 Judgement judge_history(const History& history, const JudgeOptions& options) {
   Judgement j;
-  // A structure that records a call or a result its model refuses (a cycle's keys
-  // out of order, too many of them) is wrong, not its input.
+  // The witness checker validates every call and result against the model first: a
+  // structure that records one its model refuses (a cycle's keys out of order, too
+  // many of them) is wrong, not its input.
+  WitnessResult w;
   try {
-    model_for(history).validate_ops(history);
+    w = check_witness(history);
   } catch (const FormatError& e) {
     return {Failure::Violation, std::string("recorded a result the model refuses: ") + e.what(), false};
   }
-  const WitnessResult w = check_witness(history);
   const bool small = history.ops.size() <= options.search_max_ops;
   if (w.verdict == Verdict::Linearizable && !small) return j;
   SearchOptions so;

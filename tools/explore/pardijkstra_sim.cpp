@@ -1,7 +1,6 @@
 #include "tools/explore/pardijkstra_sim.h"
 
 #include "apps/sssp/pardijkstra.h"
-#include "apps/sssp/pardijkstra_run.h"
 #include "sim/sim_context.h"
 #include "structures/bucket_heap/host_bucket_heap.h"
 
