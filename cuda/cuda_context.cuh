@@ -18,6 +18,7 @@
 #include <type_traits>
 
 #include "cuda/cuda_actor_scope.cuh"
+#include "cuda/block_collectives.cuh"
 #include "cuda/cuda_barriers.cuh"
 #include "histories/device_events.h"
 #include "structures/exec/memory_order.h"
@@ -166,6 +167,30 @@ class CudaContext {
     scope_.sync();
   }
   __device__ uint32_t threads() const { return scope_.size(); }
+  // Collectives of a block actor (cuda/block_collectives.cuh), each ending at a barrier.
+  __device__ uint32_t exclusive_sum(const uint32_t* in, uint32_t n, uint32_t* out) {
+    static_assert(std::is_same_v<Scope, BlockScope>, "block actors' collective");
+    return block::exclusive_sum(in, n, out);
+  }
+  template <class F>
+  __device__ uint64_t sum_of(uint32_t n, F&& f) {
+    static_assert(std::is_same_v<Scope, BlockScope>, "block actors' collective");
+    uint64_t v = 0;
+    for (uint32_t i = scope_.rank(); i < n; i += scope_.size()) v += f(i);
+    return block::reduce_threads<uint64_t>(v, block::Plus{}, 0);
+  }
+  template <class F>
+  __device__ uint64_t min_of(uint32_t n, F&& f) {
+    static_assert(std::is_same_v<Scope, BlockScope>, "block actors' collective");
+    uint64_t v = ~uint64_t{0};
+    for (uint32_t i = scope_.rank(); i < n; i += scope_.size()) v = min(v, static_cast<uint64_t>(f(i)));
+    return block::reduce_threads<uint64_t>(v, block::Least{}, ~uint64_t{0});
+  }
+  template <class F>
+  __device__ uint64_t kth_smallest(uint32_t n, uint32_t k, F&& f) {
+    static_assert(std::is_same_v<Scope, BlockScope>, "block actors' collective");
+    return block::kth_smallest(n, k, f);
+  }
 
   // ---- ids -----------------------------------------------------------------
   __device__ __forceinline__ uint32_t warp() const { return threadIdx.x / 32; }

@@ -12,13 +12,12 @@ using P = bucket_heap::Policy<bucket_heap::Variant::Fixed>;
 using X = cuda_exec::CudaContext<cuda_exec::BlockScope, false>;
 
 __global__ void __launch_bounds__(1024) pardijkstra_kernel(bucket_heap::View h, GraphView g, uint32_t source,
-                                                           uint32_t* dist, bucket_heap::Element* updates,
-                                                           bucket_heap::OpsScratch s) {
+                                                           uint32_t* dist, RoundScratch r) {
   __shared__ unsigned long long broadcast[2];
   X x{cuda_exec::BlockScope(broadcast)};
   const uint32_t level = blockIdx.x;
   if (level == 0) {
-    pardijkstra_rounds<X, P>(x, h, g, source, dist, updates, s);
+    pardijkstra_rounds<X, P>(x, h, g, source, dist, r);
     return;
   }
   bucket_heap::run_level<X, P>(x, h, level, pardijkstra_ops(g.n), bucket_heap::NoChecks{});
@@ -27,9 +26,8 @@ __global__ void __launch_bounds__(1024) pardijkstra_kernel(bucket_heap::View h, 
 }  // namespace
 
 cudaError_t launch_pardijkstra(const bucket_heap::View& h, const GraphView& g, uint32_t source, uint32_t* dist,
-                               bucket_heap::Element* updates, const bucket_heap::OpsScratch& s, uint32_t threads,
-                               cudaStream_t stream) {
-  pardijkstra_kernel<<<h.levels, threads, 0, stream>>>(h, g, source, dist, updates, s);
+                               const RoundScratch& r, uint32_t threads, cudaStream_t stream) {
+  pardijkstra_kernel<<<h.levels, threads, 0, stream>>>(h, g, source, dist, r);
   return cudaGetLastError();
 }
 

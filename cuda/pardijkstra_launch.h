@@ -12,7 +12,6 @@
 namespace gpulin::sssp {
 
 cudaError_t launch_pardijkstra(const bucket_heap::View& h, const GraphView& g, uint32_t source, uint32_t* dist,
-                               bucket_heap::Element* updates, const bucket_heap::OpsScratch& s, uint32_t threads,
-                               cudaStream_t stream);
+                               const RoundScratch& r, uint32_t threads, cudaStream_t stream);
 
 }  // namespace gpulin::sssp

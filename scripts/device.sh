@@ -9,6 +9,7 @@
 # (only the recorded runs, or "" for only the unrecorded), BENCHES="gpulin_bench_gheap",
 # BENCH_ARGS="--only table1,record" (passed to each benchmark in full mode), TARGETS="slab_hash_gpu_test
 # gpulin_bench_slab" (build only these), TESTS_REGEX="Slab" (run only the gpu tests it matches).
+# Bucket heap stress: STRESS=bucket-heap with BUCKET_D, BUCKET_OPS, BUCKET_THREADS.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:-full}"
@@ -24,7 +25,7 @@ log "build"
 targets=(gpulin gheap_gpu_test gpu_check_test merge_path_gpu_test spin_bound_test lane_search_test warp_scope_test
   slab_hash_gpu_test slab_mutant_gpu_test cuckoo_baseline_test psync_gpu_test sssp_gpu_test bucket_heap_gpu_test
   gpulin_bench_gheap)
-want bench && for t in gpulin_bench_merge gpulin_bench_check gpulin_bench_slab gpulin_bench_psync; do
+want bench && for t in gpulin_bench_merge gpulin_bench_check gpulin_bench_slab gpulin_bench_psync gpulin_bench_sssp; do
   grep -q "\b$t\b" build-gpu/CMakeFiles/TargetDirectories.txt 2>/dev/null && targets+=("$t")
 done
 [ -n "${TARGETS:-}" ] && read -r -a targets <<<"$TARGETS"
@@ -48,6 +49,15 @@ for s in ${STRESS:-gheap-td gheap-bu}; do
       line=$(timeout 400 build-gpu/tools/gpulin stress --structure psync --r ${PSYNC_R:-1024} --cycles ${PSYNC_CYCLES:-10000} \
         --grow-to ${PSYNC_GROW:-$((1<<20))} $rec 2>&1 | tee -a "$out/stress.log" | tr '\n' ' ' | sed 's/  */ /g')
       summary+=("stress psync ${rec:-(no record)}: $(echo "$line" | grep -o 'verdict: [A-Za-z]*') | $(echo "$line" | grep -o 'kernels [0-9.]* s ([^)]*)') | $(echo "$line" | grep -o 'witness [^;]*[0-9.]* s')")
+    done
+    continue
+  fi
+  if [[ $s == bucket-heap ]]; then
+    # A Dijkstra-like program of BUCKET_OPS operations and a drain, d = BUCKET_D.
+    for rec in "${recs[@]}"; do
+      line=$(timeout 400 build-gpu/tools/gpulin stress --structure bucket-heap --d ${BUCKET_D:-64} --ops ${BUCKET_OPS:-100000} \
+        --threads ${BUCKET_THREADS:-256} $rec 2>&1 | tee -a "$out/stress.log" | tr '\n' ' ' | sed 's/  */ /g')
+      summary+=("stress bucket-heap d=${BUCKET_D:-64} ${rec:-(no record)}: $(echo "$line" | grep -o 'verdict: [A-Za-z]*') | $(echo "$line" | grep -o 'kernel [0-9.]* s ([^)]*)') | $(echo "$line" | grep -o 'checks: .*[0-9.]* s')")
     done
     continue
   fi
@@ -82,4 +92,4 @@ echo
 echo "================ device summary ================"
 cat "$out/gpu.txt"
 printf '%s\n' "${summary[@]}"
-for b in gpulin_bench_gheap gpulin_bench_merge gpulin_bench_check gpulin_bench_slab gpulin_bench_psync; do [ -f "$out/$b.txt" ] && tail -25 "$out/$b.txt"; done
+for b in gpulin_bench_gheap gpulin_bench_merge gpulin_bench_check gpulin_bench_slab gpulin_bench_psync gpulin_bench_sssp; do [ -f "$out/$b.txt" ] && tail -25 "$out/$b.txt"; done

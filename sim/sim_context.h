@@ -101,6 +101,35 @@ class SimContext {
     for (uint32_t i = 0; i < n; ++i) f(i);
   }
   uint32_t threads() const { return threads_; }
+  // Collectives (structures/exec/context.h): the GPU's block-wide ones, run serially.
+  uint32_t exclusive_sum(const uint32_t* in, uint32_t n, uint32_t* out) {
+    uint32_t run = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint32_t v = in[i];
+      out[i] = run;
+      run += v;
+    }
+    return run;
+  }
+  template <class F>
+  uint64_t sum_of(uint32_t n, F&& f) {
+    uint64_t s = 0;
+    for (uint32_t i = 0; i < n; ++i) s += f(i);
+    return s;
+  }
+  template <class F>
+  uint64_t min_of(uint32_t n, F&& f) {
+    uint64_t m = ~uint64_t{0};
+    for (uint32_t i = 0; i < n; ++i) m = std::min<uint64_t>(m, f(i));
+    return m;
+  }
+  template <class F>
+  uint64_t kth_smallest(uint32_t n, uint32_t k, F&& f) {
+    std::vector<uint64_t> keys(n);
+    for (uint32_t i = 0; i < n; ++i) keys[i] = f(i);
+    std::nth_element(keys.begin(), keys.begin() + (k - 1), keys.end());
+    return keys[k - 1];
+  }
 
   // ---- ids -----------------------------------------------------------------
   uint32_t warp() const { return place_.warp; }

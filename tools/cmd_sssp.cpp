@@ -20,7 +20,7 @@ namespace {
 
 struct SsspArgs {
   std::string graph = "dag:30000:1000000", method = "delta", backend = "gpu";
-  uint32_t source = 0, delta = 0, threads = 256;
+  uint32_t source = 0, delta = 0, threads = 1024;
   uint64_t seed = 1, max_points = 100'000'000;
   bool check = false;
 };
@@ -36,6 +36,7 @@ int run_sssp(const SsspArgs& a) {
     g = sssp::make_graph(a.graph, a.seed);
     if (a.source >= g.n) throw std::invalid_argument("--source " + std::to_string(a.source) + ": the graph has " +
                                                      std::to_string(g.n) + " vertices");
+    if (a.threads % 32 != 0) throw std::invalid_argument("--threads must be a multiple of 32 (whole warps)");
     if (a.method == "cpu" && a.backend != "cpu") throw std::invalid_argument("--method cpu runs on --backend cpu");
     if (a.method == "delta" && a.backend != "gpu") throw std::invalid_argument("--method delta runs on --backend gpu");
     if (a.method == "pardijkstra" && a.backend == "cpu")

@@ -2,9 +2,13 @@
 #include <fmt/core.h>
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <optional>
+
 #include "tools/commands.h"
 #include "tools/explore/heap_config.h"
 #include "tools/explore/slab_program.h"
+#include "tools/stress/bucket_stress.h"
 #include "tools/stress/psync_stress.h"
 #include "tools/stress/slab_stress.h"
 #include "tools/stress/stress.h"
@@ -16,6 +20,7 @@ namespace {
 template <class Args>
 int run_slab(Args& a) {
   auto& s = a.slab;
+  if (a.ops) s.ops = *a.ops;
   stress::SlabStressResult r;
   try {
     s.mode = *explore::parse_slab_structure(a.structure);
@@ -75,6 +80,39 @@ int run_psync(Args& a) {
   return r.failures.empty() ? int(kPass) : int(kViolation);
 }
 
+template <class Args>
+int run_bucket(Args& a) {
+  auto& b = a.bucket;
+  b.seed = a.o.seed;
+  b.record = a.o.record;
+  b.out_dir = a.o.out_dir;
+  b.threads = a.o.threads == 512 ? 256 : a.o.threads;  // 512 is the heap's default; a level block's is 256
+  if (a.ops) b.ops = *a.ops;
+  stress::BucketStressResult r;
+  try {
+    r = stress::run_bucket_stress(b);
+  } catch (const std::invalid_argument& e) {
+    fmt::print(stderr, "gpulin stress: {}\n", e.what());
+    return int(kBadInput);
+  }
+  fmt::print("bucket-heap on the GPU: d={}, {} levels (a block of {} threads each), a Dijkstra-like program of {} "
+             "operations and a drain, seed {}\n", b.d, r.levels, b.threads, b.ops, b.seed);
+  fmt::print("  {} operations: {} updates in batches, {} EXTRACTMIN ({} on an empty heap), {} DELETE\n", r.ops, r.updates,
+             r.extracts, r.empty_extracts, r.deletes);
+  fmt::print("  kernel {:.4f} s ({:.1f} us an operation)\n", r.kernel_seconds,
+             r.kernel_seconds / std::max<uint64_t>(r.ops, 1) * 1e6);
+  fmt::print("  checks: every EXTRACTMIN against a priority queue{} {:.3f} s{}\n",
+             b.record ? fmt::format(", the recorded history ({} events) by its witness", r.events) : std::string(),
+             r.check_seconds, b.record ? fmt::format("; download {:.3f} s", r.download_seconds) : std::string());
+  if (!r.history_path.empty()) fmt::print("  history: {}\n", r.history_path);
+  for (const auto& f : r.failures) fmt::print("  FAIL: {}\n", f);
+  if (!r.failures.empty())
+    fmt::print("  again: gpulin stress --structure bucket-heap --d {} --ops {} --seed {} --threads {}{}\n", b.d, b.ops,
+               b.seed, b.threads, b.record ? " --record" : "");
+  fmt::print("  verdict: {}\n", r.failures.empty() ? "pass" : "FAIL");
+  return r.failures.empty() ? int(kPass) : int(kViolation);
+}
+
 }  // namespace
 
 void add_stress(CLI::App& app, std::function<int()>& run) {
@@ -83,19 +121,22 @@ void add_stress(CLI::App& app, std::function<int()>& run) {
     stress::StressOptions o;
     stress::SlabStressOptions slab;
     stress::PsyncStressOptions psync;
+    stress::BucketStressOptions bucket;
+    std::optional<uint64_t> ops;  // --ops: the slab hash's mix or the bucket heap's program
   };
   auto a = std::make_shared<Args>();
   auto& o = a->o;
   CLI::App* sub = app.add_subcommand("stress", "run a structure on the GPU under a workload and check it");
-  sub->add_option("--structure", a->structure, "gheap-td, gheap-bu, slab-map, slab-set, slab-multimap or psync")
-      ->check(CLI::IsMember({"gheap-td", "gheap-bu", "slab-map", "slab-set", "slab-multimap", "psync"}));
+  sub->add_option("--structure", a->structure, "gheap-td, gheap-bu, slab-map, slab-set, slab-multimap, psync or bucket-heap")
+      ->check(CLI::IsMember({"gheap-td", "gheap-bu", "slab-map", "slab-set", "slab-multimap", "psync", "bucket-heap"}));
+  sub->add_option("--d", a->bucket.d, "bucket-heap: d, the most updates a BULKUPDATE brings")->check(CLI::Range(1u, 1u << 20));
   sub->add_option("--r", a->psync.r, "psync: node capacity r")->check(CLI::Range(1u, 1u << 20));
   sub->add_option("--cycles", a->psync.cycles, "psync: delete-insert cycles")->check(CLI::Range(uint64_t{1}, uint64_t{1} << 24));
   sub->add_option("--grow-to", a->psync.grow_to, "psync: cycles bring 2r keys until the heap holds this many");
   auto& sl = a->slab;
   sub->add_option("--buckets", sl.buckets, "slab hash: buckets (base slabs)")->check(CLI::Range(1u, 1u << 30));
   sub->add_option("--initial", sl.initial, "slab hash: keys inserted before the mix");
-  sub->add_option("--ops", sl.ops, "slab hash: operations of the mix");
+  sub->add_option("--ops", a->ops, "slab hash: operations of the mix; bucket-heap: of the program before its drain");
   sub->add_option("--mix", a->mix, "slab hash: fractions a,b,c,d of insert, delete, search, search-absent (paper Γ)");
   sub->add_option("--batch", sl.batch, "slab hash: operations per kernel launch");
   sub->add_option("--recorder", a->recorder,
@@ -121,6 +162,7 @@ void add_stress(CLI::App& app, std::function<int()>& run) {
     run = [a] {
       if (a->structure.rfind("slab-", 0) == 0) return run_slab(*a);
       if (a->structure == "psync") return run_psync(*a);
+      if (a->structure == "bucket-heap") return run_bucket(*a);
       auto& o = a->o;
       o.flavor = *explore::parse_structure(a->structure);
       o.variant = *explore::parse_variant(a->variant);

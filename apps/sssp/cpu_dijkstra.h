@@ -9,7 +9,9 @@
 
 namespace gpulin::sssp {
 
-// Distance from `source` to every vertex (kUnreached where none).
-std::vector<uint32_t> cpu_dijkstra(const Graph& g, uint32_t source);
+// Distance from `source` to every vertex (kUnreached where none). `search_seconds`:
+// the search's own time, without building BGL's graph (the GPU methods' times leave
+// out the graph's upload).
+std::vector<uint32_t> cpu_dijkstra(const Graph& g, uint32_t source, double* search_seconds = nullptr);
 
 }  // namespace gpulin::sssp

@@ -34,15 +34,37 @@ inline bool rows_sorted(uint32_t n, const uint64_t* offsets, const uint32_t* tar
   return true;
 }
 
-// Level 0's work: dist (n words, all 0xffffffff) gets the distances from `source`;
-// `updates` holds d elements, `s` d words in each array and next_pow2(d) keys (level
-// 0's private buffers besides the heap's scratch). A BULKUPDATE's elements are sorted
-// by value, one per value: a row not sorted (or with an edge twice) is sorted and
-// its duplicates dropped first.
+// Level 0's buffers besides the heap's scratch, for a graph of largest out-degree d.
+struct RoundScratch {
+  bucket_heap::Element* updates;  // d: the round's BULKUPDATE
+  uint64_t* keys;                 // next_pow2(d): the relaxed edges, and the sort below
+  bucket_heap::OpsScratch ops;    // d words each
+};
+
+// keys[0, size) ascending, size a power of two: a bitonic network, a pass each step
+// (only for graphs whose rows are not sorted; the paper's DAGs' rows are).
+template <class X>
+GPULIN_HD void bitonic_sort(X& x, uint64_t* keys, uint32_t size) {
+  for (uint32_t run = 2; run <= size; run <<= 1)
+    for (uint32_t stride = run >> 1; stride > 0; stride >>= 1)
+      x.parallel_for(size, [&](uint32_t i) {
+        const uint32_t partner = i ^ stride;
+        if (partner <= i) return;
+        const bool ascending = (i & run) == 0;
+        const uint64_t lo = keys[i], hi = keys[partner];
+        if ((lo > hi) == ascending) keys[i] = hi, keys[partner] = lo;
+      });
+}
+
+// Level 0's work: dist (n words, all 0xffffffff) gets the distances from `source`.
+// A BULKUPDATE's elements are sorted by value, one per value: a row not sorted (or
+// with an edge twice) is sorted and its duplicates dropped first.
 template <class X, class P>
 GPULIN_HD void pardijkstra_rounds(X& x, const bucket_heap::View& h, const GraphView& g, uint32_t source, uint32_t* dist,
-                                  bucket_heap::Element* updates, const bucket_heap::OpsScratch& s) {
+                                  const RoundScratch& r) {
   using namespace bucket_heap;
+  Element* updates = r.updates;
+  const OpsScratch& s = r.ops;
   uint32_t k = 0;  // operations so far
   auto op_done = [&] { scheduled_resolve<X, P>(x, h, 0, ++k, NoChecks{}); };
   x.parallel_for(1, [&](uint32_t) { updates[0] = make_element(source, 0); });
@@ -65,16 +87,16 @@ GPULIN_HD void pardijkstra_rounds(X& x, const bucket_heap::View& h, const GraphV
       x.parallel_for(static_cast<uint32_t>(deg), [&](uint32_t e) {
         const uint32_t v = g.targets[first + e], nd = du + g.weights[first + e];
         s.flags[e] = nd < dist[v] ? 1u : 0u;
-        s.keys[e] = make_element(v, nd);
+        r.keys[e] = make_element(v, nd);
       });
-      m = compact(x, reinterpret_cast<const Element*>(s.keys), static_cast<uint32_t>(deg), s, updates);
+      m = compact(x, reinterpret_cast<const Element*>(r.keys), static_cast<uint32_t>(deg), s, updates);
       if (!g.sorted_rows && m > 1) {
         const uint32_t size = next_pow2(m);
-        x.parallel_for(size, [&](uint32_t i) { s.keys[i] = i < m ? updates[i] : kNoElement; });
-        bitonic_sort(x, s.keys, size);
+        x.parallel_for(size, [&](uint32_t i) { r.keys[i] = i < m ? updates[i] : kNoElement; });
+        bitonic_sort(x, r.keys, size);
         // One per value, the least distance (sorted by value, then priority).
-        x.parallel_for(m, [&](uint32_t i) { s.flags[i] = i == 0 || value_of(s.keys[i]) != value_of(s.keys[i - 1]); });
-        m = compact(x, reinterpret_cast<const Element*>(s.keys), m, s, updates);
+        x.parallel_for(m, [&](uint32_t i) { s.flags[i] = i == 0 || value_of(r.keys[i]) != value_of(r.keys[i - 1]); });
+        m = compact(x, reinterpret_cast<const Element*>(r.keys), m, s, updates);
       }
       x.parallel_for(m, [&](uint32_t i) { dist[value_of(updates[i])] = prio_of(updates[i]); });
     }

@@ -13,6 +13,8 @@ using cuda_support::check;
 using cuda_support::DeviceBuffer;
 
 std::vector<uint32_t> pardijkstra_gpu(const Graph& g, uint32_t source, PardijkstraStats* stats, uint32_t threads) {
+  if (threads == 0 || threads % 32 != 0 || threads > 1024)
+    throw std::invalid_argument("pardijkstra: a level block's threads must be a multiple of 32, at most 1024");
   PardijkstraStats st;
   st.d = max_out_degree(g);
   st.levels = pardijkstra_levels(g.n, st.d);
@@ -25,15 +27,14 @@ std::vector<uint32_t> pardijkstra_gpu(const Graph& g, uint32_t source, Pardijkst
   DeviceBuffer<uint32_t> targets(g.targets), weights(g.weights), dist(g.n);
   dist.fill_bytes(0xff);
   DeviceBuffer<bucket_heap::Element> updates(st.d);
-  DeviceBuffer<uint32_t> words(4 * uint64_t{st.d});
-  DeviceBuffer<uint64_t> keys(bucket_heap::next_pow2(st.d) + 2);
-  const bucket_heap::OpsScratch s{words.get(), words.get() + st.d, words.get() + 2 * uint64_t{st.d},
-                                  words.get() + 3 * uint64_t{st.d}, keys.get(), keys.get() + bucket_heap::next_pow2(st.d)};
+  DeviceBuffer<uint32_t> words(2 * uint64_t{st.d});
+  DeviceBuffer<uint64_t> keys(bucket_heap::next_pow2(st.d));
+  const RoundScratch r{updates.get(), keys.get(), {words.get(), words.get() + st.d}};
   bucket_heap::DeviceBucketHeap heap(st.d, st.levels);
   const GraphView gv{g.n, offsets.get(), targets.get(), weights.get(), rows_sorted(g.n, g.offsets.data(), g.targets.data())};
   cuda_support::GpuTimer timer;
   timer.start();
-  check(launch_pardijkstra(heap.view(), gv, source, dist.get(), updates.get(), s, threads, nullptr), "pardijkstra");
+  check(launch_pardijkstra(heap.view(), gv, source, dist.get(), r, threads, nullptr), "pardijkstra");
   st.seconds = timer.stop("pardijkstra");
   if (stats) *stats = st;
   return cuda_support::download(dist.get(), g.n);

@@ -16,7 +16,8 @@ struct PardijkstraStats {
 
 // Distances from `source` (kUnreached where none). Throws std::runtime_error when the
 // GPU cannot hold it or has fewer SMs than the heap has levels.
-// `threads`: a level block's threads.
-std::vector<uint32_t> pardijkstra_gpu(const Graph& g, uint32_t source, PardijkstraStats* stats, uint32_t threads = 256);
+// `threads`: a level block's threads (1024 by default: faster than 256 from d of a few
+// hundred on, bench/results/sssp-h100.txt).
+std::vector<uint32_t> pardijkstra_gpu(const Graph& g, uint32_t source, PardijkstraStats* stats, uint32_t threads = 1024);
 
 }  // namespace gpulin::sssp

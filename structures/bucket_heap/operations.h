@@ -20,20 +20,22 @@ GPULIN_HD bool extract_min(X& x, const View& h, uint32_t* value, uint32_t* prio)
   Element* b = h.scratch_of(0);
   x.record_inv(kFnExtractMin, static_cast<const uint32_t*>(nullptr), 0u);
   const uint32_t n = load_array(x, b, h.bucket(0), h.bucket_n + 0);
-  uint32_t at = n;
-  for (uint32_t i = 0; i < n; ++i)
-    if (at == n || rank_key(b[i]) < rank_key(b[at])) at = i;
-  if (at == n) {
+  if (n == 0) {
     x.record_lp();
     x.record_ret(static_cast<const uint32_t*>(nullptr), 0u, true);
     return false;
   }
-  *value = value_of(b[at]);
-  *prio = prio_of(b[at]);
-  x.parallel_for(1, [&](uint32_t) {
-    for (uint32_t i = at; i + 1 < n; ++i) b[i] = b[i + 1];
-  });
-  store_array(x, h.bucket(0), h.bucket_n + 0, b, n - 1, bucket_cap(h.d, 0), "bucket heap: B_0 overflows");
+  // The least rank key (B_0 holds one copy per value, no DELETE), then its place.
+  const uint64_t least = x.min_of(n, [&](uint32_t i) { return rank_key(b[i]); });
+  const auto at = static_cast<uint32_t>(x.min_of(n, [&](uint32_t i) { return rank_key(b[i]) == least ? i : n; }));
+  *value = static_cast<uint32_t>(least);
+  *prio = static_cast<uint32_t>(least >> 32);
+  // B_0 without it: the copies after it move up one, from the scratch copy, which
+  // stays as it was - every thread of the actor scans it above, and on the GPU a
+  // thread may still be scanning when another writes (an in-place shift once made
+  // threads of one block disagree on the minimum and diverge at a barrier).
+  x.store_block(h.bucket(0) + at, b + at + 1, n - 1 - at);
+  x.store(h.bucket_n + 0, n - 1);
   x.record_lp();
   if constexpr (P::variant == Variant::Fixed) {
     const Element del[1] = {make_element(*value, kDel)};

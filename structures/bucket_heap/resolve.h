@@ -52,10 +52,9 @@ GPULIN_HD void resolve(X& x, const View& h, uint32_t i) {
   Element* r3 = r2 + region;
   Element* r4 = r3 + region;
   Element* r5 = r4 + region;
-  uint64_t* keys = r5 + region;  // two regions of rank keys
-  auto* words = reinterpret_cast<uint32_t*>(keys + 2 * region);  // two regions: four word arrays
-  const OpsScratch ops{words, words + region, words + 2 * region, words + 3 * region, keys, keys + 4 * region};
-  uint64_t* slot = keys + 4 * region + 1;
+  auto* words = reinterpret_cast<uint32_t*>(r5 + region);  // one region: two word arrays
+  const OpsScratch ops{words, words + region};
+  uint64_t* slot = r5 + 2 * region;
 
   // Lines 1-3: S_i merged into B_i, duplicates removed.
   const uint32_t nb = load_array(x, r0, h.bucket(i), h.bucket_n + i);
@@ -68,7 +67,7 @@ GPULIN_HD void resolve(X& x, const View& h, uint32_t i) {
   uint32_t kept = n, down = 0;
   Element* stay = r2;
   if (!last) {
-    if (count_staying(r2, n, th) > cap) th = select_rank(x, r2, n, static_cast<uint32_t>(cap), ops);
+    if (count_staying(x, r2, n, th) > cap) th = select_rank(x, r2, n, static_cast<uint32_t>(cap));
     split_by(x, r2, n, th, r3, &kept, r4, &down, ops);
     stay = r3;
     if (down > 0) {
@@ -87,7 +86,7 @@ GPULIN_HD void resolve(X& x, const View& h, uint32_t i) {
       merge_by_value(x, r0, nb1, r0 + nb1, ns1, r1);
       const uint32_t n1 = delete_duplicates<X, P>(x, r1, nb1 + ns1, r4, i + 2 == h.levels, ops);
       // Only DELETEs were there (now gone): nothing to pull, p_i stays.
-      if (count_staying(r4, n1, kNoThreshold) > 0) th = select_rank(x, r4, n1, static_cast<uint32_t>(cap - kept), ops);
+      if (count_staying(x, r4, n1, kNoThreshold) > 0) th = select_rank(x, r4, n1, static_cast<uint32_t>(cap - kept));
       uint32_t pulled = 0, rest = 0;
       split_by(x, r4, n1, th, r5, &pulled, r1, &rest, ops);  // r5: up to B_i; r1: stays below
       merge_by_value(x, stay, kept, r5, pulled, r0);           // line 16: no DELETEDUPLICATES after it

@@ -41,6 +41,14 @@
 //     void x.parallel_for(uint32_t n, F f)   f(i) for i in [0, n) over the actor's
 //                                            threads, then a barrier
 //     uint32_t x.threads()                   threads of the actor (lanes in the sim)
+//   collectives of a block actor over actor-private memory (the library calls a
+//   paper makes, CUB's on the GPU; no scheduling point), each ending at a barrier:
+//     uint32_t x.exclusive_sum(const uint32_t* in, uint32_t n, uint32_t* out)
+//              out[i] = in[0] + ... + in[i - 1] (out may be in); returns the total
+//     uint64_t x.sum_of(uint32_t n, F f), x.min_of(uint32_t n, F f)
+//              over f(0) .. f(n - 1); min_of of nothing is ~0
+//     uint64_t x.kth_smallest(uint32_t n, uint32_t k, F f)
+//              the k-th smallest (1-based, 1 <= k <= n) of f(0) .. f(n - 1)
 //   ids (no scheduling point):
 //     uint32_t x.actor()       the recording actor: block index, or grid-wide warp index
 //     uint32_t x.warp()        this warp's index in its block

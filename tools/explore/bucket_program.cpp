@@ -127,6 +127,31 @@ BucketProgram generate_bucket_program(const BucketConfig& c, uint64_t seed) {
   return p;
 }
 
+std::vector<bucket_heap::Element> bucket_pq_answers(const BucketProgram& p) {
+  using namespace bucket_heap;
+  std::map<uint32_t, uint32_t> prio;
+  std::set<std::pair<uint32_t, uint32_t>> by;
+  std::vector<Element> out(p.ops.size(), kNoElement);
+  for (size_t k = 0; k < p.ops.size(); ++k) {
+    const BucketOp& op = p.ops[k];
+    if (op.fn == kFnUpdate) {
+      for (const auto& [v, pr] : op.updates) {
+        if (auto it = prio.find(v); it != prio.end()) by.erase({it->second, v});
+        prio[v] = pr;
+        by.emplace(pr, v);
+      }
+    } else if (op.fn == kFnDelete) {
+      if (auto it = prio.find(op.value); it != prio.end()) by.erase({it->second, op.value}), prio.erase(it);
+    } else if (!by.empty()) {
+      const auto [pr, v] = *by.begin();
+      out[k] = make_element(v, pr);
+      by.erase(by.begin());
+      prio.erase(v);
+    }
+  }
+  return out;
+}
+
 bool is_bucket_replay(const std::string& replay) { return replay.rfind("bucket-heap:", 0) == 0; }
 
 std::string bucket_replay_string(const BucketConfig& c, const BucketProgram& p, const std::vector<uint32_t>& picks) {

@@ -49,6 +49,9 @@ std::optional<bucket_heap::Mutant> parse_bucket_mutant(const std::string& s);
 const std::vector<std::string>& bucket_mutant_names();
 
 BucketProgram generate_bucket_program(const BucketConfig& c, uint64_t seed);
+// What a sequential priority queue answers the program's EXTRACTMINs (value << 32 |
+// priority, kNoElement when empty; kNoElement at the other operations too).
+std::vector<bucket_heap::Element> bucket_pq_answers(const BucketProgram& p);
 
 bool is_bucket_replay(const std::string& replay);  // starts with "bucket-heap:"
 std::string bucket_replay_string(const BucketConfig& c, const BucketProgram& p, const std::vector<uint32_t>& picks);

@@ -14,11 +14,10 @@ std::vector<uint32_t> pardijkstra_sim(const sssp::Graph& g, uint32_t source, sim
   const uint32_t d = sssp::max_out_degree(g), levels = sssp::pardijkstra_levels(g.n, d);
   HostBucketHeap heap(d, levels);
   const View& h = heap.view;
-  std::vector<uint32_t> dist(g.n, sssp::kUnreached), words(4 * uint64_t{d});
+  std::vector<uint32_t> dist(g.n, sssp::kUnreached), words(2 * uint64_t{d});
   std::vector<Element> updates(d);
-  std::vector<uint64_t> keys(next_pow2(d) + 2);
-  const OpsScratch s{words.data(), words.data() + d, words.data() + 2 * uint64_t{d}, words.data() + 3 * uint64_t{d},
-                     keys.data(), keys.data() + next_pow2(d)};
+  std::vector<uint64_t> keys(next_pow2(d));
+  const sssp::RoundScratch r{updates.data(), keys.data(), {words.data(), words.data() + d}};
   const sssp::GraphView gv{g.n, g.offsets.data(), g.targets.data(), g.weights.data(),
                            sssp::rows_sorted(g.n, g.offsets.data(), g.targets.data())};
   sim::Simulator sim;
@@ -28,7 +27,7 @@ std::vector<uint32_t> pardijkstra_sim(const sssp::Graph& g, uint32_t source, sim
       [&](uint32_t a) {
         X x(sim, a, nullptr, 1u);
         if (a == 0) {
-          sssp::pardijkstra_rounds<X, P>(x, h, gv, source, dist.data(), updates.data(), s);
+          sssp::pardijkstra_rounds<X, P>(x, h, gv, source, dist.data(), r);
           return;
         }
         run_level<X, P>(x, h, a, sssp::pardijkstra_ops(g.n), NoChecks{});
