@@ -9,6 +9,7 @@
 #include "tools/check_keyed.h"
 #include "tools/check_report.h"
 #include "tools/commands.h"
+#include "tools/render_page.h"
 #include "verify/minimise.h"
 #include "verify/model_registry.h"
 #include "verify/search_checker.h"
@@ -25,6 +26,7 @@ struct CheckArgs {
   bool json = false;
   bool no_partition = false;
   size_t minimise_max_ops = 200;
+  std::string render;  // also write the history's timeline page here
 };
 
 int check_file(const CheckArgs& a) {
@@ -32,6 +34,15 @@ int check_file(const CheckArgs& a) {
   so.max_steps = a.budget;
   so.max_memory_bytes = a.memory;
   so.partition = !a.no_partition;
+  if (!a.render.empty()) {
+    // The page first (its own checks): the keyed path below returns early.
+    try {
+      fmt::print(stderr, "page: {}\n", write_timeline_page(read_history_any(a.file), a.render, a.file));
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "{}\n", e.what());
+      return kBadInput;
+    }
+  }
   if (auto decided = check_keyed({a.file, a.method, a.json, so, a.minimise_max_ops})) return *decided;
   const auto t0 = std::chrono::steady_clock::now();
   History h;
@@ -96,6 +107,7 @@ void add_check(CLI::App& app, std::function<int()>& run) {
       ->capture_default_str();
   sub->add_flag("--json", a->json, "one JSON object on standard output");
   sub->add_flag("--no-partition", a->no_partition, "search without partitioning by key");
+  sub->add_option("--render", a->render, "also write the history's timeline page here (gpulin render)");
   sub->add_option("--minimise-max-ops", a->minimise_max_ops, "minimise violations of histories up to this many ops");
   sub->callback([a, &run] { run = [a] { return check_file(*a); }; });
 }

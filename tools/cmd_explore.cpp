@@ -5,6 +5,7 @@
 #include <fmt/core.h>
 
 #include "tools/commands.h"
+#include "tools/render_page.h"
 #include "tools/explore/bucket_explore.h"
 #include "tools/explore/explore.h"
 #include "tools/explore/merge_explore.h"
@@ -23,6 +24,7 @@ struct ExploreArgs {
   explore::PsyncConfig psync;
   explore::BucketConfig bucket;
   std::string alloc = "light";
+  std::string render;  // the first failure's timeline page goes here
 };
 
 std::string strategy_text(const explore::ExploreOptions& o) {
@@ -113,6 +115,29 @@ int bad_input(const std::string& message) {
 
 int exit_code(const explore::ExploreSummary& s) { return s.found_bug() ? int(kViolation) : int(kPass); }
 
+// With --render: the timeline page of the first failure found (the earliest
+// schedule) that has a history; then the exit code.
+int finish(const ExploreArgs& a, const explore::ExploreSummary& s) {
+  if (!a.render.empty()) {
+    const explore::FailureReport* first = nullptr;
+    for (const auto& [kind, r] : s.first)
+      if (r.history && (!first || r.found_at < first->found_at)) first = &r;
+    if (!first) {
+      fmt::print("  page: none (no failure with a history)\n");
+    } else {
+      try {
+        fmt::print("  page: {}\n", write_timeline_page(*first->history, a.render,
+                                                       fmt::format("first {} (schedule {}): {}", explore::to_string(first->kind),
+                                                                   first->found_at, first->schedule),
+                                                       {}, {}, 20, std::string(explore::to_string(first->kind)) + ": " + first->message));
+      } catch (const std::exception& e) {
+        fmt::print(stderr, "gpulin explore: no page: {}\n", e.what());
+      }
+    }
+  }
+  return exit_code(s);
+}
+
 int explore_slab(ExploreArgs& a, slab_hash::Mode mode) {
   explore::SlabConfig& c = a.slab;
   c.mode = mode;
@@ -123,7 +148,7 @@ int explore_slab(ExploreArgs& a, slab_hash::Mode mode) {
   if (c.ops > 32) return bad_input(fmt::format("--ops {}: a warp has at most 32 operations (one per lane)", c.ops));
   const auto summary = explore::run_slab_explore(a.o, c);
   print_slab_summary(a.o, c, summary);
-  return exit_code(summary);
+  return finish(a, summary);
 }
 
 int explore_bucket(ExploreArgs& a) {
@@ -136,7 +161,7 @@ int explore_bucket(ExploreArgs& a) {
   c.variant = a.variant == "paper" ? bucket_heap::Variant::Paper : bucket_heap::Variant::Fixed;
   const auto summary = explore::run_bucket_explore(a.o, c);
   print_bucket_summary(a.o, c, summary);
-  return exit_code(summary);
+  return finish(a, summary);
 }
 
 int explore_psync(ExploreArgs& a) {
@@ -147,7 +172,7 @@ int explore_psync(ExploreArgs& a) {
   c.mutant = *m;
   const auto summary = explore::run_psync_explore(a.o, c);
   print_psync_summary(a.o, c, summary);
-  return exit_code(summary);
+  return finish(a, summary);
 }
 }  // namespace
 
@@ -185,6 +210,7 @@ void add_explore(CLI::App& app, std::function<int()>& run) {
                                             names_text(explore::psync_mutant_names()) + "; bucket-heap: " +
                                             names_text(explore::bucket_mutant_names()) + ")");
   sub->add_option("--out", o.out_dir, "folder for minimal failing histories and schedules");
+  sub->add_option("--render", args->render, "write the first failure's timeline page here (gpulin render)");
   sub->add_option("--partial", o.shape.partial_percent, "percent of inserts that are partial batches")->check(CLI::Range(0, 100));
   sub->add_option("--inserts", o.shape.insert_percent, "percent of operations that are inserts")->check(CLI::Range(0, 100));
   sub->add_option("--keys", o.shape.key_range, "keys are drawn from [0, N) (slab default: 40)")
@@ -210,7 +236,7 @@ void add_explore(CLI::App& app, std::function<int()>& run) {
         args->merge.mutant = *m;
         const auto summary = explore::run_merge_explore(o, args->merge);
         print_merge_summary(o, args->merge, summary);
-        return exit_code(summary);
+        return finish(*args, summary);
       }
       o.config.flavor = *explore::parse_structure(args->structure);
       o.config.variant = *explore::parse_variant(args->variant);
@@ -219,7 +245,7 @@ void add_explore(CLI::App& app, std::function<int()>& run) {
       o.config.mutant = *m;
       const auto summary = explore::run_explore(o);
       print_summary(o, summary);
-      return exit_code(summary);
+      return finish(*args, summary);
     };
   });
 }

@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   gpulin::cli::add_survey(app, run);
   gpulin::cli::add_stress(app, run);
   gpulin::cli::add_sssp(app, run);
+  gpulin::cli::add_render(app, run);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

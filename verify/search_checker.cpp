@@ -86,6 +86,10 @@ class Check {
         r_.steps += active_[i]->steps() - before;
         if (v == Verdict::NotLinearizable) return violation(i);
         if (v) {
+          if (opt_.keep_linearizations) {
+            std::vector<int64_t>& ids = r_.linearizations.emplace_back();
+            for (uint32_t k : active_[i]->best) ids.push_back(h_.ops[active_[i]->ops()[k]].id);
+          }
           retire(i);
         } else {
           // Only a search with work left can be out of budget: one that ends on

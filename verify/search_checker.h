@@ -40,6 +40,9 @@ struct SearchOptions {
   // Wall-clock limit of the whole check in seconds; 0 for none. For callers that
   // need a time bound whatever the machine (the witness checker's window search).
   double max_seconds = 0;
+  // Keep each partition's linearization when the history is linearizable
+  // (SearchResult::linearizations): for showing one (gpulin render).
+  bool keep_linearizations = false;
   // Start from this model state instead of the model's initial one (the witness
   // checker's window around a failure starts where its replay stood).
   std::optional<State> initial_state;
@@ -65,6 +68,9 @@ struct SearchResult {
   // and the ops none of which could come next: first the op that responded
   // earliest (it had to be linearized by then), then the others it tried.
   std::vector<int64_t> stuck_ops;
+  // For Linearizable with SearchOptions::keep_linearizations: each partition's
+  // linearization, op ids in order.
+  std::vector<std::vector<int64_t>> linearizations;
   std::string message;  // one readable paragraph
 };
 

@@ -380,3 +380,45 @@ TEST(CliImport, MissingInputExitsTwo) {
 }
 
 }  // namespace
+
+// gpulin render and --render: every example history gets a page (the verdict in its
+// data), a malformed one exits 2 naming file and line and writes nothing, and
+// explore, check and replay write the page they are asked for.
+TEST(CliRender, PagesForExamplesAndTheFlags) {
+  const fs::path ex = kSource / "histories/examples";
+  const fs::path d = scratch_dir("render");
+  for (const auto& [file, verdict] : {std::pair<const char*, const char*>{"pq_batch_not_linearizable.jsonl", "not linearizable"},
+                                      {"register.jsonl", "linearizable"},
+                                      {"map_explicit.jsonl", "linearizable"}}) {
+    const fs::path page = d / (std::string(file) + ".html");
+    const Result r = gpulin("render " + quote((ex / file).string()) + " -o " + quote(page.string()));
+    EXPECT_EQ(r.code, 0) << file << "\n" << r.out << r.err;
+    const std::string html = slurp(page);
+    EXPECT_NE(html.find(std::string("\"verdict\":\"") + verdict + "\""), std::string::npos) << file;
+    EXPECT_NE(html.find("window.gpulin"), std::string::npos) << file;
+  }
+  for (const auto& e : fs::directory_iterator(ex / "malformed")) {
+    const fs::path page = d / "malformed.html";
+    const Result r = gpulin("render " + quote(e.path().string()) + " -o " + quote(page.string()));
+    EXPECT_EQ(r.code, 2) << e.path();
+    EXPECT_NE(r.err.find(e.path().filename().string() + ":"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(page)) << "no page for a malformed history";
+  }
+  const fs::path explored = d / "explore.html";
+  const Result x = gpulin("explore --structure gheap-td --variant paper --actors 3 --ops 3 --k 4 --strategy pct "
+                          "--schedules 2000 --seed 1 --render " + quote(explored.string()));
+  EXPECT_EQ(x.code, 1) << x.out << x.err;
+  EXPECT_NE(x.out.find("page: " + explored.string()), std::string::npos) << x.out;
+  EXPECT_NE(slurp(explored).find("\"note\":\""), std::string::npos);
+  const fs::path checked = d / "check.html";
+  const Result c = gpulin("check " + quote((ex / "pq_batch_not_linearizable.jsonl").string()) + " --render " +
+                          quote(checked.string()));
+  EXPECT_EQ(c.code, 1);
+  EXPECT_NE(slurp(checked).find("\"verdict\":\"not linearizable\""), std::string::npos);
+  const fs::path replayed = d / "replay.html";
+  const Result p = gpulin("replay --schedule " +
+                          quote("bucket-heap:d=1:variant=paper|u1=463345,u2=540690,u3=355497,u2=441934,x,x,x,x|2.0*152") +
+                          " --render " + quote(replayed.string()));
+  EXPECT_EQ(p.code, 1) << p.err;
+  EXPECT_NE(slurp(replayed).find("\"verdict\":\"not linearizable\""), std::string::npos) << p.err;
+}

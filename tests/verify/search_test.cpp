@@ -189,5 +189,24 @@ TEST(SearchInput, IllTypedOpsAreFormatErrors) {
   EXPECT_THROW(check_search(h), FormatError);
 }
 
+
+// keep_linearizations: a linearizable history's order, every op once, in an order
+// the model accepts (here the write must come before the read that sees it, though
+// the read was invoked first).
+TEST(SearchLinearization, KeptWhenAsked) {
+  const History h = HistoryBuilder("register")
+                        .op(1, 2, 6, "write", A({I(1)}), N())
+                        .op(2, 1, 7, "read", A({}), I(1))
+                        .op(3, 8, 9, "read", A({}), I(1))
+                        .build();
+  SearchOptions o;
+  EXPECT_TRUE(check_search(h, o).linearizations.empty());
+  o.keep_linearizations = true;
+  const SearchResult r = check_search(h, o);
+  ASSERT_EQ(r.verdict, Verdict::Linearizable);
+  ASSERT_EQ(r.linearizations.size(), 1u);
+  EXPECT_EQ(r.linearizations[0], (std::vector<int64_t>{1, 2, 3}));
+}
+
 }  // namespace
 }  // namespace gpulin

@@ -160,9 +160,6 @@ std::pair<Program, std::vector<uint32_t>> shrink(HeapRunner& runner, Program pro
 
 void write_failure_files(FailureReport& r, const std::string& out_dir, const std::string& name,
                          const History* history) {
-  if (out_dir.empty()) return;
-  std::filesystem::create_directories(out_dir);
-  const std::string base = out_dir + "/" + name + "-" + to_string(r.kind);
   if (history) {
     History h = *history;
     std::string quoted;
@@ -171,8 +168,14 @@ void write_failure_files(FailureReport& r, const std::string& out_dir, const std
     extra.erase(std::remove_if(extra.begin(), extra.end(), [](const auto& kv) { return kv.first == "schedule"; }),
                 extra.end());
     extra.emplace_back("schedule", quoted);
+    r.history = std::move(h);
+  }
+  if (out_dir.empty()) return;
+  std::filesystem::create_directories(out_dir);
+  const std::string base = out_dir + "/" + name + "-" + to_string(r.kind);
+  if (r.history) {
     r.history_path = base + ".jsonl";
-    write_history_file(r.history_path, h);
+    write_history_file(r.history_path, *r.history);
   }
   std::ofstream(base + ".schedule") << r.schedule << "\n# " << to_string(r.kind) << ": " << r.message << "\n";
 }

@@ -43,6 +43,7 @@ struct FailureReport {
   size_t ops = 0;                // operations in it
   uint64_t found_at = 0;         // schedule index where first seen
   std::string history_path;      // written to out_dir
+  std::optional<History> history;  // the minimal failing run's, where it has one
 };
 
 struct ExploreSummary {

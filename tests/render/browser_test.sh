@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# gpulin render's pages in a real browser (headless Chromium): the failing `paper`
+# heap's page, and a 10^5-operation page whose load time is measured and printed.
+# Each page runs its own check (page.html#selftest: a click on an operation must show
+# its details) and writes it into the DOM, read back with --dump-dom. Screenshots
+# are kept in OUT. Exit 77 (ctest: skipped) with a message where Chromium is missing.
+# Usage: browser_test.sh GPULIN RENDER_BIG_HISTORY OUT
+set -uo pipefail
+gpulin=$1 big=$2 out=$3
+browser=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
+if [ -z "$browser" ]; then
+  echo "SKIP: no Chromium (scripts/setup.sh installs Debian's chromium)"
+  exit 77
+fi
+mkdir -p "$out"
+fail() { echo "FAIL: $*"; exit 1; }
+flags=(--headless --no-sandbox --disable-gpu --disable-dev-shm-usage --hide-scrollbars --user-data-dir="$out/profile")
+# The page's self-check, as JSON (the line after "SELFTEST "); $2 its budget in ms.
+selftest() {
+  local dom
+  dom=$(timeout 120 "$browser" "${flags[@]}" --virtual-time-budget=20000 --dump-dom "file://$1#selftest" 2>/dev/null)
+  echo "$dom" | grep -o 'SELFTEST {[^<]*}' | sed 's/^SELFTEST //; s/&quot;/"/g'
+}
+field() { echo "$1" | grep -o "\"$2\":[^,}]*" | head -1 | cut -d: -f2- | tr -d '"'; }
+
+# 1. A failing paper heap (TD, k = 4, three actors): its page shows the failure.
+"$gpulin" explore --structure gheap-td --variant paper --actors 3 --ops 3 --k 4 --strategy pct --schedules 2000 \
+  --seed 1 --out "$out/explore" >"$out/explore.log" 2>&1
+hist=$(ls "$out"/explore/*-violation.jsonl 2>/dev/null | head -1)
+[ -n "$hist" ] || fail "explore found no violation of the paper heap (see $out/explore.log)"
+"$gpulin" render "$hist" -o "$out/paper.html" || fail "render $hist"
+r=$(selftest "$out/paper.html")
+echo "paper heap page: $r"
+[ -n "$r" ] || fail "the page wrote no self-check (did its script run?)"
+[ "$(field "$r" verdict)" = "not linearizable" ] || fail "verdict shown: $(field "$r" verdict)"
+[ "$(field "$r" details_shown)" = "true" ] || fail "a click on op $(field "$r" clicked_op) did not show its details"
+[ "$(field "$r" canvas)" = "true" ] || fail "no canvas drawn"
+[ "$(field "$r" window)" -gt 0 ] || fail "no failing window marked"
+timeout 120 "$browser" "${flags[@]}" --window-size=1400,700 --screenshot="$out/paper.png" "file://$out/paper.html" >/dev/null 2>&1
+[ -s "$out/paper.png" ] || fail "no screenshot"
+
+# 2. 10^5 operations: the page loads (parsed, drawn, clicked) in under 2 s.
+"$big" "$out/big.jsonl" 100000 || fail "generating the large history"
+"$gpulin" render "$out/big.jsonl" -o "$out/big.html" || fail "render big"
+r=$(selftest "$out/big.html")
+ms=$(field "$r" load_ms)
+echo "10^5-operation page ($(du -h "$out/big.html" | cut -f1)): loaded in $ms ms; $r"
+[ "$(field "$r" ops)" = "100000" ] || fail "the large page shows $(field "$r" ops) operations"
+[ "$(field "$r" details_shown)" = "true" ] || fail "a click on the large page showed no details"
+[ -n "$ms" ] && [ "$ms" -lt 2000 ] || fail "the 10^5-operation page took $ms ms to load (budget 2000)"
+timeout 120 "$browser" "${flags[@]}" --window-size=1400,4200 --screenshot="$out/big.png" "file://$out/big.html" >/dev/null 2>&1
+echo "PASS (screenshots: $out/paper.png, $out/big.png)"

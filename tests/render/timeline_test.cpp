@@ -1,0 +1,122 @@
+// The timeline behind gpulin render (render/timeline.h, render/page.h): points in the
+// rule's order with the state after each, the search's points placed inside their
+// ops' intervals, the failing op, window and prefix, the fallback when a rule's holds
+// cannot be read, and the page: data embedded safely, windowed by --from/--to.
+#include <gtest/gtest.h>
+
+#include "render/page.h"
+#include "render/timeline.h"
+#include "tests/verify/history_builder.h"
+
+namespace gpulin::render {
+namespace {
+
+using namespace gpulin::testing;
+
+// A map history under the explicit rule: replace k1 -> 10 (lp 30), a search that
+// sees it (lp 45), a later search that sees it too.
+HistoryBuilder map_history(int64_t last_result) {
+  HistoryBuilder b("map", Value::object(), "explicit");
+  b.op(1, 10, 40, "replace", L({1, 10}), N()).lp(1, 30);
+  b.op(2, 20, 50, "search", L({1}), I(10)).lp(2, 45);
+  b.op(3, 60, 70, "search", L({1}), I(last_result)).lp(3, 65);
+  return b;
+}
+
+TEST(Timeline, RulePointsInOrderWithStates) {
+  const History h = map_history(10).build();
+  const Timeline tl = build_timeline(h);
+  EXPECT_EQ(tl.verdict, Verdict::Linearizable);
+  EXPECT_EQ(tl.method, "witness (rule explicit)");
+  ASSERT_EQ(tl.points.size(), 3u);
+  EXPECT_EQ(tl.points[0].t, 30);
+  EXPECT_EQ(tl.points[1].t, 45);
+  EXPECT_EQ(tl.points[2].t, 65);
+  EXPECT_EQ(h.ops[tl.points[0].op].id, 1);
+  for (const TimelinePoint& p : tl.points) EXPECT_NE(p.state.find("10"), std::string::npos) << p.state;
+  EXPECT_EQ(tl.failing, -1);
+  EXPECT_TRUE(tl.window.empty());
+}
+
+TEST(Timeline, RuleFailureMarksTheOpItsWindowAndPrefix) {
+  const History h = map_history(11).build();  // the last search returns what nobody wrote
+  const Timeline tl = build_timeline(h);
+  EXPECT_EQ(tl.verdict, Verdict::NotLinearizable);
+  ASSERT_GE(tl.failing, 0);
+  EXPECT_EQ(h.ops[tl.failing].id, 3);
+  EXPECT_EQ(tl.failing_t, 65) << "the failing op's lp";
+  EXPECT_EQ(tl.prefix.size(), 2u);
+  EXPECT_EQ(tl.points.size(), 2u) << "the states stop where the replay fails";
+  EXPECT_FALSE(tl.window.empty());
+}
+
+TEST(Timeline, SearchPointsLieInsideTheirOpsInOrder) {
+  const History h = HistoryBuilder("register")
+                        .op(1, 2, 6, "write", A({I(1)}), N())
+                        .op(2, 1, 7, "read", A({}), I(1))
+                        .op(3, 8, 9, "read", A({}), I(1))
+                        .build();
+  const Timeline tl = build_timeline(h);
+  EXPECT_EQ(tl.method, "search");
+  ASSERT_EQ(tl.points.size(), 3u);
+  double last = -1;
+  for (const TimelinePoint& p : tl.points) {
+    const Operation& op = h.ops[p.op];
+    EXPECT_GT(p.t, static_cast<double>(op.inv_t));
+    EXPECT_LT(p.t, static_cast<double>(op.ret_t));
+    EXPECT_GT(p.t, last);
+    last = p.t;
+  }
+  EXPECT_EQ(h.ops[tl.points[0].op].id, 1) << "the write before the read that sees it";
+}
+
+TEST(Timeline, SearchFailureIsMinimised) {
+  // Two writes, then a read of a value never written, and an unrelated read.
+  const History h = HistoryBuilder("register")
+                        .op(1, 1, 2, "write", A({I(1)}), N())
+                        .op(2, 3, 4, "read", A({}), I(1))
+                        .op(3, 5, 6, "write", A({I(2)}), N())
+                        .op(4, 7, 8, "read", A({}), I(1))
+                        .build();
+  const Timeline tl = build_timeline(h);
+  EXPECT_EQ(tl.verdict, Verdict::NotLinearizable);
+  ASSERT_FALSE(tl.window.empty());
+  EXPECT_LT(tl.window.size(), h.ops.size()) << "the window is minimised";
+  EXPECT_FALSE(tl.prefix.empty());
+}
+
+TEST(Timeline, UnreadableHoldsFallBackToTheSearch) {
+  // A root-release history whose op releases node 2 it never acquired (findings F5).
+  HistoryBuilder b("pq-batch", Value::object({{"k", I(2)}}), "root-release");
+  b.op(1, 1, 10, "ins", L({5}), N()).hold(1, 1, 2, 3);
+  b.op(2, 11, 20, "del", A({}), L({5})).hold(2, 1, 12, 13);
+  History h = b.build();
+  h.events.push_back(Event{15, EventKind::Rel, 2, 2, 2, 0});
+  h.normalize();
+  const Timeline tl = build_timeline(h);
+  EXPECT_EQ(tl.method, "search");
+  EXPECT_NE(tl.notes.find("cannot be read"), std::string::npos) << tl.notes;
+  EXPECT_EQ(tl.verdict, Verdict::Linearizable);
+}
+
+TEST(Page, DataIsEmbeddedSafelyAndWindowed) {
+  HistoryBuilder b("register");
+  b.op(1, 1, 2, "write", A({S("</script><b>")}), N());
+  b.op(2, 100, 101, "read", A({}), S("</script><b>"));
+  const History h = b.build();
+  const Timeline tl = build_timeline(h);
+  const std::string page = timeline_page(h, tl, PageOptions{"t", "", {}, {}});
+  const size_t data = page.find("<script id=\"data\"");
+  ASSERT_NE(data, std::string::npos);
+  const size_t close = page.find("</script>", data);
+  EXPECT_EQ(page.find("<\\/script>", data) < close, true) << "the args' </script> is escaped inside the data";
+  EXPECT_NE(page.find("window.gpulin"), std::string::npos);
+  const std::string all = page_json(h, tl, PageOptions{});
+  const std::string late = page_json(h, tl, PageOptions{"", "", 50, 200});
+  EXPECT_NE(all.find("\"write\""), std::string::npos);
+  EXPECT_EQ(late.find("\"write\""), std::string::npos) << "the write ends before --from";
+  EXPECT_NE(late.find("\"read\""), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpulin::render

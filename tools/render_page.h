@@ -1,0 +1,20 @@
+// Writing a history's timeline page (render/page.h) for the commands that take
+// --render FILE (render, check, explore, replay).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "histories/history.h"
+
+namespace gpulin::cli {
+
+// Checks h for the page and writes it to `path`; returns a one-line summary.
+// Throws FormatError where h does not fit its model, std::runtime_error where the
+// file cannot be written.
+std::string write_timeline_page(const History& h, const std::string& path, const std::string& title,
+                                std::optional<uint64_t> from = {}, std::optional<uint64_t> to = {},
+                                double search_seconds = 20, const std::string& note = "");
+
+}  // namespace gpulin::cli
