@@ -110,6 +110,7 @@ function draw() {
       if (o.ret < 0) { ctx.strokeStyle = "#333"; ctx.setLineDash([4, 3]); ctx.strokeRect(a, y + 4, w, LANE - 8); ctx.setLineDash([]); }
       if (o.i === D.failing || o.i === selected) { ctx.strokeStyle = o.i === D.failing ? "#b3141b" : "#000"; ctx.lineWidth = 2;
         ctx.strokeRect(a, y + 4, w, LANE - 8); ctx.lineWidth = 1; }
+      if (w < 3) continue;  // too narrow to show holds and labels: the bar alone
       for (const h of o.holds) {
         const ha = x(h.acq), hb = x(h.rel < 0 ? end(o) : h.rel);
         ctx.fillStyle = "#555"; ctx.fillRect(ha, y + LANE - 10, Math.max(1, hb - ha), 4);
@@ -130,11 +131,18 @@ function draw() {
     if (t > view.t1) break;
   }
   ctx.stroke();
+  // Diamonds where they can be told apart; where there are more points in view than
+  // pixels across, a dot each (one path, one fill).
+  let shown = 0;
+  for (const p of D.points) if (p[1] >= view.t0 && p[1] <= view.t1 && ++shown > W) break;
+  ctx.beginPath();
   for (const p of D.points) {
     if (p[1] < view.t0 || p[1] > view.t1) continue;
     const px = x(p[1]), py = TOP + ops[p[0]].lane * LANE + 9;
-    ctx.beginPath(); ctx.moveTo(px, py - 4); ctx.lineTo(px + 4, py); ctx.lineTo(px, py + 4); ctx.lineTo(px - 4, py); ctx.fill();
+    if (shown > W) { ctx.rect(px - 1, py - 1, 2, 2); continue; }
+    ctx.moveTo(px, py - 4); ctx.lineTo(px + 4, py); ctx.lineTo(px, py + 4); ctx.lineTo(px - 4, py); ctx.closePath();
   }
+  ctx.fill();
   // Where the rule's replay fails: a red cross at the failing op's point.
   if (D.fail_t >= 0 && D.failing >= 0 && D.fail_t >= view.t0 && D.fail_t <= view.t1) {
     const px = x(D.fail_t), py = TOP + ops[D.failing].lane * LANE + 9;

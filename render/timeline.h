@@ -22,7 +22,7 @@ struct TimelinePoint {
   std::string state;  // the model's state after it (shortened past kStateChars)
 };
 
-inline constexpr size_t kStateChars = 160;
+inline constexpr size_t kStateChars = 120;
 
 // Index into History::ops of each op id (History::index_of scans; pages have 10^5 ops).
 std::unordered_map<int64_t, size_t> op_indices(const History& h);
