@@ -100,10 +100,14 @@ function draw() {
     for (const i of D.window) { a = Math.min(a, ops[i].inv); b = Math.max(b, end(ops[i])); }
     ctx.fillStyle = "rgba(242,167,167,0.25)"; ctx.fillRect(x(a), TOP - 4, Math.max(2, x(b) - x(a)), H - TOP);
   }
+  // Dense lanes' runs, one path a colour for all lanes (one fill each, not one a run).
+  densePaths = COLORS.map(() => new Path2D()); denseOutlines = [];
   lanes.forEach((L, l) => {
     const y = TOP + l * LANE;
     ctx.fillStyle = "#333"; ctx.fillText("actor " + D.actors[l], 4, y + 17);
-    for (const o of visible(l, view.t0, view.t1)) {
+    const vis = visible(l, view.t0, view.t1);
+    if (vis.length > (W - LEFT) / 2) { drawDense(vis, y); return; }
+    for (const o of vis) {
       const a = Math.max(x(o.inv), LEFT), b = Math.min(x(end(o)), W), w = Math.max(1, b - a);
       ctx.fillStyle = inWindow.has(o.i) ? "#f2a7a7" : inPrefix.has(o.i) ? "#9fd49f" : "#8fb3d9";
       ctx.fillRect(a, y + 4, w, LANE - 8);
@@ -120,29 +124,55 @@ function draw() {
       if (w > 40) { ctx.fillStyle = "#111"; ctx.fillText(o.f + " #" + o.id, a + 3, y + 15); }
     }
   });
-  // The points in order, joined: only the stretch inside the view (plus one each side).
-  ctx.strokeStyle = "#d4570b"; ctx.fillStyle = "#d4570b"; ctx.beginPath();
-  let started = false;
-  for (let k = 0; k < D.points.length; ++k) {
-    const p = D.points[k], t = p[1];
-    if (t < view.t0 && k + 1 < D.points.length && D.points[k + 1][1] < view.t0) continue;
-    const px = x(t), py = TOP + ops[p[0]].lane * LANE + 9;
-    if (!started) { ctx.moveTo(px, py); started = true; } else ctx.lineTo(px, py);
-    if (t > view.t1) break;
-  }
-  ctx.stroke();
-  // Diamonds where they can be told apart; where there are more points in view than
-  // pixels across, a dot each (one path, one fill).
   let shown = 0;
   for (const p of D.points) if (p[1] >= view.t0 && p[1] <= view.t1 && ++shown > W) break;
-  ctx.beginPath();
-  for (const p of D.points) {
-    if (p[1] < view.t0 || p[1] > view.t1) continue;
-    const px = x(p[1]), py = TOP + ops[p[0]].lane * LANE + 9;
-    if (shown > W) { ctx.rect(px - 1, py - 1, 2, 2); continue; }
-    ctx.moveTo(px, py - 4); ctx.lineTo(px + 4, py); ctx.lineTo(px, py + 4); ctx.lineTo(px - 4, py); ctx.closePath();
+  COLORS.forEach((c, k) => { ctx.fillStyle = c; ctx.fill(densePaths[k]); });
+  for (const [o, y] of denseOutlines) {
+    const a = Math.max(x(o.inv), LEFT), w = Math.max(2, Math.min(x(end(o)), W) - a);
+    ctx.strokeStyle = o.i === D.failing ? "#b3141b" : "#000"; ctx.lineWidth = 2; ctx.strokeRect(a, y + 4, w, LANE - 8);
+    ctx.lineWidth = 1;
   }
-  ctx.fill();
+  // The points in order, joined where they can be followed (a point every eight pixels
+  // across at most; zoom in to see the order of denser stretches): only the
+  // stretch inside the view (plus one each side); consecutive points in one pixel
+  // column of one lane make one vertex.
+  if (shown <= W / 8) {
+    ctx.strokeStyle = "#d4570b"; ctx.beginPath();
+    let started = false, lastX = -1, lastY = -1;
+    for (let k = 0; k < D.points.length; ++k) {
+      const p = D.points[k], t = p[1];
+      if (t < view.t0 && k + 1 < D.points.length && D.points[k + 1][1] < view.t0) continue;
+      const px = Math.round(x(t)), py = TOP + ops[p[0]].lane * LANE + 9;
+      if (!started) { ctx.moveTo(px, py); started = true; }
+      else if (px !== lastX || py !== lastY) ctx.lineTo(px, py);
+      lastX = px; lastY = py;
+      if (t > view.t1) break;
+    }
+    ctx.stroke();
+  }
+  // Diamonds where they can be told apart; where there are more points in view than
+  // pixels across, the pixel columns holding a point, lane by lane, drawn as runs.
+  ctx.fillStyle = "#d4570b";
+  if (shown > W) {
+    const n = Math.ceil(W) + 1, marks = lanes.map(() => new Uint8Array(n + 1));
+    for (const p of D.points)
+      if (p[1] >= view.t0 && p[1] <= view.t1) marks[ops[p[0]].lane][Math.min(n, Math.max(0, Math.round(x(p[1]))))] = 1;
+    marks.forEach((m, l) => {
+      const py = TOP + l * LANE + 9;
+      for (let px = 0, start = -1; px <= n; ++px) {
+        if (m[px] && start < 0) start = px;
+        else if (!m[px] && start >= 0) { ctx.fillRect(start - 1, py - 1, px - start + 1, 2); start = -1; }
+      }
+    });
+  } else {
+    ctx.beginPath();
+    for (const p of D.points) {
+      if (p[1] < view.t0 || p[1] > view.t1) continue;
+      const px = x(p[1]), py = TOP + ops[p[0]].lane * LANE + 9;
+      ctx.moveTo(px, py - 4); ctx.lineTo(px + 4, py); ctx.lineTo(px, py + 4); ctx.lineTo(px - 4, py); ctx.closePath();
+    }
+    ctx.fill();
+  }
   // Where the rule's replay fails: a red cross at the failing op's point.
   if (D.fail_t >= 0 && D.failing >= 0 && D.fail_t >= view.t0 && D.fail_t <= view.t1) {
     const px = x(D.fail_t), py = TOP + ops[D.failing].lane * LANE + 9;
@@ -150,6 +180,28 @@ function draw() {
     ctx.moveTo(px - 5, py - 5); ctx.lineTo(px + 5, py + 5); ctx.moveTo(px + 5, py - 5); ctx.lineTo(px - 5, py + 5); ctx.stroke();
     ctx.lineWidth = 1;
   }
+}
+// A lane with more ops in view than pixels across: each colour's coverage of every
+// pixel column (difference arrays, so a long op costs as little as a short one),
+// drawn as runs, later colours on top; the failing and selected ops outlined.
+const COLORS = ["#8fb3d9", "#9fd49f", "#f2a7a7"];
+let densePaths = [], denseOutlines = [];
+function drawDense(vis, y) {
+  const n = Math.ceil(W) + 2, cover = COLORS.map(() => new Int32Array(n + 1));
+  for (const o of vis) {
+    const a = Math.max(0, Math.floor(Math.max(x(o.inv), LEFT))), b = Math.min(n, Math.ceil(Math.min(x(end(o)), W)));
+    const c = inWindow.has(o.i) ? 2 : inPrefix.has(o.i) ? 1 : 0;
+    cover[c][a]++; cover[c][Math.max(a + 1, b)]--;
+  }
+  cover.forEach((d, c) => {
+    let run = 0, start = -1;
+    for (let px = 0; px <= n; ++px) {
+      run += d[px];
+      if (run > 0 && start < 0) start = px;
+      else if (run <= 0 && start >= 0) { densePaths[c].rect(start, y + 4, px - start, LANE - 8); start = -1; }
+    }
+  });
+  for (const o of vis) if (o.i === D.failing || o.i === selected) denseOutlines.push([o, y]);
 }
 function opAt(mx, my) {
   const l = Math.floor((my - TOP) / LANE);
@@ -220,6 +272,14 @@ if (location.hash === "#selftest") {
   const loaded = performance.now();
   const r = {ops: ops.length, lanes: lanes.length, points: D.points.length, window: D.window.length,
     verdict: D.verdict, canvas: canvas.width > 0 && canvas.height > 0, load_ms: Math.round(loaded)};
+  // The elements a reader needs, and the verdict shown as the data says.
+  r.elements = ["title", "verdict", "message", "c", "details", "fit", "gofail"].every(id => document.getElementById(id)) &&
+    document.getElementById("verdict").textContent === D.verdict;
+  // Smoothness: the slowest of a fit, a zoom in and a pan (each one redraw).
+  r.redraws_ms = [[0, tMax], [tMax * 0.4, tMax * 0.45], [tMax * 0.5, tMax * 0.502]].map(([a, b]) => {
+    const t = performance.now(); zoomTo(a, b); return Math.round(performance.now() - t);
+  });
+  r.redraw_ms = Math.max(...r.redraws_ms);
   if (ops.length) {
     const o = ops[D.failing >= 0 ? D.failing : 0];
     zoomTo(o.inv, end(o));
