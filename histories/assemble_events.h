@@ -13,12 +13,14 @@
 namespace gpulin {
 
 // Event e's keys are keys[e.actor * key_cap + e.key_off ...] (key_cap 0: one pool
-// for all actors). Events are sorted by ticket here; the structural rules are not
+// for all actors) among the key_words words of `keys`; keys past them, or past an
+// actor's key_cap, are refused (FormatError naming the event). Events are sorted by
+// ticket here (tickets may repeat: a key-clock history's); the structural rules are not
 // checked (the checkers' readers do that). Built for key words uint32_t, uint64_t
 // (a key above 2^63 - 1 is refused: FormatError naming the op, see
 // fits_history_integer) and int64_t (the host recorder's pool).
 template <class K>
-KeyHistory assemble_recorded_history(std::vector<DeviceEvent> events, const K* keys, uint64_t key_cap, Header header,
-                                     const std::vector<std::string>& fn_names, std::string source);
+KeyHistory assemble_recorded_history(std::vector<DeviceEvent> events, const K* keys, uint64_t key_words, uint64_t key_cap,
+                                     Header header, const std::vector<std::string>& fn_names, std::string source);
 
 }  // namespace gpulin

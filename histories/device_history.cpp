@@ -16,9 +16,12 @@ static_assert(kDeviceInv == static_cast<uint32_t>(EventKind::Inv) && kDeviceRet 
 
 namespace {
 
+// key_words: how many words `keys` holds (an event's keys past them, or past its
+// actor's key_cap, are refused). unique_tickets: every event has its own ticket (the
+// device recorder's one counter; a key-clock history's tickets repeat across keys).
 template <class K>
-KeyHistory assemble(std::vector<DeviceEvent> events, const K* keys, uint64_t key_cap, Header header,
-                    const std::vector<std::string>& fn_names, std::string source) {
+KeyHistory assemble(std::vector<DeviceEvent> events, const K* keys, uint64_t key_words, uint64_t key_cap, Header header,
+                    const std::vector<std::string>& fn_names, std::string source, bool unique_tickets) {
   // Tickets are 1, 2, 3, ... with no gaps (one counter for every event), so each
   // event goes straight to its place; anything else falls back to sorting.
   bool dense = true;
@@ -60,10 +63,23 @@ KeyHistory assemble(std::vector<DeviceEvent> events, const K* keys, uint64_t key
   };
   for (const DeviceEvent& e : events)
     if (e.kind > kDeviceLp) refuse(e, "unknown kind " + std::to_string(e.kind) + " (0 inv, 1 ret, 2 acq, 3 rel, 4 lp)");
+  if (unique_tickets)
+    for (size_t i = 1; i < events.size(); ++i)
+      if (events[i].t == events[i - 1].t)
+        refuse(events[i], "its ticket is also op " + std::to_string(events[i - 1].op) + "'s (actor " +
+                              std::to_string(events[i - 1].actor) +
+                              "): the recorder's one counter gives every event its own ticket");
   IdIndex index = index_ids(events, [](const DeviceEvent& e) { return e.op; }, false);
   auto copy_keys = [&](const DeviceEvent& e, uint64_t& off, uint32_t& len) {
     off = h.keys.size();
     len = e.key_len;
+    const uint64_t end = uint64_t(e.key_off) + e.key_len;
+    if (key_cap && end > key_cap)
+      refuse(e, "its keys [" + std::to_string(e.key_off) + ", " + std::to_string(end) + ") run past the actor's key room of " +
+                    std::to_string(key_cap) + " words: the recorder overflowed (rerun with more room)");
+    if (uint64_t(e.actor) * key_cap + end > key_words)
+      refuse(e, "its keys end at word " + std::to_string(uint64_t(e.actor) * key_cap + end) + ", past the " +
+                    std::to_string(key_words) + " words recorded");
     const K* p = keys + uint64_t(e.actor) * key_cap + e.key_off;
     if constexpr (!std::is_same_v<K, int64_t>)
       for (uint32_t i = 0; i < e.key_len; ++i)
@@ -97,22 +113,23 @@ KeyHistory assemble(std::vector<DeviceEvent> events, const K* keys, uint64_t key
 }  // namespace
 
 template <class K>
-KeyHistory assemble_recorded_history(std::vector<DeviceEvent> events, const K* keys, uint64_t key_cap, Header header,
-                                     const std::vector<std::string>& fn_names, std::string source) {
-  return assemble(std::move(events), keys, key_cap, std::move(header), fn_names, std::move(source));
+KeyHistory assemble_recorded_history(std::vector<DeviceEvent> events, const K* keys, uint64_t key_words, uint64_t key_cap,
+                                     Header header, const std::vector<std::string>& fn_names, std::string source) {
+  return assemble(std::move(events), keys, key_words, key_cap, std::move(header), fn_names, std::move(source), false);
 }
-template KeyHistory assemble_recorded_history(std::vector<DeviceEvent>, const uint32_t*, uint64_t, Header,
+template KeyHistory assemble_recorded_history(std::vector<DeviceEvent>, const uint32_t*, uint64_t, uint64_t, Header,
                                               const std::vector<std::string>&, std::string);
-template KeyHistory assemble_recorded_history(std::vector<DeviceEvent>, const uint64_t*, uint64_t, Header,
+template KeyHistory assemble_recorded_history(std::vector<DeviceEvent>, const uint64_t*, uint64_t, uint64_t, Header,
                                               const std::vector<std::string>&, std::string);
-template KeyHistory assemble_recorded_history(std::vector<DeviceEvent>, const int64_t*, uint64_t, Header,
+template KeyHistory assemble_recorded_history(std::vector<DeviceEvent>, const int64_t*, uint64_t, uint64_t, Header,
                                               const std::vector<std::string>&, std::string);
 
 template <class KeyWord>
 KeyHistory assemble_device_history(std::vector<DeviceEvent> events, const std::vector<KeyWord>& keys,
                                    uint32_t key_cap, Header header, const std::vector<std::string>& fn_names,
                                    std::string source) {
-  return assemble(std::move(events), keys.data(), key_cap, std::move(header), fn_names, std::move(source));
+  return assemble(std::move(events), keys.data(), keys.size(), key_cap, std::move(header), fn_names, std::move(source),
+                  true);
 }
 template KeyHistory assemble_device_history(std::vector<DeviceEvent>, const std::vector<uint32_t>&, uint32_t, Header,
                                             const std::vector<std::string>&, std::string);

@@ -53,7 +53,10 @@ extern template class BasicDeviceRecorder<uint64_t>;
 
 // Assembles a history from raw device events (any order; sorted by t here) and the
 // per-actor key buffers (actor a's keys at keys[a * key_cap ...]). Shared by
-// download() and by tests on the host. The structural rules are not checked here.
+// download() and by tests on the host. The structural rules are not checked here;
+// what the recorder itself guarantees is: two events with one ticket (its counter
+// gives each its own), and an event whose keys run past its actor's key_cap (an
+// overflow download() should have reported) are FormatErrors naming the event.
 // A history's integers are signed 64-bit (history-format.md): a 64-bit key above
 // 2^63 - 1 is refused (FormatError naming the op), never wrapped.
 // Built for uint32_t and uint64_t key words (device_history.cpp).

@@ -52,7 +52,8 @@ KeyHistory assemble_key_clock_history(const std::vector<KeyClockRecord>& records
     }
   }
   header.extra.emplace_back(kOrderField, kOrderPerKey);
-  return assemble_recorded_history(std::move(events), keys.data(), 0, std::move(header), fn_names, std::move(source));
+  return assemble_recorded_history(std::move(events), keys.data(), keys.size(), 0, std::move(header), fn_names,
+                                   std::move(source));
 }
 
 }  // namespace gpulin

@@ -14,7 +14,7 @@ KeyHistory HostRecorder::to_key_history(Header header, std::string source) const
     events.push_back(DeviceEvent{i + 1, r.op, r.node, static_cast<uint32_t>(r.kind), r.fn, r.off, r.len,
                                  r.is_null ? 1u : 0u, r.actor});
   }
-  return assemble_recorded_history(std::move(events), pool_.data(), 0, std::move(header), fn_names_,
+  return assemble_recorded_history(std::move(events), pool_.data(), pool_.size(), 0, std::move(header), fn_names_,
                                    std::move(source));
 }
 

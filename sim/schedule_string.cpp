@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <stdexcept>
+#include <string>
 
 namespace gpulin::sim {
 
@@ -37,7 +38,10 @@ std::vector<uint32_t> decode_picks(const std::string& text) {
       ++p;
       times = parse_number(p, end);
     }
-    if (actor >= 64 || times == 0 || times > (1u << 30)) throw std::invalid_argument("schedule: value out of range");
+    if (actor >= 64) throw std::invalid_argument("schedule: actor " + std::to_string(actor) + " (at most 63)");
+    if (times == 0 || times > kMaxPicks - picks.size())
+      throw std::invalid_argument("schedule: a run of " + std::to_string(times) + " after " + std::to_string(picks.size()) +
+                                  " picks (1 or more, at most " + std::to_string(kMaxPicks) + " in all)");
     picks.insert(picks.end(), times, static_cast<uint32_t>(actor));
     if (p < end) {
       if (*p != '.') throw std::invalid_argument("schedule: expected '.' between picks");

@@ -53,8 +53,16 @@ RunResult Simulator::run(uint32_t actors, const Body& body, Strategy& strategy, 
   for (uint32_t a = 0; a < actors; ++a) {
     impl_->actors[a].fiber = ctx::fiber(std::allocator_arg, impl_->stacks, [this, a, &body](ctx::fiber&& main) {
       impl_->actors[a].to_main = std::move(main);
+      auto finish = [&] {
+        impl_->actors[a].finished = true;
+        runnable_ &= ~(ActorSet(1) << a);
+      };
       try {
         body(a);
+        finish();
+        // Who runs next is a decision too: a strict replay that no longer fits
+        // throws here, after the body returned, and must not leave the fiber.
+        schedule_from(a, false);
       } catch (const ctx::detail::forced_unwind&) {
         throw;  // a stopped run unwinding this fiber's stack
       } catch (...) {
@@ -62,10 +70,8 @@ RunResult Simulator::run(uint32_t actors, const Body& body, Strategy& strategy, 
         // leaves run() by the main context, not through the fiber's edge.
         error_ = std::current_exception();
         stop(Outcome::Fault, "exception in actor " + std::to_string(a));
+        finish();
       }
-      impl_->actors[a].finished = true;
-      runnable_ &= ~(ActorSet(1) << a);
-      schedule_from(a, false);
       return std::move(impl_->actors[a].to_main);
     });
   }

@@ -125,7 +125,12 @@ void add_replay(CLI::App& app, std::function<int()>& run) {
       explore::HeapRunner runner(in.config);
       sim::ReplayStrategy replay(in.picks, /*strict=*/true);
       replay.begin_run(static_cast<uint32_t>(in.program.actors.size()));
-      const explore::Execution e = runner.execute(in.program, replay, *max_points);
+      explore::Execution e;
+      try {
+        e = runner.execute(in.program, replay, *max_points);
+      } catch (const std::exception& err) {
+        return bad_input(err);  // the picks do not fit the program (a strict replay)
+      }
       emit(e.history, *render);
       return verdict(e.run, explore::judge(e, explore::JudgeOptions{}));
     };

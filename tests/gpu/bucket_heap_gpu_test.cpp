@@ -6,8 +6,13 @@
 // skips without a device.
 #include <gtest/gtest.h>
 
+#include "cuda/bucket_heap_launch.h"
+#include "histories/device_recorder.h"
+#include "structures/bucket_heap/device_bucket_heap.h"
 #include "tests/gpu/have_gpu.h"
 #include "tools/explore/bucket_program.h"
+#include "tools/explore/bucket_run.h"
+#include "tools/stress/bucket_program_upload.h"
 #include "tools/stress/bucket_stress.h"
 
 namespace gpulin::bucket_heap {
@@ -48,6 +53,31 @@ TEST(BucketHeapGpu, StressRunsPass) {
       EXPECT_GT(r.extracts, r.empty_extracts);
       EXPECT_GT(r.events, 0u);
     }
+}
+
+// A recorder too small for the run is reported loudly at download, with the sizes
+// the run needed (history-format.md: overflow is never silent).
+TEST(BucketHeapGpu, TinyRecorderOverflowIsReportedWithTheSizesNeeded) {
+  if (!test::have_gpu()) GTEST_SKIP() << "no CUDA device";
+  explore::BucketConfig c;
+  c.d = 4;
+  c.ops = 500;
+  const explore::BucketProgram p = explore::generate_bucket_program(c, 1);
+  const uint32_t levels = explore::bucket_actors(c, p);
+  DeviceBucketHeap heap(c.d, levels);
+  const stress::UploadedBucketProgram up(p);
+  DeviceRecorder rec(levels, 16, 16);  // room for 4 operations, not 500
+  const DeviceRecorderRef ref = rec.ref();
+  ASSERT_EQ(launch_bucket_program(heap.view(), up.program(), 256, nullptr, &ref), cudaSuccess);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  try {
+    rec.download(explore::bucket_header("gpu test"), explore::bucket_fn_names(), "<gpu run>");
+    FAIL() << "an overflowing recorder downloaded without a word";
+  } catch (const std::runtime_error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("device recorder overflow: actor 0 recorded 1500 events (capacity 16)"), std::string::npos) << what;
+    EXPECT_NE(what.find("rerun with more room"), std::string::npos) << what;
+  }
 }
 
 }  // namespace

@@ -181,5 +181,34 @@ TEST(RecordedEvents, HostRecorderRecordsLp) {
             "{\"t\":12,\"e\":\"ret\",\"op\":3,\"actor\":0,\"res\":-4}\n");
 }
 
+// What a device download can get wrong is refused by the assembler, naming the event
+// (never std::out_of_range, an out-of-bounds read or a silent sort): two events with
+// one ticket, keys past the actor's room (an overflow), keys past the buffer; a ret
+// without its inv assembles, and the format's rules name it.
+TEST(RecordedEvents, DuplicateTicketsAreRefused) {
+  Recording r;
+  r.events[2].t = 1;  // op 1's inv takes op 0's ticket
+  EXPECT_TRUE(throws_format_error([&] { r.assemble(); }, 0, "its ticket is also op"));
+}
+
+TEST(RecordedEvents, KeysPastTheActorsRoomAreAnOverflow) {
+  Recording r;
+  r.events[1].key_off = Recording::kKeyCap - 1;  // replace's two keys from the last word on
+  EXPECT_TRUE(throws_format_error([&] { r.assemble(); }, 0,
+                                  "its keys [7, 9) run past the actor's key room of 8 words: the recorder overflowed"));
+}
+
+TEST(RecordedEvents, KeysPastTheBufferAreRefused) {
+  Recording r;
+  r.events[2].actor = 2, r.events[0].actor = 2, r.events[5].actor = 2;  // a third actor, with no buffer
+  EXPECT_TRUE(throws_format_error([&] { r.assemble(); }, 0, "past the 16 words recorded"));
+}
+
+TEST(RecordedEvents, RetWithoutInvIsNamedByTheRules) {
+  Recording r;
+  r.events.push_back({7, 42, 0, kDeviceRet, 0, 0, 0, 1, 1});
+  EXPECT_TRUE(rules_reject(r, "ret event of op 42, which has no inv"));
+}
+
 }  // namespace
 }  // namespace gpulin

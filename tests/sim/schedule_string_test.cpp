@@ -22,6 +22,17 @@ TEST(ScheduleString, KnownEncoding) {
   EXPECT_EQ(decode_picks("63"), std::vector<uint32_t>{63});
 }
 
+// A run length is refused past kMaxPicks decisions in all, before anything is
+// allocated ("0*1073741824" once allocated 4 GiB until it was killed).
+TEST(ScheduleString, HugeRunsAreRefused) {
+  EXPECT_THROW(decode_picks("0*1073741824"), std::invalid_argument);
+  EXPECT_THROW(decode_picks("0*18446744073709551615"), std::invalid_argument);
+  EXPECT_THROW(decode_picks("1*1000.0*" + std::to_string(kMaxPicks)), std::invalid_argument);
+  EXPECT_THROW(decode_picks("64"), std::invalid_argument);
+  EXPECT_THROW(decode_picks("0*0"), std::invalid_argument);
+  EXPECT_EQ(decode_picks("1*1000.0*1000").size(), 2000u);
+}
+
 RC_GTEST_PROP(ScheduleString, RoundTrip, ()) {
   // Long runs are likely: draw from few actors.
   const auto actors = *rc::gen::inRange<uint32_t>(1, 65);

@@ -138,6 +138,22 @@ TEST(SimReplay, StrictReplayReproducesPicksPointsAndHistory) {
   }
 }
 
+// A strict replay that runs out at the decision made when an actor's body returns
+// (three actors with empty bodies: the first pick fits, the second is past the end)
+// is an error run() throws, not an exception escaping a fiber (std::terminate: `gpulin
+// replay --schedule 'gheap-td:fixed|d;d;d|0'` aborted so).
+TEST(SimReplay, ScheduleRunningOutAfterABodyReturnsIsThrown) {
+  Simulator sim;
+  ReplayStrategy replay({0}, /*strict=*/true);
+  replay.begin_run(3);
+  EXPECT_THROW(sim.run(3, [](uint32_t) {}, replay, 1000), std::runtime_error);
+  // The simulator is usable afterwards.
+  ReplayStrategy again({0, 1}, true);
+  again.begin_run(3);
+  const RunResult r = sim.run(3, [](uint32_t) {}, again, 1000);
+  EXPECT_EQ(r.outcome, Outcome::Completed);
+}
+
 TEST(SimReplay, ReplayStrategyRunsOnce) {
   ReplayStrategy r({0}, true);
   EXPECT_TRUE(r.begin_run(2));

@@ -422,3 +422,15 @@ TEST(CliRender, PagesForExamplesAndTheFlags) {
   EXPECT_EQ(p.code, 1) << p.err;
   EXPECT_NE(slurp(replayed).find("\"verdict\":\"not linearizable\""), std::string::npos) << p.err;
 }
+
+// Schedule strings that do not fit their program, or ask for billions of picks, are
+// bad input (exit 2, one message), never an abort or an allocation without end.
+TEST(CliReplay, SchedulesThatDoNotFitExitTwo) {
+  for (const char* schedule : {"gheap-td:fixed|d;d;d|0", "gheap-td:fixed:k=4:t=2|d;d;d|0*1073741824",
+                               "gheap-bu:fixed:k=4:t=2|i1-2-3-4;d|1*3"}) {
+    const Result r = gpulin(std::string("replay --schedule ") + quote(schedule));
+    EXPECT_EQ(r.code, 2) << schedule << "\n" << r.err;
+    EXPECT_NE(r.err.find("gpulin replay: "), std::string::npos) << r.err;
+  }
+}
+

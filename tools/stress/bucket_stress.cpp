@@ -14,6 +14,7 @@
 #include "structures/bucket_heap/device_bucket_heap.h"
 #include "structures/bucket_heap/operations.h"
 #include "tools/explore/bucket_run.h"
+#include "tools/stress/bucket_program_upload.h"
 
 namespace gpulin::stress {
 
@@ -21,7 +22,6 @@ namespace {
 
 using bucket_heap::Element;
 using cuda_support::check;
-using cuda_support::DeviceBuffer;
 
 double since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -108,34 +108,26 @@ BucketStressResult run_bucket_program_on_gpu(const explore::BucketProgram& p, co
   if (r.levels > static_cast<uint32_t>(sms))
     throw std::runtime_error("bucket stress: " + std::to_string(r.levels) + " levels, more than the " +
                              std::to_string(sms) + " SMs");
-  std::vector<uint32_t> fn, first{0}, value;
-  std::vector<Element> updates;
   for (const explore::BucketOp& op : p.ops) {
-    fn.push_back(op.fn);
-    value.push_back(op.value);
-    for (const auto& [v, pr] : op.updates) updates.push_back(make_element(v, pr));
-    first.push_back(static_cast<uint32_t>(updates.size()));
     r.extracts += op.fn == kFnExtractMin;
     r.deletes += op.fn == kFnDelete;
   }
   r.ops = p.ops.size();
-  r.updates = updates.size();
   DeviceBucketHeap heap(o.d, r.levels);
-  DeviceBuffer<uint32_t> d_fn(fn), d_first(first), d_value(value);
-  DeviceBuffer<Element> d_updates(updates.empty() ? std::vector<Element>{0} : updates), d_out(p.ops.size());
+  const UploadedBucketProgram up(p);
+  r.updates = up.updates();
   std::unique_ptr<DeviceRecorder> rec;
   if (o.record)
     rec = std::make_unique<DeviceRecorder>(r.levels, static_cast<uint32_t>(4 * r.ops),
                                            static_cast<uint32_t>(2 * r.updates + 4 * r.ops));
   const DeviceRecorderRef ref = rec ? rec->ref() : DeviceRecorderRef{};
-  const DeviceProgram prog{d_fn.get(), d_first.get(), d_updates.get(), d_value.get(), d_out.get(), r.ops};
   cuda_support::GpuTimer timer;
   timer.start();
-  check(launch_bucket_program(heap.view(), prog, o.threads, nullptr, rec ? &ref : nullptr), "bucket heap program");
+  check(launch_bucket_program(heap.view(), up.program(), o.threads, nullptr, rec ? &ref : nullptr), "bucket heap program");
   r.kernel_seconds = timer.stop("bucket heap program");
 
   const auto c0 = std::chrono::steady_clock::now();
-  const std::vector<Element> out = cuda_support::download(d_out.get(), r.ops);
+  const std::vector<Element> out = up.answers();
   const std::vector<Element> want = explore::bucket_pq_answers(p);
   auto show = [](Element e) {
     return e == kNoElement ? std::string("empty")
