@@ -23,6 +23,9 @@ struct CheckArgs {
   std::string method = "auto";
   uint64_t budget = SearchOptions{}.max_steps;        // search steps, whole check
   size_t memory = SearchOptions{}.max_memory_bytes;  // bytes of the search's memo
+  // Wall-clock seconds of the search: a backstop where steps are slow (large states),
+  // so that no check runs without end whatever the machine.
+  double seconds = 300;
   bool json = false;
   bool no_partition = false;
   size_t minimise_max_ops = 200;
@@ -33,6 +36,7 @@ int check_file(const CheckArgs& a) {
   SearchOptions so;
   so.max_steps = a.budget;
   so.max_memory_bytes = a.memory;
+  so.max_seconds = a.seconds;
   so.partition = !a.no_partition;
   if (!a.render.empty()) {
     // The page first (its own checks): the keyed path below returns early.
@@ -104,6 +108,9 @@ void add_check(CLI::App& app, std::function<int()>& run) {
                   "memory budget of the search, in bytes with an optional suffix (512M, 2G), 0 for none "
                   "(then: undecided, exit 3)")
       ->transform(CLI::AsSizeValue(false))
+      ->capture_default_str();
+  sub->add_option("--seconds", a->seconds, "time budget of the search in seconds, 0 for none (then: undecided, exit 3)")
+      ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   sub->add_flag("--json", a->json, "one JSON object on standard output");
   sub->add_flag("--no-partition", a->no_partition, "search without partitioning by key");

@@ -60,7 +60,7 @@ std::string undecided_message(const SearchOptions& opt, BudgetExhausted b, bool 
     case BudgetExhausted::Memory:
       return out + "memory budget (" + std::to_string(opt.max_memory_bytes) + " bytes; raise it with --memory)";
     case BudgetExhausted::Time:
-      return out + "time budget (" + seconds_text(opt.max_seconds) + " s)";
+      return out + "time budget (" + seconds_text(opt.max_seconds) + " s; raise it with --seconds)";
     case BudgetExhausted::None:
       break;
   }

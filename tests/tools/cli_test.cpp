@@ -165,6 +165,19 @@ TEST(CliCheck, OutOfMemoryExitsThreeNamingTheMemoryBudget) {
   fs::remove_all(dir);
 }
 
+TEST(CliCheck, OutOfTimeExitsThreeNamingTheTimeBudget) {
+  const fs::path dir = scratch_dir("budget_time");
+  const std::string hard = quote(write_hard_history(dir, 30).string());
+  const Result r = gpulin("check --budget 0 --memory 0 --seconds 0.2 " + hard);
+  EXPECT_EQ(r.code, 3) << r.out << r.err;
+  EXPECT_NE((r.out + r.err).find("time budget (0.2 s; raise it with --seconds)"), std::string::npos) << r.out << r.err;
+  const Result j = gpulin("check --json --budget 0 --memory 0 --seconds 0.2 " + hard);
+  EXPECT_EQ(j.code, 3) << j.out << j.err;
+  EXPECT_NE(j.out.find("\"budget\":\"time\""), std::string::npos) << j.out;
+  EXPECT_EQ(gpulin("check --seconds -1 " + hard).code, 2);
+  fs::remove_all(dir);
+}
+
 TEST(CliExplore, DfsOnTheFixedTopDownHeapIsExhaustiveAndPasses) {
   const Result r = gpulin(
       "explore --structure gheap-td --variant fixed --actors 3 --ops 3 --k 4 --strategy dfs --preemptions 2 "
