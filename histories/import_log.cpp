@@ -4,12 +4,32 @@
 
 #include <filesystem>
 #include <fstream>
+#include <limits>
 
 #include "histories/assemble.h"
 
 namespace gpulin {
 
-ImportLog::ImportLog(std::string path, int64_t max_process) : path_(std::move(path)), next_fresh_(max_process + 1) {}
+ImportLog::ImportLog(std::string path, int64_t min_process, int64_t max_process)
+    : path_(std::move(path)),
+      fresh_up_(max_process),
+      fresh_down_(min_process),
+      up_left_(max_process < std::numeric_limits<int64_t>::max()),
+      down_left_(min_process > std::numeric_limits<int64_t>::min()) {}
+
+int64_t ImportLog::fresh_actor(int64_t process, uint32_t line) {
+  if (up_left_) {
+    if (++fresh_up_ == std::numeric_limits<int64_t>::max()) up_left_ = false;
+    return fresh_up_;
+  }
+  if (down_left_) {
+    if (--fresh_down_ == std::numeric_limits<int64_t>::min()) down_left_ = false;
+    return fresh_down_;
+  }
+  fail(line, fmt::format("process {} invokes again after an operation left pending, and no actor id is left for it "
+                         "(the fresh ids above and below the log's process numbers are all taken)",
+                         process));
+}
 
 void ImportLog::fail(uint32_t line, const std::string& msg) const { throw FormatError(path_, line, msg); }
 
@@ -20,7 +40,7 @@ void ImportLog::invoke(int64_t process, uint32_t line, std::string f, Value args
     fail(line, fmt::format("process {} invokes :{} while its :{} (line {}) has no answer yet", process, f,
                            ops_[p.outstanding].f, ops_[p.outstanding].inv_line));
   if (p.left_pending) {
-    p.actor = next_fresh_++;
+    p.actor = fresh_actor(process, line);
     p.left_pending = false;
   }
   p.outstanding = static_cast<int64_t>(ops_.size());

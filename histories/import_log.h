@@ -10,7 +10,8 @@
 // process after :info; these logs may still reuse the number (after a timed-out
 // read, for one). So when a process invokes again after one of its operations was
 // left pending, the new operation gets a fresh actor id, above every process number
-// in the log; otherwise the actor is the process number.
+// in the log (below every one where the largest is 2^63 - 1); otherwise the actor is
+// the process number.
 #pragma once
 
 #include <algorithm>
@@ -27,8 +28,9 @@ namespace gpulin {
 
 class ImportLog {
  public:
-  // `max_process`: the largest process number in the whole log (fresh actors go above it).
-  ImportLog(std::string path, int64_t max_process);
+  // The smallest and largest process numbers in the whole log (fresh actors go above
+  // the largest, or below the smallest when nothing is left above).
+  ImportLog(std::string path, int64_t min_process, int64_t max_process);
 
   void invoke(int64_t process, uint32_t line, std::string f, Value args);
   // The answers. Each names the function, which must match the invocation's.
@@ -59,8 +61,13 @@ class ImportLog {
   // The awaited op of `process`; fails when there is none or the function differs.
   Op& answer(int64_t process, uint32_t line, std::string_view f);
 
+  int64_t fresh_actor(int64_t process, uint32_t line);
+
   std::string path_;
-  int64_t next_fresh_;
+  // Fresh actor ids still free: (max_process, fresh_up_] used so far going up, then
+  // [fresh_down_, min_process) going down; each side as long as it has room.
+  int64_t fresh_up_, fresh_down_;
+  bool up_left_, down_left_;
   std::unordered_map<int64_t, Process> processes_;
   std::vector<Op> ops_;
 };
@@ -75,15 +82,16 @@ std::vector<std::string> read_lines(const std::string& path);
 template <class Parse, class Apply>
 History import_lines(const std::string& path, const std::string& model, Parse parse, Apply apply) {
   const std::vector<std::string> text = read_lines(path);
-  ImportLog probe(path, 0);
+  ImportLog probe(path, 0, 0);
   std::vector<decltype(parse(probe, text[0], 1u))> lines;
-  int64_t max_process = -1;
+  int64_t min_process = 0, max_process = -1;
   for (size_t i = 0; i < text.size(); ++i) {
     if (text[i].find_first_not_of(" \t") == std::string::npos) continue;
     lines.push_back(parse(probe, text[i], static_cast<uint32_t>(i + 1)));
-    max_process = std::max<int64_t>(max_process, lines.back().process);
+    min_process = lines.size() == 1 ? lines.back().process : std::min<int64_t>(min_process, lines.back().process);
+    max_process = lines.size() == 1 ? lines.back().process : std::max<int64_t>(max_process, lines.back().process);
   }
-  ImportLog log(path, max_process);
+  ImportLog log(path, min_process, max_process);
   for (const auto& l : lines) apply(log, l);
   return std::move(log).finish(model);
 }

@@ -164,6 +164,29 @@ TEST(HistImportJepsen, AnswersAndFreshActors) {
   EXPECT_TRUE(h.ops[4].pending());
 }
 
+// Process numbers at the 64-bit limits: a fresh actor goes below the smallest when
+// nothing is left above the largest (max + 1 once overflowed), and a log whose
+// numbers leave no room either way is refused, naming the line.
+TEST(HistImportJepsen, FreshActorsAtTheLimits) {
+  const std::string top = "9223372036854775807", bottom = "-9223372036854775808";
+  const std::string again = write_temp("etcd_limits.log",
+      "INFO  jepsen.util - " + top + "\t:invoke\t:read\tnil\n"
+      "INFO  jepsen.util - " + top + "\t:info\t:read\t:timed-out\n"
+      "INFO  jepsen.util - " + top + "\t:invoke\t:write\t1\n"
+      "INFO  jepsen.util - " + top + "\t:ok\t:write\t1\n");
+  const History h = import_jepsen_etcd(again);
+  ASSERT_EQ(h.ops.size(), 2u);
+  EXPECT_EQ(h.ops[0].actor, std::numeric_limits<int64_t>::max());
+  EXPECT_EQ(h.ops[1].actor, std::numeric_limits<int64_t>::max() - 1);
+  EXPECT_NO_THROW(check_events(h.events, h.source));
+  const std::string full = write_temp("etcd_full.log",
+      "INFO  jepsen.util - " + bottom + "\t:invoke\t:read\tnil\n"
+      "INFO  jepsen.util - " + top + "\t:invoke\t:read\tnil\n"
+      "INFO  jepsen.util - " + top + "\t:info\t:read\t:timed-out\n"
+      "INFO  jepsen.util - " + top + "\t:invoke\t:write\t1\n");
+  EXPECT_TRUE(throws_format_error([&] { import_jepsen_etcd(full); }, 4, "no actor id is left"));
+}
+
 TEST(HistImportJepsen, BadLinesNameFileAndLine) {
   struct Bad {
     const char* text;
