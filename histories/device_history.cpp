@@ -43,16 +43,6 @@ KeyHistory assemble(std::vector<DeviceEvent> events, const K* keys, uint64_t key
   h.header = std::move(header);
   h.fn_names = fn_names;
   h.events.reserve(events.size());
-  // Each event's keys are copied out of its actor's buffer in ticket order, so the
-  // pool holds exactly the recorded payloads.
-  uint64_t pool = 0;
-  size_t invs = 0;
-  for (const DeviceEvent& e : events) {
-    if (e.kind == kDeviceInv || e.kind == kDeviceRet) pool += e.key_len;
-    invs += e.kind == uint32_t(EventKind::Inv);
-  }
-  h.keys.reserve(pool);
-  h.ops.reserve(invs);
   // A kind no EventKind names is refused here, naming the event (the format's
   // rules, check_events, judge the rest: an lp without an inv, an lp after its
   // op's ret; two lps of one op are the explicit rule's violation).
@@ -70,9 +60,15 @@ KeyHistory assemble(std::vector<DeviceEvent> events, const K* keys, uint64_t key
                               std::to_string(events[i - 1].actor) +
                               "): the recorder's one counter gives every event its own ticket");
   IdIndex index = index_ids(events, [](const DeviceEvent& e) { return e.op; }, false);
-  auto copy_keys = [&](const DeviceEvent& e, uint64_t& off, uint32_t& len) {
-    off = h.keys.size();
-    len = e.key_len;
+  // Every event's keys lie in its actor's room and in the buffer (checked before
+  // anything is sized by them: a key_len of 2^32 must not reserve 16 GiB). Each
+  // event's keys are then copied out in ticket order, so the pool holds exactly the
+  // recorded payloads.
+  uint64_t pool = 0;
+  size_t invs = 0;
+  for (const DeviceEvent& e : events) {
+    invs += e.kind == kDeviceInv;
+    if (e.kind != kDeviceInv && e.kind != kDeviceRet) continue;
     const uint64_t end = uint64_t(e.key_off) + e.key_len;
     if (key_cap && end > key_cap)
       refuse(e, "its keys [" + std::to_string(e.key_off) + ", " + std::to_string(end) + ") run past the actor's key room of " +
@@ -80,6 +76,13 @@ KeyHistory assemble(std::vector<DeviceEvent> events, const K* keys, uint64_t key
     if (uint64_t(e.actor) * key_cap + end > key_words)
       refuse(e, "its keys end at word " + std::to_string(uint64_t(e.actor) * key_cap + end) + ", past the " +
                     std::to_string(key_words) + " words recorded");
+    pool += e.key_len;
+  }
+  h.keys.reserve(pool);
+  h.ops.reserve(invs);
+  auto copy_keys = [&](const DeviceEvent& e, uint64_t& off, uint32_t& len) {
+    off = h.keys.size();
+    len = e.key_len;
     const K* p = keys + uint64_t(e.actor) * key_cap + e.key_off;
     if constexpr (!std::is_same_v<K, int64_t>)
       for (uint32_t i = 0; i < e.key_len; ++i)

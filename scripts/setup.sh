@@ -14,6 +14,8 @@ have_header benchmark/benchmark.h   || need+=(libbenchmark-dev)
 command -v cmake >/dev/null         || need+=(cmake)
 command -v ninja >/dev/null         || need+=(ninja-build)
 command -v g++ >/dev/null           || need+=(g++)
+# The fuzz targets (fuzz/, scripts/fuzz.sh) are clang's libFuzzer.
+command -v clang++ >/dev/null || need+=(clang)
 # gpulin render's pages are tested in headless Chromium (tests/render/browser_test.sh).
 command -v chromium >/dev/null || command -v chromium-browser >/dev/null || need+=(chromium)
 if [ ${#need[@]} -gt 0 ]; then

@@ -204,6 +204,14 @@ TEST(RecordedEvents, KeysPastTheBufferAreRefused) {
   EXPECT_TRUE(throws_format_error([&] { r.assemble(); }, 0, "past the 16 words recorded"));
 }
 
+// Found by fuzz/fuzz_device_assembler: an event claiming 2^31 keys made the assembler
+// reserve them all (std::bad_alloc, 16 GiB) before any range was checked.
+TEST(RecordedEvents, AHugeKeyLengthIsRefusedBeforeAnythingIsSized) {
+  Recording r;
+  r.events[1].key_len = 1u << 31;
+  EXPECT_TRUE(throws_format_error([&] { r.assemble(); }, 0, "run past the actor's key room of 8 words"));
+}
+
 TEST(RecordedEvents, RetWithoutInvIsNamedByTheRules) {
   Recording r;
   r.events.push_back({7, 42, 0, kDeviceRet, 0, 0, 0, 1, 1});
