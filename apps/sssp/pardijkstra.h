@@ -15,6 +15,7 @@
 #include "apps/sssp/graph.h"
 #include "structures/bucket_heap/operations.h"
 #include "structures/bucket_heap/schedule.h"
+#include "structures/exec/block_sort.h"
 
 namespace gpulin::sssp {
 
@@ -37,24 +38,9 @@ inline bool rows_sorted(uint32_t n, const uint64_t* offsets, const uint32_t* tar
 // Level 0's buffers besides the heap's scratch, for a graph of largest out-degree d.
 struct RoundScratch {
   bucket_heap::Element* updates;  // d: the round's BULKUPDATE
-  uint64_t* keys;                 // next_pow2(d): the relaxed edges, and the sort below
+  uint64_t* keys;                 // next_pow2(d): the relaxed edges, the sort's work below
   bucket_heap::OpsScratch ops;    // d words each
 };
-
-// keys[0, size) ascending, size a power of two: a bitonic network, a pass each step
-// (only for graphs whose rows are not sorted; the paper's DAGs' rows are).
-template <class X>
-GPULIN_HD void bitonic_sort(X& x, uint64_t* keys, uint32_t size) {
-  for (uint32_t run = 2; run <= size; run <<= 1)
-    for (uint32_t stride = run >> 1; stride > 0; stride >>= 1)
-      x.parallel_for(size, [&](uint32_t i) {
-        const uint32_t partner = i ^ stride;
-        if (partner <= i) return;
-        const bool ascending = (i & run) == 0;
-        const uint64_t lo = keys[i], hi = keys[partner];
-        if ((lo > hi) == ascending) keys[i] = hi, keys[partner] = lo;
-      });
-}
 
 // Level 0's work: dist (n words, all 0xffffffff) gets the distances from `source`.
 // A BULKUPDATE's elements are sorted by value, one per value: a row not sorted (or
@@ -91,12 +77,12 @@ GPULIN_HD void pardijkstra_rounds(X& x, const bucket_heap::View& h, const GraphV
       });
       m = compact(x, reinterpret_cast<const Element*>(r.keys), static_cast<uint32_t>(deg), s, updates);
       if (!g.sorted_rows && m > 1) {
-        const uint32_t size = next_pow2(m);
-        x.parallel_for(size, [&](uint32_t i) { r.keys[i] = i < m ? updates[i] : kNoElement; });
-        bitonic_sort(x, r.keys, size);
-        // One per value, the least distance (sorted by value, then priority).
-        x.parallel_for(m, [&](uint32_t i) { s.flags[i] = i == 0 || value_of(r.keys[i]) != value_of(r.keys[i - 1]); });
-        m = compact(x, reinterpret_cast<const Element*>(r.keys), m, s, updates);
+        exec::block_sort(x, updates, m, r.keys, kNoElement);
+        // One per value, the least distance (sorted by value, then priority), through
+        // r.keys: compact does not work in place.
+        x.parallel_for(m, [&](uint32_t i) { s.flags[i] = i == 0 || value_of(updates[i]) != value_of(updates[i - 1]); });
+        m = compact(x, updates, m, s, r.keys);
+        x.parallel_for(m, [&](uint32_t i) { updates[i] = r.keys[i]; });
       }
       x.parallel_for(m, [&](uint32_t i) { dist[value_of(updates[i])] = prio_of(updates[i]); });
     }

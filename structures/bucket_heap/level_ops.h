@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "structures/bucket_heap/config.h"
+#include "structures/exec/block_sort.h"
 #include "structures/merge_path/block_merge.h"
 
 namespace gpulin::bucket_heap {
@@ -61,11 +62,7 @@ GPULIN_HD uint32_t delete_duplicates(X& x, const Element* in, uint32_t n, Elemen
   return compact(x, in, n, s, out);
 }
 
-GPULIN_HD inline uint32_t next_pow2(uint32_t n) {
-  uint32_t p = 1;
-  while (p < n) p <<= 1;
-  return p;
-}
+using exec::next_pow2;
 
 // SELECT: the rank key of the k-th smallest (1-based) non-DELETE element of in[0, n),
 // or of the largest when there are fewer than k (at least one there). DELETEs count

@@ -6,39 +6,20 @@
 
 #include <cstdint>
 
+#include "structures/exec/block_sort.h"
 #include "structures/gheap/config.h"
 #include "structures/merge_path/block_merge.h"
 
 namespace gpulin::gheap {
 
-GPULIN_HD inline uint32_t next_pow2(uint32_t n) {
-  uint32_t p = 1;
-  while (p < n) p <<= 1;
-  return p;
-}
+using exec::next_pow2;
 
-// Sorts keys[0, n) ascending with a bitonic network (§4.1: the paper sorts insert
-// batches by parallel bitonic sort in shared memory). `work` holds next_pow2(n)
-// keys (at most 2k): the input is padded there with MAX_VALUE.
+// Sorts keys[0, n) ascending (§4.1: the paper sorts insert batches by parallel
+// bitonic sort in shared memory). `work` holds next_pow2(n) keys (at most 2k): the
+// input is padded there with MAX_VALUE.
 template <class X, class Key>
 GPULIN_HD void block_sort(X& x, Key* keys, uint32_t n, Key* work) {
-  const uint32_t size = next_pow2(n);
-  x.parallel_for(size, [&](uint32_t i) { work[i] = i < n ? keys[i] : KeyLimits<Key>::max_value; });
-  for (uint32_t run = 2; run <= size; run <<= 1) {
-    for (uint32_t stride = run >> 1; stride > 0; stride >>= 1) {
-      x.parallel_for(size, [&](uint32_t i) {
-        uint32_t partner = i ^ stride;
-        if (partner <= i) return;
-        bool ascending = (i & run) == 0;
-        Key lo = work[i], hi = work[partner];
-        if ((lo > hi) == ascending) {
-          work[i] = hi;
-          work[partner] = lo;
-        }
-      });
-    }
-  }
-  x.parallel_for(n, [&](uint32_t i) { keys[i] = work[i]; });
+  exec::block_sort(x, keys, n, work, KeyLimits<Key>::max_value);
 }
 
 using merge_path::block_copy;
