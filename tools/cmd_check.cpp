@@ -38,16 +38,19 @@ int check_file(const CheckArgs& a) {
   so.max_memory_bytes = a.memory;
   so.max_seconds = a.seconds;
   so.partition = !a.no_partition;
-  if (!a.render.empty()) {
-    // The page first (its own checks): the keyed path below returns early.
+  // With --render, the page of the history the check read (the keyed path reads its
+  // lean form itself: the page then reads the file).
+  auto with_page = [&](int code, const History* read) {
+    if (a.render.empty() || code == kBadInput) return code;
     try {
-      fmt::print(stderr, "page: {}\n", write_timeline_page(read_history_any(a.file), a.render, a.file));
+      fmt::print(stderr, "page: {}\n", write_timeline_page(read ? *read : read_history_any(a.file), a.render, a.file));
     } catch (const std::exception& e) {
       fmt::print(stderr, "{}\n", e.what());
-      return kBadInput;
+      return int(kBadInput);
     }
-  }
-  if (auto decided = check_keyed({a.file, a.method, a.json, so, a.minimise_max_ops})) return *decided;
+    return code;
+  };
+  if (auto decided = check_keyed({a.file, a.method, a.json, so, a.minimise_max_ops})) return with_page(*decided, nullptr);
   const auto t0 = std::chrono::steady_clock::now();
   History h;
   try {
@@ -91,7 +94,7 @@ int check_file(const CheckArgs& a) {
     History m = minimise(h, still_fails(by_search ? CheckMethod::Search : CheckMethod::Witness, so));
     out.minimal = history_to_jsonl(m);
   }
-  return print_report(out, a.json);
+  return with_page(print_report(out, a.json), &h);
 }
 }  // namespace
 
