@@ -13,16 +13,18 @@ namespace {
 using P = Policy<Variant::Fixed>;
 
 template <bool Record>
-__global__ void __launch_bounds__(1024) program_kernel(View h, DeviceProgram p, DeviceRecorderRef rec) {
+__global__ void __launch_bounds__(1024) program_kernel(View h, DeviceProgram p, DeviceRecorderRef rec,
+                                                       cuda_exec::WatchdogRef watchdog) {
   __shared__ unsigned long long broadcast[2];
   using X = cuda_exec::CudaContext<cuda_exec::BlockScope, Record>;
-  X x{cuda_exec::BlockScope(broadcast), rec};
+  X x{cuda_exec::BlockScope(broadcast), rec, watchdog};
   const uint32_t level = blockIdx.x;
   if (level > 0) {
     run_level<X, P>(x, h, level, p.ops, NoChecks{});
     return;
   }
   for (uint64_t k = 0; k < p.ops; ++k) {
+    if (x.stopped()) return;  // the watchdog stopped the run (the levels drain in their waits)
     x.begin_op(static_cast<int64_t>(k));
     if (p.fn[k] == kFnExtractMin) {
       uint32_t v = 0, pr = 0;
@@ -41,11 +43,12 @@ __global__ void __launch_bounds__(1024) program_kernel(View h, DeviceProgram p, 
 }  // namespace
 
 cudaError_t launch_bucket_program(const View& h, const DeviceProgram& p, uint32_t threads, cudaStream_t stream,
-                                  const DeviceRecorderRef* recorder) {
+                                  const DeviceRecorderRef* recorder, const cuda_exec::WatchdogRef* watchdog) {
+  const cuda_exec::WatchdogRef wd = watchdog ? *watchdog : cuda_exec::WatchdogRef{};
   if (recorder)
-    program_kernel<true><<<h.levels, threads, 0, stream>>>(h, p, *recorder);
+    program_kernel<true><<<h.levels, threads, 0, stream>>>(h, p, *recorder, wd);
   else
-    program_kernel<false><<<h.levels, threads, 0, stream>>>(h, p, DeviceRecorderRef{});
+    program_kernel<false><<<h.levels, threads, 0, stream>>>(h, p, DeviceRecorderRef{}, wd);
   return cudaGetLastError();
 }
 

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 
+#include "cuda/watchdog.h"
 #include "histories/device_events.h"
 #include "structures/bucket_heap/config.h"
 #include "structures/bucket_heap/view.h"
@@ -27,8 +28,10 @@ struct DeviceProgram {
   uint64_t ops = 0;
 };
 
-// The fixed variant, no mutant. With `recorder` the operations are recorded (actor 0).
+// The fixed variant, no mutant. With `recorder` the operations are recorded (actor 0);
+// with `watchdog` a level that waits past its bound stops the run (cuda/watchdog.h).
 cudaError_t launch_bucket_program(const View& h, const DeviceProgram& p, uint32_t threads, cudaStream_t stream,
-                                  const DeviceRecorderRef* recorder = nullptr);
+                                  const DeviceRecorderRef* recorder = nullptr,
+                                  const cuda_exec::WatchdogRef* watchdog = nullptr);
 
 }  // namespace gpulin::bucket_heap

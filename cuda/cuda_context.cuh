@@ -20,6 +20,7 @@
 #include "cuda/cuda_actor_scope.cuh"
 #include "cuda/block_collectives.cuh"
 #include "cuda/cuda_barriers.cuh"
+#include "cuda/watchdog.h"
 #include "histories/device_events.h"
 #include "structures/exec/memory_order.h"
 
@@ -34,15 +35,13 @@ using device_ref = cuda::atomic_ref<T, cuda::thread_scope_device>;
 template <class Scope, bool Record = false, class RecordKey = uint32_t>
 class CudaContext {
  public:
-  // `spin_bound`: re-reads a wait_while_equals may make before it calls fail, so a
-  // wait that never ends (a lost release, a deadlock) traps with a message instead
-  // of hanging the GPU. The default, 2^24 re-reads with back-off up to 1 us, is
-  // about 17 s: far beyond any wait of a correct run (the root lock under 128
-  // blocks waits milliseconds).
-  static constexpr uint64_t kDefaultSpinBound = uint64_t{1} << 24;
-  __device__ explicit CudaContext(Scope scope, BasicDeviceRecorderRef<RecordKey> rec = {},
-                                  uint64_t spin_bound = kDefaultSpinBound)
-      : scope_(scope), rec_(rec), spin_bound_(spin_bound) {}
+  // `watchdog` (cuda/watchdog.h) bounds every wait: past its spin_bound re-reads
+  // the actor stops the run, and every other actor drains (its wait, or its next
+  // operation, sees the stop). Without a watchdog (its `stop` null) a wait past
+  // the bound traps with a message: the GPU never hangs either way.
+  static constexpr uint64_t kDefaultSpinBound = cuda_exec::kDefaultSpinBound;
+  __device__ explicit CudaContext(Scope scope, BasicDeviceRecorderRef<RecordKey> rec = {}, WatchdogRef watchdog = {})
+      : scope_(scope), rec_(rec), wd_(watchdog) {}
 
   // ---- shared words, actor-uniform ----------------------------------------
   // An acquire needs no barrier before it (nothing of this actor must be ordered
@@ -113,15 +112,33 @@ class CudaContext {
     if (scope_.rank() == 0) device_ref<uint32_t>(*p).store(v, cuda::memory_order_relaxed);
   }
   // Every thread sees the same loads (they are broadcast), so all of them count
-  // the same re-reads and reach the bound together.
+  // the same re-reads and reach the bound, or see the stop, together: the actor
+  // leaves as one. The stop word is read with the waited-on word, in one broadcast.
   __device__ void wait_while_equals(uint32_t* p, uint32_t seen) {
     uint32_t backoff = 32;
     for (uint64_t spins = 0;; ++spins) {
-      if (load(p) != seen) return;
-      if (spins >= spin_bound_) fail("spin bound exceeded: a wait_while_equals that never ended");
+      const unsigned long long both = scope_.template from_leader<unsigned long long>([&] {
+        const uint32_t v = device_ref<uint32_t>(*p).load(cuda::memory_order_acquire);
+        const uint32_t stop = wd_.stop ? device_ref<uint32_t>(*wd_.stop).load(cuda::memory_order_relaxed) : 0u;
+        return (static_cast<unsigned long long>(stop) << 32) | v;
+      });
+      if (static_cast<uint32_t>(both) != seen) return;
+      if (both >> 32) leave(p, seen, kStopWasWaiting);
+      if (spins >= wd_.spin_bound) {
+        if (!wd_.stop) fail("spin bound exceeded: a wait_while_equals that never ended");
+        leave(p, seen, kStopSpinBound);
+      }
       __nanosleep(backoff);
       backoff = backoff < 1024 ? backoff * 2 : backoff;
     }
+  }
+  // Whether the watchdog stopped the run: a kernel asks before each operation, so
+  // that actors between operations drain too. False, without a load, when there is
+  // no watchdog.
+  __device__ bool stopped() {
+    if (!wd_.stop) return false;
+    return scope_.template from_leader<uint32_t>(
+               [&] { return device_ref<uint32_t>(*wd_.stop).load(cuda::memory_order_relaxed); }) != 0;
   }
 
   // ---- shared bulk data, actor-cooperative -------------------------------
@@ -270,12 +287,30 @@ class CudaContext {
   template <class Key>
   __device__ void record_ret(const Key* res, uint32_t n, bool is_null) { with_keys(kDeviceRet, 0, res, n, is_null); }
 
+  // An impossible state: the device prints why; with a watchdog the run stops as
+  // for a wait past its bound (the history so far is kept), without one it traps.
   __device__ void fail(const char* what) {
-    if (scope_.rank() == 0) printf("gpulin: block %u thread %u: %s\n", blockIdx.x, threadIdx.x, what);
+    if (scope_.rank() == 0) printf("gpulin: %s %u: %s\n", std::is_same_v<Scope, WarpScope> ? "warp" : "block", scope_.actor(), what);
+    if (wd_.stop) leave(nullptr, 0, kStopFailed);
     __trap();
   }
 
  private:
+  // The actor records why it stops (and, unless it was only waiting, stops the
+  // run: the first to do so is named), then all its threads exit together. A block
+  // that exits mid-operation leaves it pending in the recorder, holding what it held.
+  __device__ void leave(const uint32_t* word, uint32_t seen, uint32_t why) {
+    if (scope_.rank() == 0) {
+      const uint32_t a = scope_.actor();
+      const uint32_t slot = atomicAdd(wd_.wait_count, 1u);
+      if (slot < wd_.wait_cap) wd_.waits[slot] = WatchdogWait{reinterpret_cast<uint64_t>(word), a, seen, why, 0};
+      if (why != kStopWasWaiting) atomicCAS(wd_.stop, 0u, a + 1);
+      __threadfence();
+    }
+    scope_.sync();
+    asm volatile("exit;");
+  }
+
   __device__ unsigned long long ticket(uint32_t kind) {
     auto counter = device_ref<unsigned long long>(*rec_.ticket);
     const cuda::memory_order order = kind == kDeviceInv   ? cuda::memory_order_acquire
@@ -323,7 +358,7 @@ class CudaContext {
 
   Scope scope_;
   BasicDeviceRecorderRef<RecordKey> rec_;
-  uint64_t spin_bound_;
+  WatchdogRef wd_;
   int64_t op_ = 0;
 };
 

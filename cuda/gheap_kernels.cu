@@ -1,6 +1,8 @@
 // The heap's GPU kernels: instantiations of the same templates the simulator runs
 // (structures/gheap/operation.h), with the CUDA execution context. No second copy
-// of the algorithm, and no mutant: only HeapPolicy<flavor, variant, Mutant::None>.
+// of the algorithm. Mutants run in the simulator; the one exception is
+// lost-root-release on the fixed TD heap with 32-bit keys, a deadlock built for the
+// watchdog's test (cuda/watchdog.h).
 #include "cuda/cuda_context.cuh"
 #include "cuda/gheap_launch.h"
 #include "structures/gheap/operation.h"
@@ -28,13 +30,16 @@ __device__ __forceinline__ Key* shared_keys() {
 // Fig. 14): the bound keeps registers within 64 a thread.
 template <class Key, class P, bool Record>
 __global__ void __launch_bounds__(1024)
-    heap_batch_kernel(HeapView<Key, P> h, GpuOpBatch<Key> ops, BasicDeviceRecorderRef<Key> rec, int64_t op_id_base) {
-  static_assert(P::mutant == Mutant::None, "mutants are not built into GPU kernels");
+    heap_batch_kernel(HeapView<Key, P> h, GpuOpBatch<Key> ops, BasicDeviceRecorderRef<Key> rec, int64_t op_id_base,
+                      cuda_exec::WatchdogRef watchdog) {
+  static_assert(P::mutant == Mutant::None || P::mutant == Mutant::LostRootRelease,
+                "the GPU kernels build only the watchdog's deadlocking mutant");
   __shared__ unsigned long long broadcast[2];
   const uint32_t k = h.k;
   const Scratch<Key> s = make_scratch(shared_keys<Key>(), k);
-  cuda_exec::CudaContext<cuda_exec::BlockScope, Record, Key> x(cuda_exec::BlockScope(broadcast), rec);
+  cuda_exec::CudaContext<cuda_exec::BlockScope, Record, Key> x(cuda_exec::BlockScope(broadcast), rec, watchdog);
   for (uint64_t i = blockIdx.x; i < ops.count; i += gridDim.x) {
+    if (x.stopped()) return;  // the watchdog stopped the run: drain
     x.begin_op(op_id_base + static_cast<int64_t>(i));
     const uint32_t m = run_operation(x, h, s, ops.fn[i], ops.keys + i * k, ops.n[i]);
     if (ops.fn[i] == kFnDel) {
@@ -47,7 +52,8 @@ __global__ void __launch_bounds__(1024)
 
 template <class Key, class P, bool Record>
 cudaError_t launch(const HeapMemory<Key>& h, const GpuOpBatch<Key>& ops, uint32_t blocks, uint32_t threads,
-                   cudaStream_t stream, BasicDeviceRecorderRef<Key> rec, int64_t op_id_base) {
+                   cudaStream_t stream, BasicDeviceRecorderRef<Key> rec, int64_t op_id_base,
+                   const cuda_exec::WatchdogRef& watchdog) {
   const size_t shared = kScratchKeysPerK * static_cast<size_t>(h.k) * sizeof(Key);
   // Above 48 KiB a block's shared memory must be asked for; the kernel's static
   // broadcast words count too (k = 1024 with 64-bit keys is exactly 48 KiB dynamic).
@@ -56,15 +62,17 @@ cudaError_t launch(const HeapMemory<Key>& h, const GpuOpBatch<Key>& ops, uint32_
                                          cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared));
     if (e != cudaSuccess) return e;
   }
-  heap_batch_kernel<Key, P, Record><<<blocks, threads, shared, stream>>>(view_as<P>(h), ops, rec, op_id_base);
+  heap_batch_kernel<Key, P, Record><<<blocks, threads, shared, stream>>>(view_as<P>(h), ops, rec, op_id_base, watchdog);
   return cudaGetLastError();
 }
 
 template <class P, class Key>
 cudaError_t launch_policy(const HeapMemory<Key>& h, const GpuOpBatch<Key>& ops, uint32_t blocks, uint32_t threads,
-                          cudaStream_t stream, const BasicDeviceRecorderRef<Key>* recorder, int64_t op_id_base) {
-  return recorder ? launch<Key, P, true>(h, ops, blocks, threads, stream, *recorder, op_id_base)
-                  : launch<Key, P, false>(h, ops, blocks, threads, stream, {}, op_id_base);
+                          cudaStream_t stream, const BasicDeviceRecorderRef<Key>* recorder, int64_t op_id_base,
+                          const cuda_exec::WatchdogRef* watchdog) {
+  const cuda_exec::WatchdogRef wd = watchdog ? *watchdog : cuda_exec::WatchdogRef{};
+  return recorder ? launch<Key, P, true>(h, ops, blocks, threads, stream, *recorder, op_id_base, wd)
+                  : launch<Key, P, false>(h, ops, blocks, threads, stream, {}, op_id_base, wd);
 }
 
 }  // namespace
@@ -72,19 +80,29 @@ cudaError_t launch_policy(const HeapMemory<Key>& h, const GpuOpBatch<Key>& ops, 
 template <class Key>
 cudaError_t launch_heap_batch(Flavor flavor, Variant variant, const HeapMemory<Key>& h, const GpuOpBatch<Key>& ops,
                               uint32_t blocks, uint32_t threads, cudaStream_t stream,
-                              const BasicDeviceRecorderRef<std::type_identity_t<Key>>* recorder, int64_t op_id_base) {
+                              const BasicDeviceRecorderRef<std::type_identity_t<Key>>* recorder, int64_t op_id_base,
+                              const cuda_exec::WatchdogRef* watchdog, Mutant mutant) {
   const bool fixed = variant == Variant::Fixed;
+  const auto go = [&](auto policy) {
+    return launch_policy<decltype(policy)>(h, ops, blocks, threads, stream, recorder, op_id_base, watchdog);
+  };
+  if (mutant == Mutant::LostRootRelease) {
+    if constexpr (sizeof(Key) == 4)
+      if (flavor == Flavor::TopDown && fixed) return go(HeapPolicy<Flavor::TopDown, Variant::Fixed, Mutant::LostRootRelease>{});
+    return cudaErrorInvalidValue;
+  }
+  if (mutant != Mutant::None) return cudaErrorInvalidValue;
   if (flavor == Flavor::TopDown)
-    return fixed ? launch_policy<HeapPolicy<Flavor::TopDown, Variant::Fixed>>(h, ops, blocks, threads, stream, recorder, op_id_base)
-                 : launch_policy<HeapPolicy<Flavor::TopDown, Variant::Paper>>(h, ops, blocks, threads, stream, recorder, op_id_base);
-  return fixed ? launch_policy<HeapPolicy<Flavor::BottomUp, Variant::Fixed>>(h, ops, blocks, threads, stream, recorder, op_id_base)
-               : launch_policy<HeapPolicy<Flavor::BottomUp, Variant::Paper>>(h, ops, blocks, threads, stream, recorder, op_id_base);
+    return fixed ? go(HeapPolicy<Flavor::TopDown, Variant::Fixed>{}) : go(HeapPolicy<Flavor::TopDown, Variant::Paper>{});
+  return fixed ? go(HeapPolicy<Flavor::BottomUp, Variant::Fixed>{}) : go(HeapPolicy<Flavor::BottomUp, Variant::Paper>{});
 }
 
 // The two key types of the GPU heap: the kernels above, each instantiated twice.
 template cudaError_t launch_heap_batch(Flavor, Variant, const HeapMemory<uint32_t>&, const GpuOpBatch<uint32_t>&,
-                                       uint32_t, uint32_t, cudaStream_t, const DeviceRecorderRef*, int64_t);
+                                       uint32_t, uint32_t, cudaStream_t, const DeviceRecorderRef*, int64_t,
+                                       const cuda_exec::WatchdogRef*, Mutant);
 template cudaError_t launch_heap_batch(Flavor, Variant, const HeapMemory<uint64_t>&, const GpuOpBatch<uint64_t>&,
-                                       uint32_t, uint32_t, cudaStream_t, const DeviceRecorderRef64*, int64_t);
+                                       uint32_t, uint32_t, cudaStream_t, const DeviceRecorderRef64*, int64_t,
+                                       const cuda_exec::WatchdogRef*, Mutant);
 
 }  // namespace gpulin::gheap

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "cuda/watchdog.h"
 #include "histories/device_events.h"
 #include "structures/gheap/config.h"
 
@@ -30,20 +31,24 @@ struct GpuOpBatch {
 // on `stream` and returns the launch's error; it does not synchronise (a fault in
 // the kernel shows at the caller's next synchronisation). With `recorder` every
 // event is recorded (op ids are `op_id_base + i`; keys whole, in the recorder's
-// words of the heap's key type); without it, recording is compiled out. Only the
-// production heaps are instantiated: both flavors and variants, no mutant
-// (mutants run in the simulator), for the key types uint32_t and uint64_t (the
-// key type is a template parameter of the kernels, never a run-time branch).
+// words of the heap's key type); without it, recording is compiled out. With
+// `watchdog` a run that cannot finish stops and drains (cuda/watchdog.h); without
+// it a wait past the default bound traps. Instantiated: both flavors and variants
+// for the key types uint32_t and uint64_t (the key type is a template parameter
+// of the kernels, never a run-time branch), and one mutant, lost-root-release on
+// the fixed TD heap with 32-bit keys (the watchdog's deadlock); any other mutant,
+// or that one elsewhere, is cudaErrorInvalidValue (mutants run in the simulator).
 template <class Key>
 cudaError_t launch_heap_batch(Flavor flavor, Variant variant, const HeapMemory<Key>& h, const GpuOpBatch<Key>& ops,
                               uint32_t blocks, uint32_t threads, cudaStream_t stream,
                               const BasicDeviceRecorderRef<std::type_identity_t<Key>>* recorder = nullptr,
-                              int64_t op_id_base = 0);
+                              int64_t op_id_base = 0, const cuda_exec::WatchdogRef* watchdog = nullptr,
+                              Mutant mutant = Mutant::None);
 extern template cudaError_t launch_heap_batch(Flavor, Variant, const HeapMemory<uint32_t>&,
                                               const GpuOpBatch<uint32_t>&, uint32_t, uint32_t, cudaStream_t,
-                                              const DeviceRecorderRef*, int64_t);
+                                              const DeviceRecorderRef*, int64_t, const cuda_exec::WatchdogRef*, Mutant);
 extern template cudaError_t launch_heap_batch(Flavor, Variant, const HeapMemory<uint64_t>&,
                                               const GpuOpBatch<uint64_t>&, uint32_t, uint32_t, cudaStream_t,
-                                              const DeviceRecorderRef64*, int64_t);
+                                              const DeviceRecorderRef64*, int64_t, const cuda_exec::WatchdogRef*, Mutant);
 
 }  // namespace gpulin::gheap

@@ -10,6 +10,13 @@
 # BENCH_ARGS="--only table1,record" (passed to each benchmark in full mode), TARGETS="slab_hash_gpu_test
 # gpulin_bench_slab" (build only these), TESTS_REGEX="Slab" (run only the gpu tests it matches).
 # Bucket heap stress: STRESS=bucket-heap with BUCKET_D, BUCKET_OPS, BUCKET_THREADS.
+# The part "sanitize" (not in the default) runs every gpu test executable under
+# compute-sanitizer's memcheck, racecheck and synccheck (SANITIZE_TOOLS to choose,
+# SANITIZE_FILTER a gtest filter, SANITIZE_TIMEOUT seconds per run, default 240, at
+# most SANITIZE_JOBS runs at once, default 4); each run's verdict (clean, errors, or
+# out of time) goes in the summary, its log to $out/sanitize-TOOL-TEST.log. The
+# deliberately trapping test (SpinBound.AWaitNobodyEnds...) is left out: a trap is
+# an error to every tool.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mode="${1:-full}"
@@ -24,7 +31,7 @@ source scripts/device-configure.sh
 log "build"
 targets=(gpulin gheap_gpu_test gpu_check_test merge_path_gpu_test spin_bound_test lane_search_test warp_scope_test
   slab_hash_gpu_test slab_mutant_gpu_test cuckoo_baseline_test psync_gpu_test sssp_gpu_test bucket_heap_gpu_test
-  gpulin_bench_gheap)
+  block_collectives_test watchdog_gpu_test gpulin_bench_gheap)
 want bench && for t in gpulin_bench_merge gpulin_bench_check gpulin_bench_slab gpulin_bench_psync gpulin_bench_sssp; do
   grep -q "\b$t\b" build-gpu/CMakeFiles/TargetDirectories.txt 2>/dev/null && targets+=("$t")
 done
@@ -79,6 +86,29 @@ for s in ${STRESS:-gheap-td gheap-bu}; do
     done
   done
 done
+fi
+if want sanitize; then
+log "compute-sanitizer"
+cs=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
+bins=$(find build-gpu/tests/gpu build-gpu/tests/merge_path -maxdepth 1 -name '*_test' -type f -perm -u+x | sort)
+filter="${SANITIZE_FILTER:--SpinBound.AWaitNobodyEndsTrapsInsteadOfHanging}"
+sanitize_one() {  # TOOL BIN
+  local name log rc
+  name=$(basename "$2"); log="$out/sanitize-$1-$name.log"
+  timeout "${SANITIZE_TIMEOUT:-240}" "$cs" --tool "$1" --error-exitcode 99 "$2" --gtest_filter="$filter" >"$log" 2>&1
+  rc=$?
+  case $rc in
+    0) echo "$1 $name: clean ($(grep -oE 'ERROR SUMMARY: [0-9]+ error|RACECHECK SUMMARY: [0-9]+ hazard[^)]*' "$log" | tail -1))" ;;
+    124) echo "$1 $name: OUT OF TIME (${SANITIZE_TIMEOUT:-240} s)" ;;
+    99) echo "$1 $name: ERRORS ($(grep -oE '(ERROR|RACECHECK) SUMMARY: .*' "$log" | tail -1))" ;;
+    *) echo "$1 $name: FAILED (exit $rc; tests failed under the tool: $(grep -c '\[  FAILED  \]' "$log"))" ;;
+  esac
+}
+export -f sanitize_one; export cs out filter
+results=$(for tool in ${SANITIZE_TOOLS:-memcheck racecheck synccheck}; do for b in $bins; do echo "$tool $b"; done; done |
+  xargs -P "${SANITIZE_JOBS:-4}" -L 1 bash -c 'sanitize_one "$0" "$1"' | sort)
+echo "$results" | tee "$out/sanitize.txt"
+while read -r line; do summary+=("sanitize $line"); done <<<"$results"
 fi
 want bench && for b in ${BENCHES:-gpulin_bench_gheap gpulin_bench_merge gpulin_bench_check}; do
   bin=$(find build-gpu -name $b -type f -perm -u+x | head -1)

@@ -34,9 +34,10 @@ for t in "${targets[@]}"; do
   "$b/fuzz_$t" "${bound[@]}" -timeout=10 -rss_limit_mb=2048 -detect_leaks=1 -artifact_prefix="$b/found/$t-" \
     "$corpus" >"$b/$t.log" 2>&1
   rc=$?
-  runs=$(grep -oE 'Done [0-9]+ runs' "$b/$t.log" | grep -oE '[0-9]+')
+  runs=$(grep -oE 'Done [0-9]+ runs in [0-9]+' "$b/$t.log" | grep -oE '[0-9]+' | head -1)
+  took=$(grep -oE 'Done [0-9]+ runs in [0-9]+' "$b/$t.log" | grep -oE '[0-9]+$')
   if [ $rc -eq 0 ]; then
-    echo "fuzz $t: ${runs:-?} runs, no crash, hang or leak"
+    echo "fuzz $t: ${runs:-?} runs in ${took:-?} s, no crash, hang or leak"
   else
     failed=1
     echo "fuzz $t: FAILED (exit $rc): $(grep -E 'ERROR|SUMMARY|runtime error' "$b/$t.log" | head -2 | tr '\n' ' ')"

@@ -27,7 +27,7 @@ static uint64_t parse_number(const char*& p, const char* end) {
   return v;
 }
 
-std::vector<uint32_t> decode_picks(const std::string& text) {
+std::vector<uint32_t> decode_picks(const std::string& text, uint64_t max_picks) {
   std::vector<uint32_t> picks;
   const char* p = text.data();
   const char* end = p + text.size();
@@ -39,9 +39,9 @@ std::vector<uint32_t> decode_picks(const std::string& text) {
       times = parse_number(p, end);
     }
     if (actor >= 64) throw std::invalid_argument("schedule: actor " + std::to_string(actor) + " (at most 63)");
-    if (times == 0 || times > kMaxPicks - picks.size())
+    if (times == 0 || times > max_picks - picks.size())
       throw std::invalid_argument("schedule: a run of " + std::to_string(times) + " after " + std::to_string(picks.size()) +
-                                  " picks (1 or more, at most " + std::to_string(kMaxPicks) + " in all)");
+                                   " picks (1 or more, at most " + std::to_string(max_picks) + " in all)");
     picks.insert(picks.end(), times, static_cast<uint32_t>(actor));
     if (p < end) {
       if (*p != '.') throw std::invalid_argument("schedule: expected '.' between picks");

@@ -205,7 +205,7 @@ void add_explore(CLI::App& app, std::function<int()>& run) {
   sub->add_option("--schedules", o.schedules, "schedules to run");
   sub->add_option("--seed", o.seed, "seed of workloads and strategy");
   sub->add_option("--mutant", args->mutant, "bug injection (none, early-root-release, start-at-parent, skip-partial-merge, "
-                                            "unlock-before-lock, bitrev-off-by-one, fixed-big-child; merge: "
+                                            "unlock-before-lock, bitrev-off-by-one, fixed-big-child, lost-root-release; merge: "
                                             "merge-window-overrun; slab: " + slab_mutants_text() + "; psync: " +
                                             names_text(explore::psync_mutant_names()) + "; bucket-heap: " +
                                             names_text(explore::bucket_mutant_names()) + ")");

@@ -67,6 +67,10 @@ int run_sssp(const SsspArgs& a) {
     sssp::PardijkstraStats st;
     dist = sssp::pardijkstra_gpu(g, a.source, &st, a.threads);
     fmt::print("  PARDIJKSTRA on the bucket heap (d {}, {} levels): {:.4f} s of GPU time\n", st.d, st.levels, st.seconds);
+    if (!st.stopped.empty()) {
+      fmt::print("  FAIL: {}\n", st.stopped);
+      return int(kViolation);
+    }
   } else {
     sssp::NearFarStats st;
     dist = sssp::near_far_sssp(g, a.source, a.delta, &st);

@@ -117,7 +117,7 @@ int run_bucket(Args& a) {
 
 void add_stress(CLI::App& app, std::function<int()>& run) {
   struct Args {
-    std::string structure = "gheap-td", variant = "fixed", mix = "0.2,0.2,0.3,0.3", alloc = "light", recorder = "auto";
+    std::string structure = "gheap-td", variant = "fixed", mutant = "none", mix = "0.2,0.2,0.3,0.3", alloc = "light", recorder = "auto";
     stress::StressOptions o;
     stress::SlabStressOptions slab;
     stress::PsyncStressOptions psync;
@@ -154,6 +154,13 @@ void add_stress(CLI::App& app, std::function<int()>& run) {
   sub->add_option("--seed", o.seed, "seed");
   sub->add_option("--key-bits", o.key_bits, "the heap's key type: 32 (default) or 64 (keys drawn from [0, 2^63))")
       ->check(CLI::IsMember({32, 64}));
+  sub->add_option("--mutant", a->mutant,
+                  "gheap-td fixed, 32-bit keys: lost-root-release (a deadlock, to see the GPU watchdog stop the run; "
+                  "other mutants run in the simulator)")
+      ->check(CLI::IsMember({"none", "lost-root-release"}));
+  sub->add_option("--spin-bound", o.spin_bound,
+                  "re-reads a GPU wait may make before the watchdog stops the run (default 2^24, about 17 s)")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 40));
   sub->add_flag("--record", o.record, "record the history and check it with the witness checker");
   sub->add_option("--check", o.check, "where the checks run: device (the GPU, default) or host (download everything)")
       ->check(CLI::IsMember({"device", "host"}));
@@ -166,6 +173,7 @@ void add_stress(CLI::App& app, std::function<int()>& run) {
       auto& o = a->o;
       o.flavor = *explore::parse_structure(a->structure);
       o.variant = *explore::parse_variant(a->variant);
+      o.mutant = *explore::parse_mutant(a->mutant);
       stress::StressResult r;
       try {
         r = stress::run_stress(o);
@@ -193,7 +201,7 @@ void add_stress(CLI::App& app, std::function<int()>& run) {
       }
       if (!r.history_path.empty()) fmt::print("  history: {}\n", r.history_path);
       for (const auto& f : r.failures) fmt::print("  FAIL: {}\n", f);
-      fmt::print("  verdict: {}\n", r.failures.empty() ? "pass" : "FAIL");
+      fmt::print("  verdict: {}\n", r.failures.empty() ? "pass" : !r.watchdog.empty() ? "FAIL (stopped by the watchdog)" : "FAIL");
       return r.failures.empty() ? int(kPass) : int(kViolation);
     };
   });

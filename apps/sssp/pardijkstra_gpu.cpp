@@ -5,6 +5,7 @@
 
 #include "common/cuda_support.h"
 #include "cuda/pardijkstra_launch.h"
+#include "cuda/watchdog_host.h"
 #include "structures/bucket_heap/device_bucket_heap.h"
 
 namespace gpulin::sssp {
@@ -32,10 +33,14 @@ std::vector<uint32_t> pardijkstra_gpu(const Graph& g, uint32_t source, Pardijkst
   const RoundScratch r{updates.get(), keys.get(), {words.get(), words.get() + st.d}};
   bucket_heap::DeviceBucketHeap heap(st.d, st.levels);
   const GraphView gv{g.n, offsets.get(), targets.get(), weights.get(), rows_sorted(g.n, g.offsets.data(), g.targets.data())};
+  const cuda_exec::DeviceWatchdog watchdog(st.levels);
   cuda_support::GpuTimer timer;
   timer.start();
-  check(launch_pardijkstra(heap.view(), gv, source, dist.get(), r, threads, nullptr), "pardijkstra");
+  check(launch_pardijkstra(heap.view(), gv, source, dist.get(), r, threads, nullptr, &watchdog.ref()), "pardijkstra");
   st.seconds = timer.stop("pardijkstra");
+  // A level that waited past its bound stopped the run: the distances are partial.
+  if (const cuda_exec::WatchdogReport stop = watchdog.read(); stop.stopped)
+    st.stopped = cuda_exec::describe(stop, [&](uint64_t a) { return heap.word_name(a); });
   if (stats) *stats = st;
   return cuda_support::download(dist.get(), g.n);
 }

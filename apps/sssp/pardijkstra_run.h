@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "apps/sssp/graph.h"
@@ -12,6 +13,9 @@ namespace gpulin::sssp {
 struct PardijkstraStats {
   uint32_t d = 0, levels = 0;
   double seconds = 0;  // GPU time of the rounds (the graph's upload not counted)
+  // Not empty: the GPU watchdog stopped the run (a level waited past its bound), and
+  // says who waited on what; the distances returned are then partial.
+  std::string stopped;
 };
 
 // Distances from `source` (kUnreached where none). Throws std::runtime_error when the

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "common/cuda_support.h"
@@ -34,6 +35,13 @@ class DeviceBucketHeap {
     threshold_.fill_bytes(0xff);  // kNoThreshold
   }
   const View& view() const { return view_; }
+  // The GPU watchdog's name for a word a level waited on (cuda/watchdog_host.h):
+  // the levels signal through their RESOLVE counts (schedule.h). Empty: not ours.
+  std::string word_name(uint64_t address) const {
+    const uint64_t done = reinterpret_cast<uint64_t>(view_.done);
+    if (address < done || address >= done + 4ull * view_.levels) return {};
+    return "level " + std::to_string((address - done) / 4) + "'s RESOLVE count";
+  }
 
  private:
   cuda_support::DeviceBuffer<Element> buckets_, signals_;

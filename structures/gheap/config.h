@@ -36,6 +36,8 @@ enum class Mutant : uint32_t {
   UnlockBeforeLock,    // TD insert releases the parent before locking the child
   BitReversalOffByOne, // target selection reverses one bit too few
   FixedBigChild,       // delete always sends the larger half right (Fig. 10's comment read literally)
+  LostRootRelease,     // MS_UNLOCK of the root is lost: the first operation keeps it (a deadlock);
+                       // the one mutant also built into GPU kernels, for the watchdog's test
 };
 
 // Operation codes recorded in histories (model pq-batch: "ins", "del").
@@ -126,6 +128,7 @@ decltype(auto) with_policy(Flavor flavor, Variant variant, Mutant mutant, F&& f)
       case Mutant::UnlockBeforeLock: return f(HeapPolicy<FL, VA, Mutant::UnlockBeforeLock>{});
       case Mutant::BitReversalOffByOne: return f(HeapPolicy<FL, VA, Mutant::BitReversalOffByOne>{});
       case Mutant::FixedBigChild: return f(HeapPolicy<FL, VA, Mutant::FixedBigChild>{});
+      case Mutant::LostRootRelease: return f(HeapPolicy<FL, VA, Mutant::LostRootRelease>{});
       case Mutant::None: break;
     }
     return f(HeapPolicy<FL, VA, Mutant::None>{});

@@ -45,6 +45,8 @@ GPULIN_HD uint32_t ms_trylock_while_inuse(X& x, const HeapView<Key, P>& h, uint3
 // the node in another state is an impossible state and fails the run loudly.
 template <class X, class Key, class P>
 GPULIN_HD void ms_unlock(X& x, const HeapView<Key, P>& h, uint32_t node, uint32_t from, uint32_t to) {
+  if constexpr (P::mutant == Mutant::LostRootRelease)
+    if (node == 1 && from == INUSE) return;  // mutant: the root stays held, and every later operation waits on it
   if (from == INUSE) x.record_rel(node);
   uint32_t old = x.cas(h.lock(node), from, to);
   if (old != from && h.fixed()) x.fail("lock release found the node in an unexpected state");

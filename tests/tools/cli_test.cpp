@@ -9,51 +9,14 @@
 #include <sstream>
 #include <string>
 
+#include "tests/tools/run_gpulin.h"
+
 namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kSource = GPULIN_SOURCE_DIR;
-const fs::path kShared = GPULIN_SHARED_DIR;
-
-struct Result {
-  int code = -1;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-fs::path scratch_dir(const std::string& name) {
-  fs::path d = fs::path(testing::TempDir()) / ("gpulin_cli_" + name + "_" + std::to_string(::getpid()));
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
-
-Result gpulin(const std::string& args) {
-  static int n = 0;
-  const fs::path d = scratch_dir("io" + std::to_string(n++));
-  const std::string cmd = quote(GPULIN_BIN) + " " + args + " >" + quote((d / "out").string()) + " 2>" +
-                          quote((d / "err").string()) + " </dev/null";
-  const int status = std::system(cmd.c_str());
-  Result r;
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = slurp(d / "out");
-  r.err = slurp(d / "err");
-  fs::remove_all(d);
-  return r;
-}
+using namespace cli_test;
+using Result = CliResult;
 
 TEST(CliCheck, ExamplesGiveTheirVerdicts) {
   const fs::path ex = kSource / "histories/examples";

@@ -23,6 +23,8 @@ constexpr MutantInfo kMutants[] = {
     {Mutant::UnlockBeforeLock, "unlock-before-lock", "TD insert releases the parent before locking the child"},
     {Mutant::BitReversalOffByOne, "bitrev-off-by-one", "target selection reverses one bit too few"},
     {Mutant::FixedBigChild, "fixed-big-child", "delete always sends the larger half to the right child"},
+    {Mutant::LostRootRelease, "lost-root-release",
+     "the root's release is lost: the first operation keeps it, every later one waits (a deadlock; also on the GPU)"},
 };
 }  // namespace
 

@@ -29,6 +29,7 @@ const char* mutant_description(gheap::Mutant m);
 constexpr gheap::Mutant kAllMutants[] = {
     gheap::Mutant::EarlyRootRelease, gheap::Mutant::StartAtParent,       gheap::Mutant::SkipPartialMerge,
     gheap::Mutant::UnlockBeforeLock, gheap::Mutant::BitReversalOffByOne, gheap::Mutant::FixedBigChild,
+    gheap::Mutant::LostRootRelease,
 };
 // The linearization-point rule (history format, lp_rule) a heap's histories are
 // witness-checked with: the TD heap's root-release (Theorem 3.2); the paper's BU

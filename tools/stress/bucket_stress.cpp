@@ -9,6 +9,7 @@
 
 #include "common/cuda_support.h"
 #include "cuda/bucket_heap_launch.h"
+#include "cuda/watchdog_host.h"
 #include "histories/device_recorder.h"
 #include "histories/jsonl_writer.h"
 #include "structures/bucket_heap/device_bucket_heap.h"
@@ -121,10 +122,24 @@ BucketStressResult run_bucket_program_on_gpu(const explore::BucketProgram& p, co
     rec = std::make_unique<DeviceRecorder>(r.levels, static_cast<uint32_t>(4 * r.ops),
                                            static_cast<uint32_t>(2 * r.updates + 4 * r.ops));
   const DeviceRecorderRef ref = rec ? rec->ref() : DeviceRecorderRef{};
+  const cuda_exec::DeviceWatchdog watchdog(r.levels);
   cuda_support::GpuTimer timer;
   timer.start();
-  check(launch_bucket_program(heap.view(), up.program(), o.threads, nullptr, rec ? &ref : nullptr), "bucket heap program");
+  check(launch_bucket_program(heap.view(), up.program(), o.threads, nullptr, rec ? &ref : nullptr, &watchdog.ref()),
+        "bucket heap program");
   r.kernel_seconds = timer.stop("bucket heap program");
+  if (const cuda_exec::WatchdogReport stop = watchdog.read(); stop.stopped) {
+    r.failures.push_back(cuda_exec::describe(stop, [&](uint64_t a) { return heap.word_name(a); }));
+    if (rec) {
+      const std::string dir = o.out_dir.empty() ? std::string(".") : o.out_dir;
+      std::filesystem::create_directories(dir);
+      r.history_path = dir + "/bucket-heap-gpu-partial.jsonl";
+      History h = expand(rec->download(explore::bucket_header("gpulin stress"), explore::bucket_fn_names(), "<gpu run>"));
+      explore::pair_update_args(h);
+      write_history_file(r.history_path, h);
+    }
+    return r;
+  }
 
   const auto c0 = std::chrono::steady_clock::now();
   const std::vector<Element> out = up.answers();

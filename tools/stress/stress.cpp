@@ -15,6 +15,7 @@
 #include "structures/gheap/bit_reversal.h"
 #include "structures/gheap/device_heap.h"
 #include "cuda/gheap_launch.h"
+#include "cuda/watchdog_host.h"
 #include "tools/explore/heap_config.h"
 #include "tools/stress/wall_clock.h"
 #include "tools/stress/workload.h"
@@ -97,6 +98,44 @@ void plant_bad_delete(const BasicDeviceRecorder<Key>& rec, uint32_t actors) {
 }
 
 
+// "the lock of node 5": the heap's lock words are state[0 .. capacity].
+template <class Key>
+std::string heap_word_name(const gheap::HeapMemory<Key>& m, uint64_t address) {
+  const uint64_t base = reinterpret_cast<uint64_t>(m.state);
+  if (address >= base && address < base + 4 * (uint64_t{m.capacity} + 1) && (address - base) % 4 == 0)
+    return "the lock of node " + std::to_string((address - base) / 4);
+  return {};
+}
+
+// The watchdog stopped a phase: nothing after it runs, and no check of a heap
+// left mid-operation means anything. The report names the word each block waited
+// on; with --record the partial history (its cut-off operations pending) goes to
+// --out, or to the working folder.
+template <class Key>
+StressResult stopped_run(const StressOptions& o, StressResult r, const cuda_exec::WatchdogReport& stop,
+                         const gheap::HeapMemory<Key>& memory, const BasicDeviceRecorder<Key>* rec) {
+  r.watchdog = cuda_exec::describe(stop, [&](uint64_t a) { return heap_word_name(memory, a); });
+  r.failures.push_back(r.watchdog);
+  if (!rec) {
+    r.failures.push_back("no history: rerun with --record for the partial history of the stopped run");
+    return r;
+  }
+  try {
+    const KeyHistory c = rec->download(stress_header(o), {"ins", "del"}, "<gpu run>");
+    for (const KeyOp& op : c.ops) r.pending_ops += op.pending();
+    const std::string dir = o.out_dir.empty() ? std::string(".") : o.out_dir;
+    std::filesystem::create_directories(dir);
+    r.history_path = dir + "/" + explore::structure_name(o.flavor) + "-" + explore::variant_name(o.variant) +
+                     "-gpu-partial.jsonl";
+    write_history_file(r.history_path, expand(c));
+    r.failures.push_back("partial history (" + std::to_string(c.ops.size()) + " operations, " +
+                         std::to_string(r.pending_ops) + " pending): " + r.history_path);
+  } catch (const FormatError& e) {
+    r.failures.push_back(std::string("the partial history could not be assembled: ") + e.what());
+  }
+  return r;
+}
+
 // The run with the heap's key type fixed: its kernels, recorder and checks.
 template <class Key>
 StressResult run_stress_as(const StressOptions& o) {
@@ -111,6 +150,7 @@ StressResult run_stress_as(const StressOptions& o) {
   gheap::DeviceHeap<Key> heap(o.k, w.total_inserts + 1);
   const auto memory = heap.memory();
   const bool on_device = o.check == "device";
+  const cuda_exec::DeviceWatchdog watchdog(o.blocks, o.spin_bound);
 
   std::unique_ptr<BasicDeviceRecorder<Key>> rec;
   if (o.record) {
@@ -158,9 +198,16 @@ StressResult run_stress_as(const StressOptions& o) {
     cuda_support::GpuTimer timer;
     timer.start();
     check(gheap::launch_heap_batch(o.flavor, o.variant, memory, b, o.blocks, o.threads, nullptr, rec ? &ref : nullptr,
-                                   op_base),
+                                   op_base, &watchdog.ref(), o.mutant),
           "heap kernel launch (" + p.name + ")");
     const double seconds = timer.stop("heap kernel (" + p.name + ")");
+    if (const cuda_exec::WatchdogReport stop = watchdog.read(); stop.stopped) {
+      for (void* ptr : {static_cast<void*>(fn), static_cast<void*>(n), static_cast<void*>(keys),
+                        static_cast<void*>(out), static_cast<void*>(out_n)})
+        cudaFree(ptr);
+      stage("the watchdog stopped phase '" + p.name + "'");
+      return stopped_run(o, std::move(r), stop, memory, rec.get());
+    }
     r.phases.push_back({p.name, p.fn.size(), seconds});
     r.kernel_seconds += seconds;
     r.ops += p.fn.size();
@@ -295,6 +342,12 @@ StressResult run_stress_as(const StressOptions& o) {
 
 StressResult run_stress(const StressOptions& o) {
   if (o.check != "device" && o.check != "host") throw std::invalid_argument("--check is device or host");
+  if (o.mutant != gheap::Mutant::None &&
+      (o.mutant != gheap::Mutant::LostRootRelease || o.flavor != gheap::Flavor::TopDown ||
+       o.variant != gheap::Variant::Fixed || o.key_bits != 32))
+    throw std::invalid_argument("on the GPU the only mutant is lost-root-release, on gheap-td fixed with 32-bit keys "
+                                "(the others run in the simulator: gpulin explore --mutant)");
+  if (o.spin_bound == 0) throw std::invalid_argument("--spin-bound is at least 1");
   if (o.key_bits == 32) return run_stress_as<uint32_t>(o);
   if (o.key_bits == 64) return run_stress_as<uint64_t>(o);
   throw std::invalid_argument("--key-bits is 32 or 64, not " + std::to_string(o.key_bits));

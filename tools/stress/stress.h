@@ -34,6 +34,11 @@ struct StressOptions {
   // Tests: corrupt one recorded delete (its first returned key + 1) before the
   // check, to see the failure found and explained.
   bool plant_bad_delete = false;
+  // The GPU watchdog's test: lost-root-release (a deadlock; fixed TD heap, 32-bit
+  // keys) is the one mutant built into the kernels; None otherwise.
+  gheap::Mutant mutant = gheap::Mutant::None;
+  // Re-reads a wait may make before the watchdog stops the run (cuda/watchdog.h).
+  uint64_t spin_bound = uint64_t{1} << 24;
 };
 
 struct PhaseTiming {
@@ -55,6 +60,10 @@ struct StressResult {
   std::string witness_failure;      // the witness's explanation, when it failed
   std::vector<std::string> failures;  // empty: pass
   std::string history_path;
+  // The watchdog stopped the run: who waited on what (failures holds it too), and,
+  // with --record, the partial history (history_path) with its pending operations.
+  std::string watchdog;
+  uint64_t pending_ops = 0;
 };
 
 // Throws std::runtime_error when the GPU cannot run it (no device, no memory),
