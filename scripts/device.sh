@@ -15,7 +15,7 @@
 # SANITIZE_FILTER a gtest filter, SANITIZE_TIMEOUT seconds per run, default 240, at
 # most SANITIZE_JOBS runs at once, default 4); each run's verdict (clean, errors, or
 # out of time) goes in the summary, the log of each run that was not clean to $out/sanitize-TOOL-TEST.log;
-# SANITIZE_PAIRS="TOOL:TEST ..." runs only those pairs. The
+# SANITIZE_PAIRS="TOOL:TEST[:FILTER] ..." runs only those pairs. The
 # deliberately trapping test (SpinBound.AWaitNobodyEnds...) is left out: a trap is
 # an error to every tool.
 set -uo pipefail
@@ -93,30 +93,34 @@ log "compute-sanitizer"
 cs=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
 bins=$(find build-gpu/tests/gpu build-gpu/tests/merge_path -maxdepth 1 -name '*_test' -type f -perm -u+x | sort)
 filter="${SANITIZE_FILTER:--SpinBound.AWaitNobodyEndsTrapsInsteadOfHanging}"
-sanitize_one() {  # TOOL BIN
+sanitize_one() {  # TOOL BIN [FILTER]
   local name log rc
   name=$(basename "$2"); log="$out/sanitize-$1-$name.log"
-  timeout "${SANITIZE_TIMEOUT:-240}" "$cs" --tool "$1" --error-exitcode 99 "$2" --gtest_filter="$filter" >"$log" 2>&1
+  timeout "${SANITIZE_TIMEOUT:-240}" "$cs" --tool "$1" --error-exitcode 99 "$2" --gtest_filter="${3:-$filter}" >"$log" 2>&1
   rc=$?
   case $rc in
-    0) echo "$1 $name: clean ($(grep -oE 'ERROR SUMMARY: [0-9]+ error|RACECHECK SUMMARY: [0-9]+ hazard[^)]*' "$log" | tail -1))"
+    0) echo "$1 $name${3:+ ($3)}: clean ($(grep -oE 'ERROR SUMMARY: [0-9]+ error|RACECHECK SUMMARY: [0-9]+ hazard[^)]*' "$log" | tail -1))"
        rm -f "$log" ;;  # only the logs worth reading come back
-    124) echo "$1 $name: OUT OF TIME (${SANITIZE_TIMEOUT:-240} s)" ;;
-    99) echo "$1 $name: ERRORS ($(grep -oE '(ERROR|RACECHECK) SUMMARY: .*' "$log" | tail -1))" ;;
+    124) echo "$1 $name${3:+ ($3)}: OUT OF TIME (${SANITIZE_TIMEOUT:-240} s)" ;;
+    99) echo "$1 $name${3:+ ($3)}: ERRORS ($(grep -oE '(ERROR|RACECHECK) SUMMARY: .*' "$log" | tail -1))" ;;
     *) echo "$1 $name: FAILED (exit $rc; tests failed under the tool: $(grep -c '\[  FAILED  \]' "$log"))" ;;
   esac
 }
 export -f sanitize_one; export cs out filter
-# SANITIZE_PAIRS="racecheck:gheap_gpu_test ..." runs only those (a rerun of the ones out of time).
+# SANITIZE_PAIRS="racecheck:gheap_gpu_test[:FILTER] ..." runs only those (a rerun of the ones
+# out of time, on smaller tests).
 pairs() {
   if [ -n "${SANITIZE_PAIRS:-}" ]; then
-    for p in $SANITIZE_PAIRS; do echo "${p%%:*} $(echo "$bins" | grep "/${p#*:}\$")"; done
+    for p in $SANITIZE_PAIRS; do
+      IFS=: read -r tool bin pfilter <<<"$p"
+      echo "$tool $(echo "$bins" | grep "/$bin\$") $pfilter"
+    done
   else
     for tool in ${SANITIZE_TOOLS:-memcheck racecheck synccheck}; do for b in $bins; do echo "$tool $b"; done; done
   fi
 }
 results=$(pairs |
-  xargs -P "${SANITIZE_JOBS:-4}" -L 1 bash -c 'sanitize_one "$0" "$1"' | sort)
+  xargs -P "${SANITIZE_JOBS:-4}" -L 1 bash -c 'sanitize_one "$0" "$1" "${2:-}"' | sort)
 echo "$results" | tee "$out/sanitize.txt"
 while read -r line; do summary+=("sanitize $line"); done <<<"$results"
 fi
