@@ -110,6 +110,7 @@ export -f sanitize_one; export cs out filter
 # SANITIZE_PAIRS="racecheck:gheap_gpu_test[:FILTER] ..." runs only those (a rerun of the ones
 # out of time, on smaller tests).
 pairs() {
+  set -f  # filters hold * and must not glob
   if [ -n "${SANITIZE_PAIRS:-}" ]; then
     for p in $SANITIZE_PAIRS; do
       IFS=: read -r tool bin pfilter <<<"$p"
