@@ -11,6 +11,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <cstdio>
 
 namespace gpulin::cuda_exec::barrier {
 
@@ -30,6 +31,19 @@ __device__ __forceinline__ void publish_init() {
 #endif
 }
 
+// A barrier that never completes (a lost arrival, a copy of the wrong size) must
+// not hang the GPU: past this many unsuccessful tests a wait traps with a message.
+// try_wait suspends the thread for a while before it fails (sm_90), test_wait does
+// not; 2^26 failures is seconds to minutes, far beyond a stage of a correct merge.
+// (No watchdog here: these barriers are a block's own, with no lock and no history.)
+inline constexpr uint64_t kBarrierWaitBound = uint64_t{1} << 26;
+__device__ __forceinline__ void wait_bound_exceeded(uint64_t tries) {
+  if (tries == kBarrierWaitBound) {
+    printf("gpulin: block %u thread %u: an mbarrier wait that never completed\n", blockIdx.x, threadIdx.x);
+    __trap();
+  }
+}
+
 __device__ __forceinline__ void init(uint64_t* bar, uint32_t count) {
   asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(bar)), "r"(count) : "memory");
 }
@@ -41,7 +55,7 @@ __device__ __forceinline__ void arrive(uint64_t* bar) {
 }
 __device__ __forceinline__ void wait(uint64_t* bar, uint32_t parity) {
   uint32_t done = 0;
-  do {
+  for (uint64_t tries = 0;; wait_bound_exceeded(++tries)) {
     asm volatile(
         "{\n\t.reg .pred p;\n\t"
         "mbarrier.test_wait.parity.shared.b64 p, [%1], %2;\n\t"
@@ -49,7 +63,8 @@ __device__ __forceinline__ void wait(uint64_t* bar, uint32_t parity) {
         : "=r"(done)
         : "r"(smem_addr(bar)), "r"(parity)
         : "memory");
-  } while (!done);
+    if (done) return;
+  }
 }
 #else
 __device__ __forceinline__ void arrive(uint64_t* bar) {
@@ -57,7 +72,7 @@ __device__ __forceinline__ void arrive(uint64_t* bar) {
 }
 __device__ __forceinline__ void wait(uint64_t* bar, uint32_t parity) {
   uint32_t done = 0;
-  do {
+  for (uint64_t tries = 0;; wait_bound_exceeded(++tries)) {
     asm volatile(
         "{\n\t.reg .pred p;\n\t"
         "mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 p, [%1], %2;\n\t"
@@ -65,7 +80,8 @@ __device__ __forceinline__ void wait(uint64_t* bar, uint32_t parity) {
         : "=r"(done)
         : "r"(smem_addr(bar)), "r"(parity)
         : "memory");
-  } while (!done);
+    if (done) return;
+  }
 }
 #endif
 

@@ -53,6 +53,10 @@ RunResult Simulator::run(uint32_t actors, const Body& body, Strategy& strategy, 
   for (uint32_t a = 0; a < actors; ++a) {
     impl_->actors[a].fiber = ctx::fiber(std::allocator_arg, impl_->stacks, [this, a, &body](ctx::fiber&& main) {
       impl_->actors[a].to_main = std::move(main);
+      // A fiber destroyed before it ever ran: the fcontext backend unwinds it before
+      // this function starts, the ucontext one (the sanitizer build) calls it and
+      // unwinds at its first switch. Either way no actor code runs after the run ended.
+      if (stopped_) return std::move(impl_->actors[a].to_main);
       auto finish = [&] {
         impl_->actors[a].finished = true;
         runnable_ &= ~(ActorSet(1) << a);
@@ -75,12 +79,21 @@ RunResult Simulator::run(uint32_t actors, const Body& body, Strategy& strategy, 
       return std::move(impl_->actors[a].to_main);
     });
   }
-  // The first pick is a decision like any other.
-  running_ = count(runnable_) > 1 ? strategy.pick(runnable_, actors, 0) : lowest(runnable_);
-  if (count(runnable_) > 1) result.picks.push_back(running_);
-  while (!stopped_) {
-    auto& actor = impl_->actors[running_];
-    actor.fiber = std::move(actor.fiber).resume();
+  try {
+    // The first pick is a decision like any other.
+    running_ = count(runnable_) > 1 ? strategy.pick(runnable_, actors, 0) : lowest(runnable_);
+    if (count(runnable_) > 1) result.picks.push_back(running_);
+    while (!stopped_) {
+      auto& actor = impl_->actors[running_];
+      actor.fiber = std::move(actor.fiber).resume();
+    }
+  } catch (...) {
+    // The strategy threw outside any fiber (a strict replay's first pick): the
+    // fibers go now, while `body` and `result` still exist.
+    stopped_ = true;
+    impl_->actors.clear();
+    result_ = nullptr;
+    throw;
   }
   result.points = points_;
   // Destroying unfinished fibers unwinds their stacks (deadlock, livelock, fault).

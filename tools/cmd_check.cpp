@@ -25,7 +25,7 @@ struct CheckArgs {
   size_t memory = SearchOptions{}.max_memory_bytes;  // bytes of the search's memo
   // Wall-clock seconds of the search: a backstop where steps are slow (large states),
   // so that no check runs without end whatever the machine.
-  double seconds = 300;
+  double seconds = SearchOptions{}.max_seconds;     // wall-clock seconds, whole check
   bool json = false;
   bool no_partition = false;
   size_t minimise_max_ops = 200;

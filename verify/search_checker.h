@@ -37,9 +37,11 @@ struct SearchOptions {
   // allocator's overhead comes on top (about half as much again), and a memo
   // table that doubles may pass it briefly.
   size_t max_memory_bytes = size_t{1} << 30;
-  // Wall-clock limit of the whole check in seconds; 0 for none. For callers that
-  // need a time bound whatever the machine (the witness checker's window search).
-  double max_seconds = 0;
+  // Wall-clock limit of the whole check in seconds; 0 for none. A backstop where
+  // steps are slow (every check has a default bound in steps, bytes and seconds:
+  // `gpulin check --seconds` has the same default); the witness checker's window
+  // search sets its own, shorter one.
+  double max_seconds = 300;
   // Keep each partition's linearization when the history is linearizable
   // (SearchResult::linearizations): for showing one (gpulin render).
   bool keep_linearizations = false;

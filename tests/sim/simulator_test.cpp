@@ -168,6 +168,23 @@ TEST(SimReplay, StrictReplayOfAnUnfitScheduleThrowsAtTheFirstDecision) {
   EXPECT_THROW(sim.run(2, w.body(sim), r, 1000), std::runtime_error);
 }
 
+// Found by the sanitizer suite: a run whose first pick threw left its fibers to be
+// destroyed later, and Boost.Context's ucontext backend (the ASan build's) calls a
+// never-started fiber's function when it destroys it, so actor code ran after the
+// run, against a body that no longer existed. No actor may run once run() is done.
+TEST(SimReplay, NoActorCodeRunsAfterARunThatThrewAtItsFirstPick) {
+  int calls = 0;
+  const Simulator::Body body = [&calls](uint32_t) { ++calls; };
+  {
+    Simulator sim;
+    ReplayStrategy r({5}, true);
+    r.begin_run(3);
+    EXPECT_THROW(sim.run(3, body, r, 1000), std::runtime_error);
+    EXPECT_EQ(calls, 0);
+  }
+  EXPECT_EQ(calls, 0) << "an actor of the failed run ran when the simulator was destroyed";
+}
+
 TEST(SimReplay, StrictReplayOfATooShortScheduleThrowsMidRun) {
   // The divergence is found inside an actor's fiber (decision 1); it must still
   // surface as an exception from run(), not terminate the process.
