@@ -20,5 +20,6 @@ void add_survey(CLI::App& app, std::function<int()>& run);
 void add_stress(CLI::App& app, std::function<int()>& run);
 void add_sssp(CLI::App& app, std::function<int()>& run);
 void add_render(CLI::App& app, std::function<int()>& run);
+void add_knapsack(CLI::App& app, std::function<int()>& run);
 
 }  // namespace gpulin::cli

@@ -1,4 +1,4 @@
-// gpulin: explore, check, replay, import, survey, stress, sssp. See README.md.
+// gpulin: explore, check, replay, import, survey, stress, sssp, render, knapsack. See README.md.
 #include <cstdio>
 
 #include "tools/commands.h"
@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   gpulin::cli::add_stress(app, run);
   gpulin::cli::add_sssp(app, run);
   gpulin::cli::add_render(app, run);
+  gpulin::cli::add_knapsack(app, run);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

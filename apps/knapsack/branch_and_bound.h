@@ -1,0 +1,165 @@
+// 0/1 knapsack by best-first branch and bound over the concurrent generalized heap
+// (the heap paper's §5.7.2), written once over the execution context: every actor
+// (a thread block on the GPU, a fiber in the simulator) deletes the k most
+// promising nodes, expands each (item `level` taken, if it fits, or left), keeps the
+// children whose Dantzig bound beats the best profit found, and inserts them. The
+// heap holds 64-bit keys: (kKeyTop - bound) << 32 | node index, so the smallest key
+// is the node of largest bound, and keys are distinct (the checkers' distinct-key
+// paths apply). The node itself (level, profit, weight) lives in a pool.
+//
+// Termination: `pending` counts the nodes that exist, in the heap or held by an
+// actor between its delete and the end of its batch. Children are counted before
+// they are inserted, the batch is discounted after, so pending reaches 0 exactly
+// when no node is left anywhere. An actor whose delete found the heap empty waits
+// for pending to change, reading it BEFORE the delete: an insert that lands after
+// that read is followed by its actor's discount, a change the waiter sees.
+#pragma once
+
+#include <cstdint>
+
+#include "structures/exec/memory_order.h"
+#include "structures/gheap/operation.h"
+
+namespace gpulin::knapsack {
+
+inline constexpr uint64_t kKeyTop = 0x7fffffffu;  // bounds are below 2^31: keys below 2^63
+
+struct KnapsackView {
+  uint32_t n = 0, capacity = 0;
+  // The items sorted by ratio and their prefix sums [n + 1] (immutable inputs).
+  const uint32_t* profit = nullptr;
+  const uint32_t* weight = nullptr;
+  const uint64_t* prefix_profit = nullptr;
+  const uint64_t* prefix_weight = nullptr;
+  // The node pool: node i decided items [0, level[i]) with profit[i], weight[i].
+  uint32_t* node_level = nullptr;
+  uint32_t* node_profit = nullptr;
+  uint32_t* node_weight = nullptr;
+  uint32_t pool = 0;
+  uint32_t* next_node = nullptr;  // pool allocation
+  uint32_t* best = nullptr;       // the best profit of a feasible selection found
+  uint32_t* pending = nullptr;    // nodes that exist (see above)
+  uint32_t* explored = nullptr;   // nodes expanded, summed at each actor's end
+};
+
+// Actor-private room for one batch's children (2k each).
+struct KnapsackScratch {
+  uint64_t* keys = nullptr;
+  uint32_t* level = nullptr;
+  uint32_t* profit = nullptr;
+  uint32_t* weight = nullptr;
+  uint32_t* bound = nullptr;
+};
+
+// Dantzig's bound (apps/knapsack/instance.h's dantzig_bound, by binary search over
+// the prefix sums): the items from `level` on greedily, the first that does not fit
+// taken fractionally, rounded down.
+GPULIN_HD inline uint64_t bound_of(const KnapsackView& v, uint32_t level, uint64_t profit, uint64_t weight) {
+  if (weight > v.capacity) return 0;
+  const uint64_t room = v.capacity - weight, base = v.prefix_weight[level];
+  uint32_t lo = level, hi = v.n;  // the last t with prefix_weight[t] - base <= room
+  while (lo < hi) {
+    const uint32_t mid = (lo + hi + 1) / 2;
+    if (v.prefix_weight[mid] - base <= room) lo = mid; else hi = mid - 1;
+  }
+  uint64_t b = profit + v.prefix_profit[lo] - v.prefix_profit[level];
+  if (lo < v.n) b += (room - (v.prefix_weight[lo] - base)) * v.profit[lo] / v.weight[lo];
+  return b;
+}
+
+GPULIN_HD inline uint64_t node_key(uint64_t bound, uint32_t index) { return (kKeyTop - bound) << 32 | index; }
+GPULIN_HD inline uint64_t bound_of_key(uint64_t key) { return kKeyTop - (key >> 32); }
+
+// The best profit, raised to at least p.
+template <class X>
+GPULIN_HD void raise_best(X& x, const KnapsackView& v, uint32_t p) {
+  for (uint32_t b = x.load(v.best); p > b;) {
+    const uint32_t old = x.cas(v.best, b, p);
+    if (old == b) return;
+    b = old;
+  }
+}
+
+// One actor's share of the search. Actor 0 first inserts the root (node 0, which
+// the host wrote, with pending = 1 and next_node = 1). `stop()` is asked before
+// each delete (the GPU's watchdog; the simulator's never stops).
+template <class X, class P, class Stop>
+GPULIN_HD void branch_and_bound(X& x, const gheap::HeapView<uint64_t, P>& h, const gheap::Scratch<uint64_t>& s,
+                                const KnapsackScratch& c, const KnapsackView& v, uint32_t actor, int64_t op_base,
+                                Stop&& stop) {
+  const uint32_t k = h.k;
+  int64_t op = op_base;
+  uint32_t expanded = 0;
+  if (actor == 0) {
+    if (x.first_thread()) c.keys[0] = node_key(bound_of(v, 0, 0, 0), 0);
+    x.parallel_for(0, [](uint32_t) {});  // the key before every thread reads it
+    x.begin_op(op++);
+    gheap::run_operation(x, h, s, gheap::kFnIns, c.keys, 1);
+    x.end_op();
+  }
+  for (;;) {
+    if (stop()) return;
+    const uint32_t before = x.load(v.pending);
+    x.begin_op(op++);
+    const uint32_t m = gheap::run_operation(x, h, s, gheap::kFnDel, c.keys, 0);
+    x.end_op();
+    if (m == 0) {
+      if (before == 0) break;
+      x.wait_while_equals(v.pending, before);
+      continue;
+    }
+    x.parallel_for(0, [](uint32_t) {});  // the batch in s.items before every thread reads it
+    uint32_t children = 0;
+    for (uint32_t j = 0; j < m; ++j) {
+      const uint64_t key = s.items[j];
+      const uint32_t node = static_cast<uint32_t>(key);
+      if (bound_of_key(key) <= x.load(v.best)) continue;  // dominated since it was inserted
+      ++expanded;
+      const uint32_t level = x.load(v.node_level + node);
+      const uint32_t profit = x.load(v.node_profit + node);
+      const uint32_t weight = x.load(v.node_weight + node);
+      // Item `level` taken (when it fits): a feasible selection, maybe the best.
+      const bool fits = uint64_t{weight} + v.weight[level] <= v.capacity;
+      const uint32_t tp = profit + (fits ? v.profit[level] : 0u), tw = weight + (fits ? v.weight[level] : 0u);
+      if (fits) raise_best(x, v, tp);
+      if (level + 1 == v.n) continue;  // a leaf: nothing below it
+      const uint32_t best = x.load(v.best);
+      const uint64_t taken = fits ? bound_of(v, level + 1, tp, tw) : 0;
+      const uint64_t left = bound_of(v, level + 1, profit, weight);
+      if (x.first_thread()) {
+        if (fits && taken > best) {
+          c.level[children] = level + 1, c.profit[children] = tp, c.weight[children] = tw;
+          c.bound[children] = static_cast<uint32_t>(taken);
+        }
+        const uint32_t at = children + (fits && taken > best);
+        if (left > best) {
+          c.level[at] = level + 1, c.profit[at] = profit, c.weight[at] = weight;
+          c.bound[at] = static_cast<uint32_t>(left);
+        }
+      }
+      children += (fits && taken > best) + (left > best);
+    }
+    if (children) {
+      // Counted before they can be taken (see the top), then written and inserted.
+      x.fetch_add(v.pending, children);
+      const uint32_t first = x.fetch_add(v.next_node, children);
+      if (uint64_t{first} + children > v.pool) x.fail("knapsack: the node pool is full");
+      x.parallel_for(0, [](uint32_t) {});  // the first thread's children before the stores
+      for (uint32_t i = 0; i < children; ++i) {
+        x.store(v.node_level + first + i, c.level[i], exec::relaxed);
+        x.store(v.node_profit + first + i, c.profit[i], exec::relaxed);
+        x.store(v.node_weight + first + i, c.weight[i], exec::relaxed);
+      }
+      x.parallel_for(children, [&](uint32_t i) { c.keys[i] = node_key(c.bound[i], first + i); });
+      for (uint32_t off = 0; off < children; off += k) {
+        x.begin_op(op++);
+        gheap::run_operation(x, h, s, gheap::kFnIns, c.keys + off, children - off < k ? children - off : k);
+        x.end_op();
+      }
+    }
+    x.fetch_add(v.pending, 0u - m);  // the batch is done
+  }
+  x.fetch_add(v.explored, expanded);
+}
+
+}  // namespace gpulin::knapsack

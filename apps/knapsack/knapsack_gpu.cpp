@@ -1,0 +1,85 @@
+#include "apps/knapsack/knapsack_gpu.h"
+
+#include <memory>
+#include <numeric>
+#include <stdexcept>
+#include <vector>
+
+#include "common/cuda_support.h"
+#include "cuda/knapsack_launch.h"
+#include "cuda/watchdog_host.h"
+#include "histories/device_recorder.h"
+#include "structures/gheap/device_heap.h"
+
+namespace gpulin::knapsack {
+
+using cuda_support::check;
+using cuda_support::DeviceBuffer;
+
+GpuKnapsackResult knapsack_gpu(const Instance& in, const GpuKnapsackOptions& o) {
+  const uint64_t total_profit = std::accumulate(in.profit.begin(), in.profit.end(), uint64_t{0});
+  if (total_profit >= kKeyTop) throw std::invalid_argument("knapsack: total profit must be below 2^31");
+  if (o.blocks < 1 || o.threads < 32 || o.threads % 32 || o.threads > 1024 || o.k < 1 || o.k > 1024 || o.pool < 1)
+    throw std::invalid_argument("knapsack gpu: blocks >= 1, threads a multiple of 32 up to 1024, k 1 to 1024");
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) throw std::runtime_error("no CUDA device");
+  std::vector<uint64_t> pp(in.size() + 1), pw(in.size() + 1);
+  for (uint32_t i = 0; i < in.size(); ++i) pp[i + 1] = pp[i] + in.profit[i], pw[i + 1] = pw[i] + in.weight[i];
+  DeviceBuffer<uint32_t> profit(in.profit), weight(in.weight), nodes(3 * uint64_t{o.pool}), words(4);
+  DeviceBuffer<uint64_t> prefix_profit(pp), prefix_weight(pw);
+  nodes.fill_bytes(0);  // node 0, the root: level 0, nothing taken
+  const std::vector<uint32_t> start = {1, 0, 1, 0};  // next_node, best, pending, explored
+  check(cudaMemcpy(words.get(), start.data(), 16, cudaMemcpyHostToDevice), "knapsack: words");
+  KnapsackView v;
+  v.n = in.size();
+  v.capacity = in.capacity;
+  v.profit = profit.get();
+  v.weight = weight.get();
+  v.prefix_profit = prefix_profit.get();
+  v.prefix_weight = prefix_weight.get();
+  v.node_level = nodes.get();
+  v.node_profit = nodes.get() + o.pool;
+  v.node_weight = nodes.get() + 2 * uint64_t{o.pool};
+  v.pool = o.pool;
+  v.next_node = words.get();
+  v.best = words.get() + 1;
+  v.pending = words.get() + 2;
+  v.explored = words.get() + 3;
+  gheap::DeviceHeap<uint64_t> heap(o.k, o.pool / o.k + 2);
+  std::unique_ptr<DeviceRecorder64> rec;
+  if (o.record) rec = std::make_unique<DeviceRecorder64>(o.blocks, o.record_events, o.record_keys);
+  const DeviceRecorderRef64 ref = rec ? rec->ref() : DeviceRecorderRef64{};
+  const cuda_exec::DeviceWatchdog watchdog(o.blocks, o.spin_bound);
+  check(cudaDeviceSynchronize(), "knapsack: upload");
+  cuda_support::GpuTimer timer;
+  timer.start();
+  check(launch_knapsack(o.flavor, heap.memory(), v, o.blocks, o.threads, nullptr, rec ? &ref : nullptr, &watchdog.ref()),
+        "knapsack kernel launch");
+  GpuKnapsackResult r;
+  r.seconds = timer.stop("knapsack kernel");
+  const std::vector<uint32_t> end = cuda_support::download(words.get(), 4);
+  r.created = end[0];
+  r.best = end[1];
+  r.explored = end[3];
+  const uint64_t state = reinterpret_cast<uint64_t>(heap.memory().state);
+  if (const cuda_exec::WatchdogReport stop = watchdog.read(); stop.stopped)
+    r.stopped = cuda_exec::describe(stop, [&](uint64_t a) {
+      if (a == reinterpret_cast<uint64_t>(v.pending)) return std::string("the count of pending nodes");
+      if (a >= state && a < state + 4 * (uint64_t{heap.capacity()} + 1)) return "the lock of node " + std::to_string((a - state) / 4);
+      return std::string();
+    });
+  if (rec) {
+    Header header;
+    header.model = "pq-batch";
+    header.params = Value::object({{"k", Value::integer(o.k)}});
+    header.lp_rule = "root-release";  // both fixed heaps (tools/explore/heap_config.h's lp_rule_for)
+    header.extra.emplace_back("source", "\"gpulin knapsack\"");
+    std::string name;
+    append_json_string(name, in.name);
+    header.extra.emplace_back("instance", name);
+    r.history = expand(rec->download(std::move(header), {"ins", "del"}, "<gpu knapsack>"));
+  }
+  return r;
+}
+
+}  // namespace gpulin::knapsack

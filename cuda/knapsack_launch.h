@@ -1,0 +1,30 @@
+// Host-side entry to the knapsack branch and bound's GPU kernel
+// (cuda/knapsack_kernels.cu): apps/knapsack/branch_and_bound.h on the CUDA context,
+// one thread block an actor, over the fixed generalized heap with 64-bit keys.
+// Plain C++ for host code.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+#include "apps/knapsack/branch_and_bound.h"
+#include "cuda/watchdog.h"
+#include "histories/device_events.h"
+
+namespace gpulin::knapsack {
+
+// Shared memory a block needs for node capacity k (the heap's scratch and the
+// batch's children).
+inline size_t knapsack_shared_bytes(uint32_t k) {
+  return (gheap::kScratchKeysPerK + 2) * size_t{k} * sizeof(uint64_t) + 8 * size_t{k} * sizeof(uint32_t);
+}
+
+// `blocks` x `threads` over heap memory `h` (device memory, empty), the view's words
+// set as branch_and_bound.h says (pending 1, next_node 1, node 0 the root). With
+// `recorder` the heap's operations are recorded; `watchdog` as cuda/watchdog.h.
+cudaError_t launch_knapsack(gheap::Flavor flavor, const gheap::HeapMemory<uint64_t>& h, const KnapsackView& v,
+                            uint32_t blocks, uint32_t threads, cudaStream_t stream, const DeviceRecorderRef64* recorder,
+                            const cuda_exec::WatchdogRef* watchdog);
+
+}  // namespace gpulin::knapsack

@@ -1,0 +1,62 @@
+// The knapsack branch and bound over the generalized heap on the GPU
+// (cuda/knapsack_kernels.cu, the simulator's template): the optimum by dynamic
+// programming on every type, both fixed heaps, recorded runs judged by the witness
+// of the heap's rule, every created node inserted and deleted once. Label `gpu`;
+// skips without a device.
+#include <gtest/gtest.h>
+
+#include "apps/knapsack/instance.h"
+#include "apps/knapsack/knapsack_gpu.h"
+#include "tests/gpu/have_gpu.h"
+#include "tools/explore/heap_run.h"
+
+namespace gpulin::knapsack {
+namespace {
+
+TEST(KnapsackGpu, RecordedRunsFindTheOptimumOnEveryType) {
+  if (!test::have_gpu()) GTEST_SKIP() << "no CUDA device";
+  for (gheap::Flavor flavor : {gheap::Flavor::TopDown, gheap::Flavor::BottomUp})
+    for (const char* spec : {"strongly:60:1000", "almost:80:1000", "evenodd:50:1000", "subset:100:1000"}) {
+      SCOPED_TRACE(std::string(spec) + (flavor == gheap::Flavor::TopDown ? " gheap-td" : " gheap-bu"));
+      const Instance in = make_instance(spec, 1);
+      GpuKnapsackOptions o;
+      o.flavor = flavor;
+      o.blocks = 32;
+      o.threads = 128;
+      o.k = 64;
+      o.pool = 1u << 22;
+      o.record = true;
+      const GpuKnapsackResult r = knapsack_gpu(in, o);
+      ASSERT_TRUE(r.stopped.empty()) << r.stopped;
+      EXPECT_EQ(r.best, optimum_by_dp(in));
+      EXPECT_GT(r.explored, 0u);
+      ASSERT_TRUE(r.history.has_value());
+      uint64_t inserted = 0, deleted = 0;
+      for (const Operation& op : r.history->ops) {
+        ASSERT_FALSE(op.pending());
+        if (op.f == "ins") inserted += op.args.as_array().size();
+        if (op.f == "del") deleted += op.res->as_array().size();
+      }
+      EXPECT_EQ(inserted, r.created);
+      EXPECT_EQ(deleted, r.created);
+      const explore::Judgement j = explore::judge_history(*r.history, explore::JudgeOptions{});
+      EXPECT_EQ(j.failure, explore::Failure::None) << j.message;
+      std::printf("[ knapsack ] %s: best %llu, %llu explored, %llu created, %.4f s\n", spec,
+                  static_cast<unsigned long long>(r.best), static_cast<unsigned long long>(r.explored),
+                  static_cast<unsigned long long>(r.created), r.seconds);
+    }
+}
+
+TEST(KnapsackGpu, APaperSizedInstanceUnrecorded) {
+  if (!test::have_gpu()) GTEST_SKIP() << "no CUDA device";
+  const Instance in = make_instance("strongly:200:7000", 1);
+  GpuKnapsackOptions o;
+  const GpuKnapsackResult r = knapsack_gpu(in, o);
+  ASSERT_TRUE(r.stopped.empty()) << r.stopped;
+  EXPECT_EQ(r.best, optimum_by_dp(in));
+  std::printf("[ knapsack ] strongly:200:7000 (64 x 256, k=1024): best %llu, %llu explored, %.4f s\n",
+              static_cast<unsigned long long>(r.best), static_cast<unsigned long long>(r.explored), r.seconds);
+}
+
+}  // namespace
+}  // namespace gpulin::knapsack

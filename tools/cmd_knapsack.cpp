@@ -1,0 +1,149 @@
+// gpulin knapsack: 0/1 knapsack by best-first branch and bound over the generalized
+// heap (the heap paper's §5.7.2) on a generated instance; with --check the answer is
+// compared with the optimum by dynamic programming, and the heap's recorded history
+// is judged by the witness of its rule.
+#include <fmt/core.h>
+
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+
+#include "apps/knapsack/instance.h"
+#include "apps/knapsack/knapsack_gpu.h"
+#include "apps/knapsack/sequential.h"
+#include "histories/jsonl_writer.h"
+#include "sim/strategies/random_strategy.h"
+#include "tools/commands.h"
+#include "tools/explore/heap_config.h"
+#include "tools/explore/heap_run.h"
+#include "tools/explore/knapsack_sim.h"
+
+namespace gpulin::cli {
+
+namespace {
+
+struct KnapsackArgs {
+  std::string instance = "strongly:16:100", backend = "sim", heap = "gheap-td", out_dir;
+  uint64_t seed = 1;
+  explore::KnapsackSimOptions sim;
+  knapsack::GpuKnapsackOptions gpu;
+  bool check = false, sequential = false, record = false;
+  uint32_t blocks = 64, threads = 256;
+};
+
+// The answer against the optimum, and the recorded history by the witness of its
+// rule; true when either fails.
+bool judge_run(const KnapsackArgs& a, uint64_t best, uint64_t optimum, const std::optional<History>& history) {
+  bool failed = false;
+  if (a.check && best != optimum) failed = true, fmt::print("  FAIL: the search found {}, not the optimum\n", best);
+  if (history) {
+    const explore::Judgement j = explore::judge_history(*history, explore::JudgeOptions{});
+    fmt::print("  the heap's history: {} operations, {}\n", history->ops.size(),
+               j.failure == explore::Failure::None ? "linearizable (witness of its rule)" : j.message);
+    if (j.failure != explore::Failure::None) failed = true;
+    if (!a.out_dir.empty()) {
+      std::filesystem::create_directories(a.out_dir);
+      const std::string path = a.out_dir + "/knapsack-" + a.heap + "-" + a.backend + ".jsonl";
+      write_history_file(path, *history);
+      fmt::print("  history: {}\n", path);
+    }
+  }
+  return failed;
+}
+
+double since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+int run_knapsack(KnapsackArgs a) {
+  knapsack::Instance in;
+  try {
+    in = knapsack::make_instance(a.instance, a.seed);
+    a.sim.flavor = a.gpu.flavor = *explore::parse_structure(a.heap);
+    a.sim.record = a.gpu.record = a.record;
+    a.gpu.k = a.sim.k;
+    a.gpu.pool = a.sim.pool;
+    a.gpu.blocks = a.blocks;
+    a.gpu.threads = a.threads;
+  } catch (const std::invalid_argument& e) {
+    fmt::print(stderr, "gpulin knapsack: {}\n", e.what());
+    return int(kBadInput);
+  }
+  fmt::print("knapsack {} (seed {}): {} items, capacity {}\n", in.name, a.seed, in.size(), in.capacity);
+  bool failed = false;
+  uint64_t optimum = 0;
+  if (a.check) {
+    const auto t0 = std::chrono::steady_clock::now();
+    optimum = knapsack::optimum_by_dp(in);
+    fmt::print("  optimum by dynamic programming: {} ({:.3f} s)\n", optimum, since(t0));
+  }
+  if (a.sequential) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const knapsack::SequentialResult s = knapsack::best_first_sequential(in);
+    fmt::print("  sequential best-first (std::priority_queue): {} ({} nodes explored, {:.3f} s)\n", s.best, s.explored,
+               since(t0));
+    if (a.check && s.best != optimum) failed = true, fmt::print("  FAIL: the sequential search found {}\n", s.best);
+  }
+  if (a.backend == "gpu") {
+    knapsack::GpuKnapsackResult g;
+    try {
+      g = knapsack::knapsack_gpu(in, a.gpu);
+    } catch (const std::invalid_argument& e) {
+      fmt::print(stderr, "gpulin knapsack: {}\n", e.what());
+      return int(kBadInput);
+    }
+    fmt::print("  {} fixed on the GPU ({} blocks x {} threads, k={}): best {} ({} nodes explored, {} created, {:.4f} s "
+               "of GPU time)\n",
+               a.heap, a.gpu.blocks, a.gpu.threads, a.gpu.k, g.best, g.explored, g.created, g.seconds);
+    if (!g.stopped.empty()) failed = true, fmt::print("  FAIL: {}\n", g.stopped);
+    failed |= judge_run(a, g.best, optimum, g.history);
+    fmt::print("  verdict: {}\n", failed ? "FAIL" : "pass");
+    return failed ? int(kViolation) : int(kPass);
+  }
+  sim::RandomStrategy random(a.seed);
+  const auto t0 = std::chrono::steady_clock::now();
+  explore::KnapsackSimResult r;
+  try {
+    r = explore::knapsack_sim(in, a.sim, random);
+  } catch (const std::invalid_argument& e) {
+    fmt::print(stderr, "gpulin knapsack: {}\n", e.what());
+    return int(kBadInput);
+  }
+  fmt::print("  {} fixed in the simulator ({} actors, k={}, a random schedule): {}; best {} ({} nodes explored, {} "
+             "created, {} scheduling points, {:.2f} s)\n",
+             a.heap, a.sim.actors, a.sim.k, sim::to_string(r.run.outcome), r.best, r.explored, r.created, r.run.points,
+             since(t0));
+  if (r.run.outcome != sim::Outcome::Completed) failed = true, fmt::print("  FAIL: {}\n", r.run.message);
+  failed |= judge_run(a, r.best, optimum, r.history);
+  fmt::print("  verdict: {}\n", failed ? "FAIL" : "pass");
+  return failed ? int(kViolation) : int(kPass);
+}
+
+}  // namespace
+
+void add_knapsack(CLI::App& app, std::function<int()>& run) {
+  auto a = std::make_shared<KnapsackArgs>();
+  CLI::App* sub = app.add_subcommand("knapsack", "0/1 knapsack by branch and bound over the heap, checked");
+  sub->add_option("--instance", a->instance,
+                  "TYPE:N[:R]: strongly, almost, evenodd or subset (Martello-Pisinger-Toth types), N items, weights "
+                  "in [1, R] (default 1000)");
+  sub->add_option("--seed", a->seed, "seed of the instance and of the simulator's schedule");
+  sub->add_option("--backend", a->backend, "sim (the simulator, default) or gpu")->check(CLI::IsMember({"sim", "gpu"}));
+  sub->add_option("--blocks", a->blocks, "gpu: thread blocks searching")->check(CLI::Range(1, 1 << 16));
+  sub->add_option("--threads", a->threads, "gpu: threads a block")->check(CLI::Range(32, 1024));
+  sub->add_flag("--record", a->record, "record the heap's operations and judge the history by the witness of its rule");
+  sub->add_option("--heap", a->heap, "gheap-td or gheap-bu (the fixed heaps)")->check(CLI::IsMember({"gheap-td", "gheap-bu"}));
+  sub->add_option("--actors", a->sim.actors, "sim: actors (simulated blocks) searching")->check(CLI::Range(1, 64));
+  sub->add_option("--k", a->sim.k, "the heap's node capacity")->check(CLI::Range(1, 1024));
+  sub->add_option("--lanes", a->sim.threads, "sim: lanes per simulated block")->check(CLI::Range(1, 1024));
+  sub->add_option("--pool", a->sim.pool, "nodes the search may create")->check(CLI::Range(1u, 1u << 28));
+  sub->add_option("--max-points", a->sim.max_points, "scheduling points before a run counts as a livelock");
+  sub->add_option("--out", a->out_dir, "write the heap's history as JSON Lines to this folder");
+  sub->add_flag("--check", a->check, "compare the answer with the optimum by dynamic programming");
+  sub->add_flag("--sequential", a->sequential, "also run the sequential best-first search (the paper's CPU baseline)");
+  sub->callback([a, &run] { run = [a] { return run_knapsack(*a); }; });
+}
+
+}  // namespace gpulin::cli

@@ -1,0 +1,84 @@
+#include "tools/explore/knapsack_sim.h"
+
+#include <numeric>
+#include <stdexcept>
+#include <vector>
+
+#include "apps/knapsack/branch_and_bound.h"
+#include "histories/recorder.h"
+#include "sim/sim_context.h"
+#include "structures/gheap/host_heap.h"
+#include "tools/explore/heap_config.h"
+
+namespace gpulin::explore {
+
+KnapsackSimResult knapsack_sim(const knapsack::Instance& in, const KnapsackSimOptions& o, sim::Strategy& strategy) {
+  using namespace knapsack;
+  const uint64_t total_profit = std::accumulate(in.profit.begin(), in.profit.end(), uint64_t{0});
+  if (total_profit >= kKeyTop) throw std::invalid_argument("knapsack: total profit must be below 2^31");
+  if (o.actors < 1 || o.actors > 64 || o.k < 1 || o.pool < 1) throw std::invalid_argument("knapsack sim: bad options");
+  std::vector<uint64_t> prefix_profit(in.size() + 1), prefix_weight(in.size() + 1);
+  for (uint32_t i = 0; i < in.size(); ++i) {
+    prefix_profit[i + 1] = prefix_profit[i] + in.profit[i];
+    prefix_weight[i + 1] = prefix_weight[i] + in.weight[i];
+  }
+  std::vector<uint32_t> level(o.pool), profit(o.pool), weight(o.pool);
+  uint32_t next_node = 1, best = 0, pending = 1, explored = 0;  // node 0, the root, is all zeros
+  KnapsackView v;
+  v.n = in.size();
+  v.capacity = in.capacity;
+  v.profit = in.profit.data();
+  v.weight = in.weight.data();
+  v.prefix_profit = prefix_profit.data();
+  v.prefix_weight = prefix_weight.data();
+  v.node_level = level.data();
+  v.node_profit = profit.data();
+  v.node_weight = weight.data();
+  v.pool = o.pool;
+  v.next_node = &next_node;
+  v.best = &best;
+  v.pending = &pending;
+  v.explored = &explored;
+
+  gheap::HostHeap<uint64_t> heap(o.k, o.pool / o.k + 2);
+  HostRecorder recorder({"ins", "del"});
+  sim::Simulator sim;
+  KnapsackSimResult r;
+  strategy.begin_run(o.actors);
+  auto search = [&](auto policy) {
+    const auto h = heap.view<decltype(policy)>();
+    r.run = sim.run(
+        o.actors,
+        [&](uint32_t a) {
+          std::vector<uint64_t> scratch(gheap::kScratchKeysPerK * o.k), keys(2 * o.k);
+          std::vector<uint32_t> words(4 * 2 * o.k);
+          const KnapsackScratch c{keys.data(), words.data(), words.data() + 2 * o.k, words.data() + 4 * o.k,
+                                  words.data() + 6 * o.k};
+          sim::SimContext x(sim, a, o.record ? &recorder : nullptr, o.threads);
+          branch_and_bound(x, h, gheap::make_scratch(scratch.data(), o.k), c, v, a, int64_t{a} << 32,
+                           [] { return false; });
+        },
+        strategy, o.max_points);
+  };
+  if (o.flavor == gheap::Flavor::TopDown)
+    search(gheap::HeapPolicy<gheap::Flavor::TopDown, gheap::Variant::Fixed>{});
+  else
+    search(gheap::HeapPolicy<gheap::Flavor::BottomUp, gheap::Variant::Fixed>{});
+  r.best = best;
+  r.explored = explored;
+  r.created = next_node;
+  if (o.record) {
+    Header header;
+    header.model = "pq-batch";
+    header.params = Value::object({{"k", Value::integer(o.k)}});
+    header.lp_rule = lp_rule_for(o.flavor, gheap::Variant::Fixed);
+    header.extra.emplace_back("source", "\"gpulin knapsack\"");
+    std::string instance;
+    append_json_string(instance, in.name);
+    header.extra.emplace_back("instance", instance);
+    r.history = recorder.to_history(std::move(header), "<simulated knapsack>");
+  }
+  return r;
+}
+
+}  // namespace gpulin::explore
