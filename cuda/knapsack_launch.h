@@ -17,11 +17,12 @@ namespace gpulin::knapsack {
 // Shared memory a block needs for node capacity k (the heap's scratch and the
 // batch's children).
 inline size_t knapsack_shared_bytes(uint32_t k) {
-  return (gheap::kScratchKeysPerK + 2) * size_t{k} * sizeof(uint64_t) + 8 * size_t{k} * sizeof(uint32_t);
+  return (gheap::kScratchKeysPerK + 2) * size_t{k} * sizeof(uint64_t) + kScratchWordsPerK * size_t{k} * sizeof(uint32_t);
 }
 
 // `blocks` x `threads` over heap memory `h` (device memory, empty), the view's words
-// set as branch_and_bound.h says (pending 1, next_node 1, node 0 the root). With
+// set as branch_and_bound.h says (pending 1, next_node 1, created 1, node 0 the root;
+// a stash of `stash_cap` words per block). With
 // `recorder` the heap's operations are recorded; `watchdog` as cuda/watchdog.h.
 cudaError_t launch_knapsack(gheap::Flavor flavor, const gheap::HeapMemory<uint64_t>& h, const KnapsackView& v,
                             uint32_t blocks, uint32_t threads, cudaStream_t stream, const DeviceRecorderRef64* recorder,

@@ -4,8 +4,15 @@
 // promising nodes, expands each (item `level` taken, if it fits, or left), keeps the
 // children whose Dantzig bound beats the best profit found, and inserts them. The
 // heap holds 64-bit keys: (kKeyTop - bound) << 32 | node index, so the smallest key
-// is the node of largest bound, and keys are distinct (the checkers' distinct-key
-// paths apply). The node itself (level, profit, weight) lives in a pool.
+// is the node of largest bound. The node itself (level, profit, weight) lives in a
+// pool slot. Slots are recycled: an actor keeps the slots of the nodes it deleted in
+// its own stash (up to stash_cap; past that they are not reused) and gives them to
+// its next children before it takes fresh ones, so the pool needs room for the
+// nodes alive at once, not for every node ever made (the first GPU runs, with
+// fresh slots only, filled 2^24 slots on a 200-item instance). A slot is reused
+// only by the actor that freed it, after it read the node: no other actor can
+// still be reading it. So a key may come back later (same bound, same slot); the
+// pq-batch model is a multiset and the checkers take that.
 //
 // Termination: `pending` counts the nodes that exist, in the heap or held by an
 // actor between its delete and the end of its batch. Children are counted before
@@ -36,10 +43,13 @@ struct KnapsackView {
   uint32_t* node_profit = nullptr;
   uint32_t* node_weight = nullptr;
   uint32_t pool = 0;
-  uint32_t* next_node = nullptr;  // pool allocation
+  uint32_t* stash = nullptr;      // [actors * stash_cap]: actor a's freed slots at a * stash_cap
+  uint32_t stash_cap = 0;
+  uint32_t* next_node = nullptr;  // pool allocation of fresh slots
   uint32_t* best = nullptr;       // the best profit of a feasible selection found
   uint32_t* pending = nullptr;    // nodes that exist (see above)
   uint32_t* explored = nullptr;   // nodes expanded, summed at each actor's end
+  uint32_t* created = nullptr;    // nodes made (the root is the host's), summed likewise
 };
 
 // Actor-private room for one batch's children (2k each).
@@ -49,7 +59,9 @@ struct KnapsackScratch {
   uint32_t* profit = nullptr;
   uint32_t* weight = nullptr;
   uint32_t* bound = nullptr;
+  uint32_t* slot = nullptr;
 };
+inline constexpr uint32_t kScratchWordsPerK = 10;  // five arrays of 2k words
 
 // Dantzig's bound (apps/knapsack/instance.h's dantzig_bound, by binary search over
 // the prefix sums): the items from `level` on greedily, the first that does not fit
@@ -90,6 +102,8 @@ GPULIN_HD void branch_and_bound(X& x, const gheap::HeapView<uint64_t, P>& h, con
   const uint32_t k = h.k;
   int64_t op = op_base;
   uint32_t expanded = 0;
+  uint32_t* const stash = v.stash + static_cast<uint64_t>(actor) * v.stash_cap;
+  uint32_t stashed = 0, made = 0;  // actor-uniform
   if (actor == 0) {
     if (x.first_thread()) c.keys[0] = node_key(bound_of(v, 0, 0, 0), 0);
     x.parallel_for(0, [](uint32_t) {});  // the key before every thread reads it
@@ -139,18 +153,29 @@ GPULIN_HD void branch_and_bound(X& x, const gheap::HeapView<uint64_t, P>& h, con
       }
       children += (fits && taken > best) + (left > best);
     }
+    // The batch's nodes are read: their slots go to the stash (as many as fit).
+    const uint32_t freed = m < v.stash_cap - stashed ? m : v.stash_cap - stashed;
+    if (x.first_thread())
+      for (uint32_t j = 0; j < freed; ++j) stash[stashed + j] = static_cast<uint32_t>(s.items[j]);
+    stashed += freed;
     if (children) {
-      // Counted before they can be taken (see the top), then written and inserted.
+      // Counted before they can be taken (see the top), then given slots (the
+      // stash's first), written and inserted.
       x.fetch_add(v.pending, children);
-      const uint32_t first = x.fetch_add(v.next_node, children);
-      if (uint64_t{first} + children > v.pool) x.fail("knapsack: the node pool is full");
-      x.parallel_for(0, [](uint32_t) {});  // the first thread's children before the stores
+      made += children;
+      const uint32_t reused = children < stashed ? children : stashed, fresh = children - reused;
+      const uint32_t first = fresh ? x.fetch_add(v.next_node, fresh) : 0;
+      if (fresh && uint64_t{first} + fresh > v.pool) x.fail("knapsack: the node pool is full");
+      if (x.first_thread())
+        for (uint32_t i = 0; i < children; ++i) c.slot[i] = i < reused ? stash[stashed - 1 - i] : first + (i - reused);
+      stashed -= reused;
+      x.parallel_for(0, [](uint32_t) {});  // the first thread's children and slots before the stores
       for (uint32_t i = 0; i < children; ++i) {
-        x.store(v.node_level + first + i, c.level[i], exec::relaxed);
-        x.store(v.node_profit + first + i, c.profit[i], exec::relaxed);
-        x.store(v.node_weight + first + i, c.weight[i], exec::relaxed);
+        x.store(v.node_level + c.slot[i], c.level[i], exec::relaxed);
+        x.store(v.node_profit + c.slot[i], c.profit[i], exec::relaxed);
+        x.store(v.node_weight + c.slot[i], c.weight[i], exec::relaxed);
       }
-      x.parallel_for(children, [&](uint32_t i) { c.keys[i] = node_key(c.bound[i], first + i); });
+      x.parallel_for(children, [&](uint32_t i) { c.keys[i] = node_key(c.bound[i], c.slot[i]); });
       for (uint32_t off = 0; off < children; off += k) {
         x.begin_op(op++);
         gheap::run_operation(x, h, s, gheap::kFnIns, c.keys + off, children - off < k ? children - off : k);
@@ -160,6 +185,7 @@ GPULIN_HD void branch_and_bound(X& x, const gheap::HeapView<uint64_t, P>& h, con
     x.fetch_add(v.pending, 0u - m);  // the batch is done
   }
   x.fetch_add(v.explored, expanded);
+  x.fetch_add(v.created, made);
 }
 
 }  // namespace gpulin::knapsack

@@ -25,11 +25,12 @@ GpuKnapsackResult knapsack_gpu(const Instance& in, const GpuKnapsackOptions& o) 
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) throw std::runtime_error("no CUDA device");
   std::vector<uint64_t> pp(in.size() + 1), pw(in.size() + 1);
   for (uint32_t i = 0; i < in.size(); ++i) pp[i + 1] = pp[i] + in.profit[i], pw[i + 1] = pw[i] + in.weight[i];
-  DeviceBuffer<uint32_t> profit(in.profit), weight(in.weight), nodes(3 * uint64_t{o.pool}), words(4);
+  DeviceBuffer<uint32_t> profit(in.profit), weight(in.weight), nodes(3 * uint64_t{o.pool}), words(5);
+  DeviceBuffer<uint32_t> stash(uint64_t{o.blocks} * 4 * o.k);
   DeviceBuffer<uint64_t> prefix_profit(pp), prefix_weight(pw);
   nodes.fill_bytes(0);  // node 0, the root: level 0, nothing taken
-  const std::vector<uint32_t> start = {1, 0, 1, 0};  // next_node, best, pending, explored
-  check(cudaMemcpy(words.get(), start.data(), 16, cudaMemcpyHostToDevice), "knapsack: words");
+  const std::vector<uint32_t> start = {1, 0, 1, 0, 1};  // next_node, best, pending, explored, created
+  check(cudaMemcpy(words.get(), start.data(), 20, cudaMemcpyHostToDevice), "knapsack: words");
   KnapsackView v;
   v.n = in.size();
   v.capacity = in.capacity;
@@ -41,10 +42,13 @@ GpuKnapsackResult knapsack_gpu(const Instance& in, const GpuKnapsackOptions& o) 
   v.node_profit = nodes.get() + o.pool;
   v.node_weight = nodes.get() + 2 * uint64_t{o.pool};
   v.pool = o.pool;
+  v.stash = stash.get();
+  v.stash_cap = 4 * o.k;
   v.next_node = words.get();
   v.best = words.get() + 1;
   v.pending = words.get() + 2;
   v.explored = words.get() + 3;
+  v.created = words.get() + 4;
   gheap::DeviceHeap<uint64_t> heap(o.k, o.pool / o.k + 2);
   std::unique_ptr<DeviceRecorder64> rec;
   if (o.record) rec = std::make_unique<DeviceRecorder64>(o.blocks, o.record_events, o.record_keys);
@@ -57,8 +61,8 @@ GpuKnapsackResult knapsack_gpu(const Instance& in, const GpuKnapsackOptions& o) 
         "knapsack kernel launch");
   GpuKnapsackResult r;
   r.seconds = timer.stop("knapsack kernel");
-  const std::vector<uint32_t> end = cuda_support::download(words.get(), 4);
-  r.created = end[0];
+  const std::vector<uint32_t> end = cuda_support::download(words.get(), 5);
+  r.created = end[4];
   r.best = end[1];
   r.explored = end[3];
   const uint64_t state = reinterpret_cast<uint64_t>(heap.memory().state);

@@ -154,5 +154,20 @@ TEST(KnapsackSim, OneActorAndLargeBatches) {
   expect_optimum_in_sim(in, o, random);
 }
 
+// Slots are recycled (branch_and_bound.h): a pool far smaller than the nodes the
+// search makes is enough. (The first GPU runs, with fresh slots only, filled 2^24.)
+TEST(KnapsackSim, APoolSmallerThanTheNodesMadeIsEnough) {
+  const Instance in = make_instance("almost:24:100", 2);
+  explore::KnapsackSimOptions o;
+  o.actors = 2;
+  o.k = 4;
+  o.pool = 400;
+  sim::RandomStrategy random(3);
+  const explore::KnapsackSimResult r = explore::knapsack_sim(in, o, random);
+  ASSERT_EQ(r.run.outcome, sim::Outcome::Completed) << r.run.message;
+  EXPECT_EQ(r.best, optimum_by_dp(in));
+  EXPECT_GT(r.created, 2 * o.pool) << "the instance is too easy to show recycling";
+}
+
 }  // namespace
 }  // namespace gpulin::knapsack

@@ -180,7 +180,7 @@ TEST(ExitContract, MutatedScheduleStringsThroughReplay) {
 // before any work starts.
 TEST(ExitContract, EveryNumericOptionRefusesAWord) {
   int tried = 0;
-  for (const char* sub : {"explore", "check", "replay", "import", "survey", "stress", "sssp", "render"}) {
+  for (const char* sub : {"explore", "check", "replay", "import", "survey", "stress", "sssp", "render", "knapsack"}) {
     const Result help = gpulin(std::string(sub) + " --help");
     EXPECT_EQ(help.code, 0) << sub << " --help\n" << help.err;
     // CLI11's help: "  --name UINT ..." (or INT, FLOAT, ...).

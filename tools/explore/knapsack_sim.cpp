@@ -22,8 +22,8 @@ KnapsackSimResult knapsack_sim(const knapsack::Instance& in, const KnapsackSimOp
     prefix_profit[i + 1] = prefix_profit[i] + in.profit[i];
     prefix_weight[i + 1] = prefix_weight[i] + in.weight[i];
   }
-  std::vector<uint32_t> level(o.pool), profit(o.pool), weight(o.pool);
-  uint32_t next_node = 1, best = 0, pending = 1, explored = 0;  // node 0, the root, is all zeros
+  std::vector<uint32_t> level(o.pool), profit(o.pool), weight(o.pool), stash(size_t{o.actors} * 4 * o.k);
+  uint32_t next_node = 1, best = 0, pending = 1, explored = 0, created = 1;  // node 0, the root, is all zeros
   KnapsackView v;
   v.n = in.size();
   v.capacity = in.capacity;
@@ -35,10 +35,13 @@ KnapsackSimResult knapsack_sim(const knapsack::Instance& in, const KnapsackSimOp
   v.node_profit = profit.data();
   v.node_weight = weight.data();
   v.pool = o.pool;
+  v.stash = stash.data();
+  v.stash_cap = 4 * o.k;
   v.next_node = &next_node;
   v.best = &best;
   v.pending = &pending;
   v.explored = &explored;
+  v.created = &created;
 
   gheap::HostHeap<uint64_t> heap(o.k, o.pool / o.k + 2);
   HostRecorder recorder({"ins", "del"});
@@ -51,9 +54,9 @@ KnapsackSimResult knapsack_sim(const knapsack::Instance& in, const KnapsackSimOp
         o.actors,
         [&](uint32_t a) {
           std::vector<uint64_t> scratch(gheap::kScratchKeysPerK * o.k), keys(2 * o.k);
-          std::vector<uint32_t> words(4 * 2 * o.k);
-          const KnapsackScratch c{keys.data(), words.data(), words.data() + 2 * o.k, words.data() + 4 * o.k,
-                                  words.data() + 6 * o.k};
+          std::vector<uint32_t> words(kScratchWordsPerK * o.k);
+          const KnapsackScratch c{keys.data(),           words.data(),          words.data() + 2 * o.k,
+                                  words.data() + 4 * o.k, words.data() + 6 * o.k, words.data() + 8 * o.k};
           sim::SimContext x(sim, a, o.record ? &recorder : nullptr, o.threads);
           branch_and_bound(x, h, gheap::make_scratch(scratch.data(), o.k), c, v, a, int64_t{a} << 32,
                            [] { return false; });
@@ -66,7 +69,7 @@ KnapsackSimResult knapsack_sim(const knapsack::Instance& in, const KnapsackSimOp
     search(gheap::HeapPolicy<gheap::Flavor::BottomUp, gheap::Variant::Fixed>{});
   r.best = best;
   r.explored = explored;
-  r.created = next_node;
+  r.created = created;
   if (o.record) {
     Header header;
     header.model = "pq-batch";
