@@ -1,5 +1,7 @@
 #include "apps/sssp/graph.h"
 
+#include "apps/sssp/paper_graphs.h"
+
 #include <algorithm>
 #include <random>
 #include <stdexcept>
@@ -70,8 +72,17 @@ Graph random_dag(uint32_t n, uint64_t m, uint64_t seed) {
 
 Graph make_graph(const std::string& spec, uint64_t seed) {
   const size_t a = spec.find(':'), b = a == std::string::npos ? a : spec.find(':', a + 1);
+  for (const auto& [name, make] : {std::pair<const char*, Graph (*)(uint32_t, uint64_t)>{"rgg", random_geometric_graph},
+                                   {"kron", kronecker_graph},
+                                   {"delaunay", delaunay_graph}})
+    if (spec.rfind(std::string(name) + ":", 0) == 0) {
+      if (b != std::string::npos) throw std::invalid_argument("graph '" + spec + "': want " + name + ":LOGN");
+      const uint64_t logn = parse_count(spec.substr(a + 1), spec);
+      if (logn > 26) throw std::invalid_argument("graph '" + spec + "': log n is at most 26");
+      return make(static_cast<uint32_t>(logn), seed);
+    }
   if (spec.rfind("dag:", 0) != 0 || b == std::string::npos)
-    throw std::invalid_argument("graph '" + spec + "': want dag:N:M");
+    throw std::invalid_argument("graph '" + spec + "': want dag:N:M, rgg:LOGN, kron:LOGN or delaunay:LOGN");
   const uint64_t n = parse_count(spec.substr(a + 1, b - a - 1), spec), m = parse_count(spec.substr(b + 1), spec);
   if (n > (uint64_t{1} << 31)) throw std::invalid_argument("graph '" + spec + "': at most 2^31 vertices");
   return random_dag(static_cast<uint32_t>(n), m, seed);

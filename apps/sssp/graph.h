@@ -27,8 +27,9 @@ struct Graph {
 // `seed`. Throws std::invalid_argument when m is out of range.
 Graph random_dag(uint32_t n, uint64_t m, uint64_t seed);
 
-// "dag:N:M" (N vertices, M edges) -> the graph; throws std::invalid_argument naming
-// the problem.
+// "dag:N:M" (N vertices, M edges), "rgg:LOGN", "kron:LOGN", "delaunay:LOGN"
+// (apps/sssp/paper_graphs.h) -> the graph; throws std::invalid_argument naming the
+// problem.
 Graph make_graph(const std::string& spec, uint64_t seed);
 
 }  // namespace gpulin::sssp

@@ -4,6 +4,7 @@
 // (unreachable vertices, shortcuts); bad graph specs are refused naming the field.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <random>
 #include <set>
 #include <stdexcept>
@@ -82,6 +83,69 @@ TEST(SsspReference, BoostDijkstraAgreesWithBellmanFordOnOtherGraphs) {
     const uint32_t s = rng() % g.n;
     EXPECT_EQ(cpu_dijkstra(g, s), bellman_ford(g, s)) << "trial " << trial;
   }
+}
+
+}  // namespace
+}  // namespace gpulin::sssp
+
+// The heap paper's kinds of graph (apps/sssp/paper_graphs.h), small: undirected
+// (every edge both ways, one weight), no self-loops or repeats, the shape of each
+// kind, and Dijkstra reaches what it should.
+namespace gpulin::sssp {
+namespace {
+
+void expect_undirected_simple(const Graph& g) {
+  ASSERT_EQ(g.offsets.size(), g.n + 1u);
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> w;
+  for (uint32_t u = 0; u < g.n; ++u)
+    for (uint64_t e = g.offsets[u]; e < g.offsets[u + 1]; ++e) {
+      ASSERT_NE(g.targets[e], u) << "self-loop";
+      ASSERT_TRUE(w.emplace(std::pair{u, g.targets[e]}, g.weights[e]).second) << "repeated edge";
+      ASSERT_GE(g.weights[e], 1u);
+      ASSERT_LE(g.weights[e], 64u);
+    }
+  for (const auto& [uv, weight] : w) {
+    const auto back = w.find({uv.second, uv.first});
+    ASSERT_TRUE(back != w.end()) << "one-way edge";
+    ASSERT_EQ(back->second, weight);
+  }
+}
+
+TEST(PaperGraphs, RandomGeometricGraph) {
+  const Graph g = make_graph("rgg:12", 1);
+  EXPECT_EQ(g.n, 4096u);
+  expect_undirected_simple(g);
+  const double degree = double(g.edges()) / g.n;  // pi r^2 n = 0.95 ln n, less at the border
+  EXPECT_GT(degree, 5.0);
+  EXPECT_LT(degree, 8.5);
+}
+
+TEST(PaperGraphs, KroneckerGraphIsSkewed) {
+  const Graph g = make_graph("kron:12", 1);
+  EXPECT_EQ(g.n, 4096u);
+  expect_undirected_simple(g);
+  uint64_t most = 0;
+  for (uint32_t u = 0; u < g.n; ++u) most = std::max(most, g.offsets[u + 1] - g.offsets[u]);
+  EXPECT_GT(g.edges(), 8u * g.n);
+  EXPECT_GT(most, 20 * g.edges() / g.n) << "a Kronecker graph has hubs";
+}
+
+TEST(PaperGraphs, DelaunayIsAPlanarTriangulation) {
+  const Graph g = make_graph("delaunay:12", 1);
+  EXPECT_EQ(g.n, 4096u);
+  expect_undirected_simple(g);
+  const uint64_t undirected = g.edges() / 2;  // 3n - 3 - hull edges, hull ~ a few dozen
+  EXPECT_LE(undirected, 3u * g.n - 6);
+  EXPECT_GT(undirected, 3u * g.n - 200);
+  // Connected: Dijkstra from 0 reaches every vertex.
+  for (uint32_t d : cpu_dijkstra(g, 0)) ASSERT_NE(d, kUnreached);
+}
+
+TEST(PaperGraphs, SpecsAndSeeds) {
+  EXPECT_EQ(make_graph("rgg:10", 3).targets, make_graph("rgg:10", 3).targets);
+  EXPECT_NE(make_graph("kron:10", 3).targets, make_graph("kron:10", 4).targets);
+  for (const char* bad : {"rgg", "rgg:", "rgg:x", "rgg:10:2", "kron:27", "delaunay:0", "grid:4"})
+    EXPECT_THROW(make_graph(bad, 1), std::invalid_argument) << bad;
 }
 
 }  // namespace
