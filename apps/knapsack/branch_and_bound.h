@@ -17,9 +17,12 @@
 // Termination: `pending` counts the nodes that exist, in the heap or held by an
 // actor between its delete and the end of its batch. Children are counted before
 // they are inserted, the batch is discounted after, so pending reaches 0 exactly
-// when no node is left anywhere. An actor whose delete found the heap empty waits
-// for pending to change, reading it BEFORE the delete: an insert that lands after
-// that read is followed by its actor's discount, a change the waiter sees.
+// when no node is left anywhere, and never rises again. An actor whose delete found
+// the heap empty waits for `epoch`, which every batch's end advances, having read it
+// BEFORE the delete: an insert that lands after that read is followed by an advance
+// the waiter sees; one that landed before it, the delete sees. (Waiting on pending
+// itself would not do: +2 then -2 between two of the waiter's polls looks like no
+// change, and on the GPU every actor could then wait with nodes in the heap.)
 #pragma once
 
 #include <cstdint>
@@ -48,6 +51,7 @@ struct KnapsackView {
   uint32_t* next_node = nullptr;  // pool allocation of fresh slots
   uint32_t* best = nullptr;       // the best profit of a feasible selection found
   uint32_t* pending = nullptr;    // nodes that exist (see above)
+  uint32_t* epoch = nullptr;      // batches ended (see above)
   uint32_t* explored = nullptr;   // nodes expanded, summed at each actor's end
   uint32_t* created = nullptr;    // nodes made (the root is the host's), summed likewise
 };
@@ -113,13 +117,14 @@ GPULIN_HD void branch_and_bound(X& x, const gheap::HeapView<uint64_t, P>& h, con
   }
   for (;;) {
     if (stop()) return;
-    const uint32_t before = x.load(v.pending);
+    const uint32_t epoch = x.load(v.epoch);
+    const uint32_t pending = x.load(v.pending);
     x.begin_op(op++);
     const uint32_t m = gheap::run_operation(x, h, s, gheap::kFnDel, c.keys, 0);
     x.end_op();
     if (m == 0) {
-      if (before == 0) break;
-      x.wait_while_equals(v.pending, before);
+      if (pending == 0) break;
+      x.wait_while_equals(v.epoch, epoch);
       continue;
     }
     x.parallel_for(0, [](uint32_t) {});  // the batch in s.items before every thread reads it
@@ -183,6 +188,7 @@ GPULIN_HD void branch_and_bound(X& x, const gheap::HeapView<uint64_t, P>& h, con
       }
     }
     x.fetch_add(v.pending, 0u - m);  // the batch is done
+    x.fetch_add(v.epoch, 1);
   }
   x.fetch_add(v.explored, expanded);
   x.fetch_add(v.created, made);

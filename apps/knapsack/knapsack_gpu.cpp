@@ -25,12 +25,13 @@ GpuKnapsackResult knapsack_gpu(const Instance& in, const GpuKnapsackOptions& o) 
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) throw std::runtime_error("no CUDA device");
   std::vector<uint64_t> pp(in.size() + 1), pw(in.size() + 1);
   for (uint32_t i = 0; i < in.size(); ++i) pp[i + 1] = pp[i] + in.profit[i], pw[i + 1] = pw[i] + in.weight[i];
-  DeviceBuffer<uint32_t> profit(in.profit), weight(in.weight), nodes(3 * uint64_t{o.pool}), words(5);
+  DeviceBuffer<uint32_t> profit(in.profit), weight(in.weight), nodes(3 * uint64_t{o.pool}), words(6);
   DeviceBuffer<uint32_t> stash(uint64_t{o.blocks} * 4 * o.k);
   DeviceBuffer<uint64_t> prefix_profit(pp), prefix_weight(pw);
   nodes.fill_bytes(0);  // node 0, the root: level 0, nothing taken
-  const std::vector<uint32_t> start = {1, 0, 1, 0, 1};  // next_node, best, pending, explored, created
-  check(cudaMemcpy(words.get(), start.data(), 20, cudaMemcpyHostToDevice), "knapsack: words");
+  // next_node, best, pending, explored, created, epoch
+  const std::vector<uint32_t> start = {1, 0, 1, 0, 1, 0};
+  check(cudaMemcpy(words.get(), start.data(), 24, cudaMemcpyHostToDevice), "knapsack: words");
   KnapsackView v;
   v.n = in.size();
   v.capacity = in.capacity;
@@ -49,6 +50,7 @@ GpuKnapsackResult knapsack_gpu(const Instance& in, const GpuKnapsackOptions& o) 
   v.pending = words.get() + 2;
   v.explored = words.get() + 3;
   v.created = words.get() + 4;
+  v.epoch = words.get() + 5;
   gheap::DeviceHeap<uint64_t> heap(o.k, o.pool / o.k + 2);
   std::unique_ptr<DeviceRecorder64> rec;
   if (o.record) rec = std::make_unique<DeviceRecorder64>(o.blocks, o.record_events, o.record_keys);
@@ -68,7 +70,7 @@ GpuKnapsackResult knapsack_gpu(const Instance& in, const GpuKnapsackOptions& o) 
   const uint64_t state = reinterpret_cast<uint64_t>(heap.memory().state);
   if (const cuda_exec::WatchdogReport stop = watchdog.read(); stop.stopped)
     r.stopped = cuda_exec::describe(stop, [&](uint64_t a) {
-      if (a == reinterpret_cast<uint64_t>(v.pending)) return std::string("the count of pending nodes");
+      if (a == reinterpret_cast<uint64_t>(v.epoch)) return std::string("the count of batches ended");
       if (a >= state && a < state + 4 * (uint64_t{heap.capacity()} + 1)) return "the lock of node " + std::to_string((a - state) / 4);
       return std::string();
     });

@@ -23,7 +23,7 @@ KnapsackSimResult knapsack_sim(const knapsack::Instance& in, const KnapsackSimOp
     prefix_weight[i + 1] = prefix_weight[i] + in.weight[i];
   }
   std::vector<uint32_t> level(o.pool), profit(o.pool), weight(o.pool), stash(size_t{o.actors} * 4 * o.k);
-  uint32_t next_node = 1, best = 0, pending = 1, explored = 0, created = 1;  // node 0, the root, is all zeros
+  uint32_t next_node = 1, best = 0, pending = 1, epoch = 0, explored = 0, created = 1;  // node 0, the root, is all zeros
   KnapsackView v;
   v.n = in.size();
   v.capacity = in.capacity;
@@ -40,6 +40,7 @@ KnapsackSimResult knapsack_sim(const knapsack::Instance& in, const KnapsackSimOp
   v.next_node = &next_node;
   v.best = &best;
   v.pending = &pending;
+  v.epoch = &epoch;
   v.explored = &explored;
   v.created = &created;
 
