@@ -5,14 +5,17 @@
 
 namespace gpulin::knapsack {
 
-SequentialResult best_first_sequential(const Instance& in) {
+SequentialResult best_first_sequential(const Instance& in, Order order) {
   struct Node {
     uint64_t bound, profit, weight;
     uint32_t level;
-    bool operator<(const Node& o) const { return bound < o.bound; }  // a max-heap by bound
+  };
+  // A max-heap by the order's key.
+  const auto less = [order](const Node& a, const Node& b) {
+    return order == Order::Profit ? a.profit < b.profit : a.bound < b.bound;
   };
   SequentialResult r;
-  std::priority_queue<Node> queue;
+  std::priority_queue<Node, std::vector<Node>, decltype(less)> queue(less);
   queue.push({dantzig_bound(in, 0, 0, 0), 0, 0, 0});
   while (!queue.empty()) {
     const Node nd = queue.top();

@@ -1,5 +1,7 @@
 // The sequential best-first branch and bound the paper measures the GPU against
-// (§5.7.2, Table 5's "CPU w/ priority queue"): std::priority_queue of nodes by bound.
+// (§5.7.2, Table 5's "CPU w/ priority queue"): a std::priority_queue of nodes, ordered
+// by their profit so far (the paper's key: "current benefits as the key values") or
+// by their bound; nodes whose bound cannot beat the best found are dropped either way.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +15,8 @@ struct SequentialResult {
   uint64_t explored = 0;  // nodes expanded
 };
 
-SequentialResult best_first_sequential(const Instance& in);
+enum class Order { Profit, Bound };
+// Bound by default, as the parallel search (branch_and_bound.h) orders its keys.
+SequentialResult best_first_sequential(const Instance& in, Order order = Order::Bound);
 
 }  // namespace gpulin::knapsack

@@ -97,9 +97,11 @@ TEST(KnapsackSequential, FindsTheOptimumOfEveryType) {
   for (const char* spec : {"strongly:60:1000", "almost:60:1000", "evenodd:40:1000", "subset:60:1000", "strongly:1:100"})
     for (uint64_t seed = 1; seed <= 3; ++seed) {
       const Instance in = make_instance(spec, seed);
-      const SequentialResult r = best_first_sequential(in);
-      EXPECT_EQ(r.best, optimum_by_dp(in)) << spec << " seed " << seed;
-      EXPECT_GT(r.explored, 0u);
+      for (Order order : {Order::Bound, Order::Profit}) {
+        const SequentialResult r = best_first_sequential(in, order);
+        EXPECT_EQ(r.best, optimum_by_dp(in)) << spec << " seed " << seed;
+        EXPECT_GT(r.explored, 0u);
+      }
     }
 }
 
