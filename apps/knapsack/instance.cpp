@@ -28,14 +28,17 @@ Instance make_instance(const std::string& spec, uint64_t seed) {
     if (colon == std::string::npos) break;
     at = colon + 1;
   }
-  if (parts.size() < 2 || parts.size() > 3)
-    throw std::invalid_argument("knapsack instance '" + spec + "': want TYPE:N[:R] (strongly, almost, evenodd, subset)");
+  if (parts.size() < 2 || parts.size() > 4)
+    throw std::invalid_argument("knapsack instance '" + spec +
+                                "': want TYPE:N[:R[:PCT]] (strongly, almost, evenodd, subset)");
   const std::string& type = parts[0];
   if (type != "strongly" && type != "almost" && type != "evenodd" && type != "subset")
     throw std::invalid_argument("knapsack instance '" + spec + "': type '" + type +
                                 "' is not strongly, almost, evenodd or subset");
   const uint64_t n = number(spec, parts[1], "N");
-  const uint64_t r = parts.size() == 3 ? number(spec, parts[2], "R") : 1000;
+  const uint64_t r = parts.size() >= 3 ? number(spec, parts[2], "R") : 1000;
+  const uint64_t pct = parts.size() == 4 ? number(spec, parts[3], "PCT") : 50;
+  if (pct < 1 || pct > 99) throw std::invalid_argument("knapsack instance '" + spec + "': PCT is 1 to 99");
   if (n < 1 || n > 100000) throw std::invalid_argument("knapsack instance '" + spec + "': N is 1 to 100000");
   if (r < 10 || r > 1000000) throw std::invalid_argument("knapsack instance '" + spec + "': R is 10 to 10^6");
 
@@ -59,8 +62,8 @@ Instance make_instance(const std::string& spec, uint64_t seed) {
   }
   const uint64_t total = std::accumulate(items.begin(), items.end(), uint64_t{0},
                                          [](uint64_t s, const Item& it) { return s + it.w; });
-  uint64_t c = total / 2;
-  if (type == "evenodd") c = 2 * (total / 4) + 1;  // odd: no even-weight load reaches it
+  uint64_t c = total * pct / 100;
+  if (type == "evenodd") c = 2 * (c / 2) + 1;  // odd: no even-weight load reaches it
   if (c > 0xffffffffull) throw std::invalid_argument("knapsack instance '" + spec + "': capacity past 2^32");
   // Best ratio first: p_a / w_a > p_b / w_b, compared exactly.
   std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) {

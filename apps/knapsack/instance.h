@@ -19,10 +19,11 @@ struct Instance {
   uint32_t size() const { return static_cast<uint32_t>(profit.size()); }
 };
 
-// "TYPE:N[:R]": TYPE strongly (p = w + R/10), almost (p = w + R/10 +- R/500),
+// "TYPE:N[:R[:PCT]]": TYPE strongly (p = w + R/10), almost (p = w + R/10 +- R/500),
 // evenodd (even weights, p = w + R/10, an odd capacity), subset (p = w); N items
 // with weights uniform in [1, R] (R default 1000; the paper's sizes: N 100-1300,
-// R 6 000-18 000); capacity half the total weight (odd for evenodd). Seeded.
+// R 6 000-18 000); capacity PCT % of the total weight (default 50; odd for evenodd;
+// Pisinger's series use h/(H+1), and the paper does not say which). Seeded.
 // Throws std::invalid_argument naming the part of the spec at fault.
 Instance make_instance(const std::string& spec, uint64_t seed);
 

@@ -47,7 +47,9 @@ TEST(KnapsackInstance, TypesHaveTheirProperties) {
   // Best ratio first; capacity half the weight; the same seed, the same instance.
   for (uint32_t i = 1; i < s.size(); ++i)
     EXPECT_GE(uint64_t{s.profit[i - 1]} * s.weight[i], uint64_t{s.profit[i]} * s.weight[i - 1]);
-  EXPECT_EQ(s.capacity, std::accumulate(s.weight.begin(), s.weight.end(), uint64_t{0}) / 2);
+  const uint64_t total = std::accumulate(s.weight.begin(), s.weight.end(), uint64_t{0});
+  EXPECT_EQ(s.capacity, total * 50 / 100);
+  EXPECT_EQ(make_instance("strongly:200:7000:10", 1).capacity, total * 10 / 100);
   EXPECT_EQ(make_instance("strongly:200:7000", 1).weight, s.weight);
   EXPECT_NE(make_instance("strongly:200:7000", 9).weight, s.weight);
 }
@@ -55,7 +57,8 @@ TEST(KnapsackInstance, TypesHaveTheirProperties) {
 TEST(KnapsackInstance, BadSpecsNameThePart) {
   const std::pair<const char*, const char*> bad[] = {
       {"strongly", "TYPE:N"}, {"heavy:10", "type 'heavy'"}, {"subset:x", "N 'x'"}, {"subset:10:y", "R 'y'"},
-      {"subset:0", "N is"},   {"subset:10:5", "R is"},       {"subset:10:100:4", "TYPE:N"}};
+      {"subset:0", "N is"},   {"subset:10:5", "R is"},       {"subset:10:100:0", "PCT is"},
+      {"subset:10:100:x", "PCT 'x'"}, {"subset:10:100:4:1", "TYPE:N"}};
   for (const auto& [spec, part] : bad) {
     try {
       make_instance(spec, 1);
