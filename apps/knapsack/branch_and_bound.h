@@ -108,9 +108,12 @@ GPULIN_HD void branch_and_bound(X& x, const gheap::HeapView<uint64_t, P>& h, con
   uint32_t expanded = 0;
   uint32_t* const stash = v.stash + static_cast<uint64_t>(actor) * v.stash_cap;
   uint32_t stashed = 0, made = 0;  // actor-uniform
+  // A barrier of the actor's threads: what the first thread wrote to the actor's
+  // scratch (or the delete left in s.items), every thread may read after it.
+  const auto barrier = [&x] { x.parallel_for(0, [](uint32_t) {}); };
   if (actor == 0) {
     if (x.first_thread()) c.keys[0] = node_key(bound_of(v, 0, 0, 0), 0);
-    x.parallel_for(0, [](uint32_t) {});  // the key before every thread reads it
+    barrier();
     x.begin_op(op++);
     gheap::run_operation(x, h, s, gheap::kFnIns, c.keys, 1);
     x.end_op();
@@ -127,7 +130,7 @@ GPULIN_HD void branch_and_bound(X& x, const gheap::HeapView<uint64_t, P>& h, con
       x.wait_while_equals(v.epoch, epoch);
       continue;
     }
-    x.parallel_for(0, [](uint32_t) {});  // the batch in s.items before every thread reads it
+    barrier();
     uint32_t children = 0;
     for (uint32_t j = 0; j < m; ++j) {
       const uint64_t key = s.items[j];
@@ -174,7 +177,7 @@ GPULIN_HD void branch_and_bound(X& x, const gheap::HeapView<uint64_t, P>& h, con
       if (x.first_thread())
         for (uint32_t i = 0; i < children; ++i) c.slot[i] = i < reused ? stash[stashed - 1 - i] : first + (i - reused);
       stashed -= reused;
-      x.parallel_for(0, [](uint32_t) {});  // the first thread's children and slots before the stores
+      barrier();
       for (uint32_t i = 0; i < children; ++i) {
         x.store(v.node_level + c.slot[i], c.level[i], exec::relaxed);
         x.store(v.node_profit + c.slot[i], c.profit[i], exec::relaxed);

@@ -1,5 +1,7 @@
 #include "apps/knapsack/knapsack_gpu.h"
 
+#include "apps/knapsack/history_header.h"
+
 #include <memory>
 #include <numeric>
 #include <stdexcept>
@@ -67,24 +69,12 @@ GpuKnapsackResult knapsack_gpu(const Instance& in, const GpuKnapsackOptions& o) 
   r.created = end[4];
   r.best = end[1];
   r.explored = end[3];
-  const uint64_t state = reinterpret_cast<uint64_t>(heap.memory().state);
   if (const cuda_exec::WatchdogReport stop = watchdog.read(); stop.stopped)
     r.stopped = cuda_exec::describe(stop, [&](uint64_t a) {
-      if (a == reinterpret_cast<uint64_t>(v.epoch)) return std::string("the count of batches ended");
-      if (a >= state && a < state + 4 * (uint64_t{heap.capacity()} + 1)) return "the lock of node " + std::to_string((a - state) / 4);
-      return std::string();
+      return a == reinterpret_cast<uint64_t>(v.epoch) ? std::string("the count of batches ended") : heap.word_name(a);
     });
-  if (rec) {
-    Header header;
-    header.model = "pq-batch";
-    header.params = Value::object({{"k", Value::integer(o.k)}});
-    header.lp_rule = "root-release";  // both fixed heaps (tools/explore/heap_config.h's lp_rule_for)
-    header.extra.emplace_back("source", "\"gpulin knapsack\"");
-    std::string name;
-    append_json_string(name, in.name);
-    header.extra.emplace_back("instance", name);
-    r.history = expand(rec->download(std::move(header), {"ins", "del"}, "<gpu knapsack>"));
-  }
+  if (rec)  // both fixed heaps' rule (tools/explore/heap_config.h's lp_rule_for)
+    r.history = expand(rec->download(history_header(in, o.k, "root-release"), {"ins", "del"}, "<gpu knapsack>"));
   return r;
 }
 

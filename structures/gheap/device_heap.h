@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "structures/gheap/config.h"
@@ -34,6 +35,13 @@ class DeviceHeap {
   uint32_t k() const { return k_; }
   uint32_t capacity() const { return capacity_; }
   size_t bytes() const;
+  // The GPU watchdog's name for a word a block waited on (cuda/watchdog_host.h):
+  // "the lock of node N" for the heap's lock words; empty when not the heap's.
+  std::string word_name(uint64_t address) const {
+    const uint64_t base = reinterpret_cast<uint64_t>(state_);
+    if (address < base || address >= base + 4 * (uint64_t{capacity_} + 1) || (address - base) % 4) return {};
+    return "the lock of node " + std::to_string((address - base) / 4);
+  }
 
  private:
   uint32_t k_;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "apps/knapsack/branch_and_bound.h"
+#include "apps/knapsack/history_header.h"
 #include "histories/recorder.h"
 #include "sim/sim_context.h"
 #include "structures/gheap/host_heap.h"
@@ -71,17 +72,9 @@ KnapsackSimResult knapsack_sim(const knapsack::Instance& in, const KnapsackSimOp
   r.best = best;
   r.explored = explored;
   r.created = created;
-  if (o.record) {
-    Header header;
-    header.model = "pq-batch";
-    header.params = Value::object({{"k", Value::integer(o.k)}});
-    header.lp_rule = lp_rule_for(o.flavor, gheap::Variant::Fixed);
-    header.extra.emplace_back("source", "\"gpulin knapsack\"");
-    std::string instance;
-    append_json_string(instance, in.name);
-    header.extra.emplace_back("instance", instance);
-    r.history = recorder.to_history(std::move(header), "<simulated knapsack>");
-  }
+  if (o.record)
+    r.history = recorder.to_history(history_header(in, o.k, lp_rule_for(o.flavor, gheap::Variant::Fixed)),
+                                    "<simulated knapsack>");
   return r;
 }
 

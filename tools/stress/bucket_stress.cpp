@@ -122,6 +122,12 @@ BucketStressResult run_bucket_program_on_gpu(const explore::BucketProgram& p, co
     rec = std::make_unique<DeviceRecorder>(r.levels, static_cast<uint32_t>(4 * r.ops),
                                            static_cast<uint32_t>(2 * r.updates + 4 * r.ops));
   const DeviceRecorderRef ref = rec ? rec->ref() : DeviceRecorderRef{};
+  // The recorded bucket-pq history, whole or (the watchdog stopped the run) partial.
+  auto recorded_history = [&] {
+    History h = expand(rec->download(explore::bucket_header("gpulin stress"), explore::bucket_fn_names(), "<gpu run>"));
+    explore::pair_update_args(h);
+    return h;
+  };
   const cuda_exec::DeviceWatchdog watchdog(r.levels);
   cuda_support::GpuTimer timer;
   timer.start();
@@ -134,9 +140,7 @@ BucketStressResult run_bucket_program_on_gpu(const explore::BucketProgram& p, co
       const std::string dir = o.out_dir.empty() ? std::string(".") : o.out_dir;
       std::filesystem::create_directories(dir);
       r.history_path = dir + "/bucket-heap-gpu-partial.jsonl";
-      History h = expand(rec->download(explore::bucket_header("gpulin stress"), explore::bucket_fn_names(), "<gpu run>"));
-      explore::pair_update_args(h);
-      write_history_file(r.history_path, h);
+      write_history_file(r.history_path, recorded_history());
     }
     return r;
   }
@@ -158,8 +162,7 @@ BucketStressResult run_bucket_program_on_gpu(const explore::BucketProgram& p, co
   r.check_seconds = since(c0);
   if (rec) {
     const auto d0 = std::chrono::steady_clock::now();
-    History h = expand(rec->download(explore::bucket_header("gpulin stress"), explore::bucket_fn_names(), "<gpu run>"));
-    explore::pair_update_args(h);
+    const History h = recorded_history();
     r.download_seconds = since(d0);
     r.events = h.events.size();
     const auto w0 = std::chrono::steady_clock::now();

@@ -47,14 +47,6 @@ void radix_sort(std::vector<Key>& v) {
 
 using cuda_support::check;
 
-template <class T>
-T* upload(const std::vector<T>& v) {
-  T* d = nullptr;
-  check(cudaMalloc(&d, std::max<size_t>(1, v.size()) * sizeof(T)), "cudaMalloc");
-  check(cudaMemcpy(d, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice), "upload");
-  return d;
-}
-
 // The history's header for the recorded run.
 Header stress_header(const StressOptions& o) {
   Header header;
@@ -98,23 +90,14 @@ void plant_bad_delete(const BasicDeviceRecorder<Key>& rec, uint32_t actors) {
 }
 
 
-// "the lock of node 5": the heap's lock words are state[0 .. capacity].
-template <class Key>
-std::string heap_word_name(const gheap::HeapMemory<Key>& m, uint64_t address) {
-  const uint64_t base = reinterpret_cast<uint64_t>(m.state);
-  if (address >= base && address < base + 4 * (uint64_t{m.capacity} + 1) && (address - base) % 4 == 0)
-    return "the lock of node " + std::to_string((address - base) / 4);
-  return {};
-}
-
 // The watchdog stopped a phase: nothing after it runs, and no check of a heap
 // left mid-operation means anything. The report names the word each block waited
 // on; with --record the partial history (its cut-off operations pending) goes to
 // --out, or to the working folder.
 template <class Key>
 StressResult stopped_run(const StressOptions& o, StressResult r, const cuda_exec::WatchdogReport& stop,
-                         const gheap::HeapMemory<Key>& memory, const BasicDeviceRecorder<Key>* rec) {
-  r.watchdog = cuda_exec::describe(stop, [&](uint64_t a) { return heap_word_name(memory, a); });
+                         const gheap::DeviceHeap<Key>& heap, const BasicDeviceRecorder<Key>* rec) {
+  r.watchdog = cuda_exec::describe(stop, [&](uint64_t a) { return heap.word_name(a); });
   r.failures.push_back(r.watchdog);
   if (!rec) {
     r.failures.push_back("no history: rerun with --record for the partial history of the stopped run");
@@ -178,21 +161,18 @@ StressResult run_stress_as(const StressOptions& o) {
     if (!on_device)
       for (size_t i = 0; i < p.fn.size(); ++i)
         inserted.insert(inserted.end(), p.keys.begin() + i * o.k, p.keys.begin() + i * o.k + p.n[i]);
+    // The phase's operations and outputs on the device, freed at the end of the phase.
+    const cuda_support::DeviceBuffer<uint32_t> fn(p.fn), n(p.n);
+    const cuda_support::DeviceBuffer<Key> keys(p.keys), out(p.keys.size());
+    cuda_support::DeviceBuffer<uint32_t> out_n(p.fn.size());
+    out_n.fill_bytes(0);
     gheap::GpuOpBatch<Key> b;
     b.count = p.fn.size();
-    auto* fn = upload(p.fn);
-    auto* n = upload(p.n);
-    auto* keys = upload(p.keys);
-    Key* out = nullptr;
-    uint32_t* out_n = nullptr;
-    check(cudaMalloc(&out, std::max<size_t>(1, p.keys.size()) * sizeof(Key)), "cudaMalloc out");
-    check(cudaMalloc(&out_n, std::max<size_t>(1, p.fn.size()) * 4), "cudaMalloc out_n");
-    check(cudaMemset(out_n, 0, std::max<size_t>(1, p.fn.size()) * 4), "memset");
-    b.fn = fn;
-    b.n = n;
-    b.keys = keys;
-    b.out = out;
-    b.out_n = out_n;
+    b.fn = fn.get();
+    b.n = n.get();
+    b.keys = keys.get();
+    b.out = out.get();
+    b.out_n = out_n.get();
     const BasicDeviceRecorderRef<Key> ref = rec ? rec->ref() : BasicDeviceRecorderRef<Key>{};
     check(cudaDeviceSynchronize(), "upload");  // a pageable copy's DMA may still run: not kernel time
     cuda_support::GpuTimer timer;
@@ -202,24 +182,21 @@ StressResult run_stress_as(const StressOptions& o) {
           "heap kernel launch (" + p.name + ")");
     const double seconds = timer.stop("heap kernel (" + p.name + ")");
     if (const cuda_exec::WatchdogReport stop = watchdog.read(); stop.stopped) {
-      for (void* ptr : {static_cast<void*>(fn), static_cast<void*>(n), static_cast<void*>(keys),
-                        static_cast<void*>(out), static_cast<void*>(out_n)})
-        cudaFree(ptr);
       stage("the watchdog stopped phase '" + p.name + "'");
-      return stopped_run(o, std::move(r), stop, memory, rec.get());
+      return stopped_run(o, std::move(r), stop, heap, rec.get());
     }
     r.phases.push_back({p.name, p.fn.size(), seconds});
     r.kernel_seconds += seconds;
     r.ops += p.fn.size();
     r.inserted_keys += p.inserted_keys;
     if (on_device) {
-      conserve->add_phase(fn, n, keys, out, out_n, p.fn.size(), o.k);
+      conserve->add_phase(fn.get(), n.get(), keys.get(), out.get(), out_n.get(), p.fn.size(), o.k);
     } else {
       // Every delete's batch sorted; every deleted key one that was inserted.
       std::vector<Key> h_out(p.keys.size());
       std::vector<uint32_t> h_n(p.fn.size());
-      check(cudaMemcpy(h_out.data(), out, h_out.size() * sizeof(Key), cudaMemcpyDeviceToHost), "download");
-      check(cudaMemcpy(h_n.data(), out_n, h_n.size() * 4, cudaMemcpyDeviceToHost), "download");
+      check(cudaMemcpy(h_out.data(), out.get(), h_out.size() * sizeof(Key), cudaMemcpyDeviceToHost), "download");
+      check(cudaMemcpy(h_n.data(), out_n.get(), h_n.size() * 4, cudaMemcpyDeviceToHost), "download");
       for (size_t i = 0; i < p.fn.size(); ++i) {
         if (p.fn[i] != gheap::kFnDel) continue;
         const Key* d = h_out.data() + i * o.k;
@@ -233,9 +210,6 @@ StressResult run_stress_as(const StressOptions& o) {
         }
       }
     }
-    for (void* ptr : {static_cast<void*>(fn), static_cast<void*>(n), static_cast<void*>(keys), static_cast<void*>(out),
-                      static_cast<void*>(out_n)})
-      cudaFree(ptr);
     op_base += static_cast<int64_t>(p.fn.size());
     stage("phase '" + p.name + "' done");
   }
