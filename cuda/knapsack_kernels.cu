@@ -17,8 +17,7 @@ __global__ void __launch_bounds__(1024) knapsack_kernel(gheap::HeapView<uint64_t
   const uint32_t k = h.k;
   const gheap::Scratch<uint64_t> s = gheap::make_scratch(knapsack_smem, k);
   uint64_t* keys = knapsack_smem + gheap::kScratchKeysPerK * k;
-  uint32_t* words = reinterpret_cast<uint32_t*>(keys + 2 * k);
-  const KnapsackScratch c{keys, words, words + 2 * k, words + 4 * k, words + 6 * k, words + 8 * k};
+  const KnapsackScratch c = make_knapsack_scratch(keys, reinterpret_cast<uint32_t*>(keys + 2 * k), k);
   cuda_exec::CudaContext<cuda_exec::BlockScope, Record, uint64_t> x(cuda_exec::BlockScope(broadcast), rec, watchdog);
   branch_and_bound(x, h, s, c, v, blockIdx.x, static_cast<int64_t>(blockIdx.x) << 32, [&] { return x.stopped(); });
 }

@@ -17,7 +17,7 @@ namespace gpulin::knapsack {
 // Shared memory a block needs for node capacity k (the heap's scratch and the
 // batch's children).
 inline size_t knapsack_shared_bytes(uint32_t k) {
-  return (gheap::kScratchKeysPerK + 2) * size_t{k} * sizeof(uint64_t) + kScratchWordsPerK * size_t{k} * sizeof(uint32_t);
+  return (gheap::kScratchKeysPerK + 2) * size_t{k} * sizeof(uint64_t) + scratch_words(k) * sizeof(uint32_t);
 }
 
 // `blocks` x `threads` over heap memory `h` (device memory, empty), the view's words

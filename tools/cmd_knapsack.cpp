@@ -24,13 +24,24 @@ namespace gpulin::cli {
 
 namespace {
 
+// A recorded GPU search of a paper-sized instance makes ~10^6 events a block: room
+// for 2^21 of each (the library's default is smaller; an overflow says what it needed).
+knapsack::GpuKnapsackOptions roomy_recorder() {
+  knapsack::GpuKnapsackOptions o;
+  o.record_events = o.record_keys = 1u << 21;
+  return o;
+}
+
 struct KnapsackArgs {
   std::string instance = "strongly:16:100", backend = "sim", heap = "gheap-td", out_dir;
   uint64_t seed = 1;
   explore::KnapsackSimOptions sim;
-  knapsack::GpuKnapsackOptions gpu;
+  knapsack::GpuKnapsackOptions gpu = roomy_recorder();
   bool check = false, sequential = false, record = false;
   uint32_t blocks = 64, threads = 256;
+  // Unset: the backend's own default (the simulator's small k and pool, the GPU's k = 1024).
+  std::optional<uint32_t> k, pool;
+  uint32_t gc_threshold = 0;
 };
 
 // The answer against the optimum, and the recorded history by the witness of its
@@ -63,9 +74,10 @@ int run_knapsack(KnapsackArgs a) {
     in = knapsack::make_instance(a.instance, a.seed);
     a.sim.flavor = a.gpu.flavor = *explore::parse_structure(a.heap);
     a.sim.record = a.gpu.record = a.record;
-    a.gpu.k = a.sim.k;
-    a.gpu.pool = a.sim.pool;
+    if (a.k) a.gpu.k = a.sim.k = *a.k;
+    if (a.pool) a.gpu.pool = a.sim.pool = *a.pool;
     a.gpu.blocks = a.blocks;
+    a.sim.gc_threshold = a.gpu.gc_threshold = a.gc_threshold;
     a.gpu.threads = a.threads;
   } catch (const std::invalid_argument& e) {
     fmt::print(stderr, "gpulin knapsack: {}\n", e.what());
@@ -97,6 +109,7 @@ int run_knapsack(KnapsackArgs a) {
     fmt::print("  {} fixed on the GPU ({} blocks x {} threads, k={}): best {} ({} nodes explored, {} created, {:.4f} s "
                "of GPU time)\n",
                a.heap, a.gpu.blocks, a.gpu.threads, a.gpu.k, g.best, g.explored, g.created, g.seconds);
+    if (a.gc_threshold) fmt::print("  garbage collection: {} sweeps dropped {} dominated nodes\n", g.sweeps, g.collected);
     if (!g.stopped.empty()) failed = true, fmt::print("  FAIL: {}\n", g.stopped);
     failed |= judge_run(a, g.best, optimum, g.history);
     fmt::print("  verdict: {}\n", failed ? "FAIL" : "pass");
@@ -115,6 +128,7 @@ int run_knapsack(KnapsackArgs a) {
              "created, {} scheduling points, {:.2f} s)\n",
              a.heap, a.sim.actors, a.sim.k, sim::to_string(r.run.outcome), r.best, r.explored, r.created, r.run.points,
              since(t0));
+  if (a.gc_threshold) fmt::print("  garbage collection: {} sweeps dropped {} dominated nodes\n", r.sweeps, r.collected);
   if (r.run.outcome != sim::Outcome::Completed) failed = true, fmt::print("  FAIL: {}\n", r.run.message);
   failed |= judge_run(a, r.best, optimum, r.history);
   fmt::print("  verdict: {}\n", failed ? "FAIL" : "pass");
@@ -136,9 +150,18 @@ void add_knapsack(CLI::App& app, std::function<int()>& run) {
   sub->add_flag("--record", a->record, "record the heap's operations and judge the history by the witness of its rule");
   sub->add_option("--heap", a->heap, "gheap-td or gheap-bu (the fixed heaps)")->check(CLI::IsMember({"gheap-td", "gheap-bu"}));
   sub->add_option("--actors", a->sim.actors, "sim: actors (simulated blocks) searching")->check(CLI::Range(1, 64));
-  sub->add_option("--k", a->sim.k, "the heap's node capacity")->check(CLI::Range(1, 1024));
+  sub->add_option("--k", a->k, "the heap's node capacity (default: 8 in the simulator, 1024 on the GPU)")
+      ->check(CLI::Range(1, 1024));
   sub->add_option("--lanes", a->sim.threads, "sim: lanes per simulated block")->check(CLI::Range(1, 1024));
-  sub->add_option("--pool", a->sim.pool, "nodes the search may create")->check(CLI::Range(1u, 1u << 28));
+  sub->add_option("--pool", a->pool, "node slots (nodes alive at once; default: 2^20 in the simulator, 2^24 on the GPU)")
+      ->check(CLI::Range(1u, 1u << 28));
+  sub->add_option("--record-events", a->gpu.record_events, "gpu --record: events each block may record")
+      ->check(CLI::Range(1u << 10, 1u << 26));
+  sub->add_option("--record-keys", a->gpu.record_keys, "gpu --record: keys each block may record")
+      ->check(CLI::Range(1u << 10, 1u << 26));
+  sub->add_option("--gc", a->gc_threshold,
+                  "garbage collection: sweep the dominated nodes out of the heap past this many nodes pending (0: "
+                  "none)");
   sub->add_option("--max-points", a->sim.max_points, "scheduling points before a run counts as a livelock");
   sub->add_option("--out", a->out_dir, "write the heap's history as JSON Lines to this folder");
   sub->add_flag("--check", a->check, "compare the answer with the optimum by dynamic programming");

@@ -23,10 +23,30 @@
 // the waiter sees; one that landed before it, the delete sees. (Waiting on pending
 // itself would not do: +2 then -2 between two of the waiter's polls looks like no
 // change, and on the GPU every actor could then wait with nodes in the heap.)
+//
+// A batch is expanded by the actor's threads at once, a node a thread (the bounds'
+// binary searches, the best profit raised by atomic max, the children appended to
+// the actor's scratch by an atomic count; structures/exec/lane_atomics.h).
+//
+// Garbage collection (the paper's "knapsack with GC", §5.7.2: dominated nodes
+// filtered out when the heap grows past a threshold): with gc_threshold set, the
+// actor that sees more nodes pending than the trigger (the threshold at first) and
+// wins the gc flag sweeps the heap while the others go on: it deletes the batches
+// the heap held, drops the nodes whose bound no longer beats the best (their slots
+// to its stash), and inserts the others back. The trigger then becomes twice the
+// live nodes (never below the threshold): with more live nodes than the threshold
+// every actor would otherwise sweep again at once, and the search stall (the
+// simulator found that livelock). The sweep's nodes stay counted in `pending` until
+// dropped or re-inserted, so termination is as above. With keys by bound the
+// dominated nodes sink to the bottom and would each come out once anyway: what the
+// sweep buys is room (a smaller heap, a smaller pool), at the price of re-inserting
+// the live nodes; the benchmark measures both.
 #pragma once
 
+#include <array>
 #include <cstdint>
 
+#include "structures/exec/lane_atomics.h"
 #include "structures/exec/memory_order.h"
 #include "structures/gheap/operation.h"
 
@@ -54,7 +74,26 @@ struct KnapsackView {
   uint32_t* epoch = nullptr;      // batches ended (see above)
   uint32_t* explored = nullptr;   // nodes expanded, summed at each actor's end
   uint32_t* created = nullptr;    // nodes made (the root is the host's), summed likewise
+  // Garbage collection (see above); gc_threshold 0: none.
+  uint32_t gc_threshold = 0;
+  uint32_t* gc_flag = nullptr;    // 1 while an actor sweeps
+  uint32_t* collected = nullptr;  // dominated nodes the sweeps dropped
+  uint32_t* sweeps = nullptr;     // sweeps made
+  uint32_t* gc_trigger = nullptr; // pending nodes that start a sweep (see above)
+  uint64_t* gc_keys = nullptr;    // [pool]: the sweeping actor's live keys
 };
+
+// The words above in one array of kKnapsackWords: next_node, best, pending,
+// explored, created, epoch, gc_flag, collected, sweeps, gc_trigger: their values
+// at the start (node 0, the root, made and pending).
+inline constexpr uint32_t kKnapsackWords = 10;
+inline std::array<uint32_t, kKnapsackWords> start_words(uint32_t gc_threshold) {
+  return {1, 0, 1, 0, 1, 0, 0, 0, 0, gc_threshold};
+}
+inline void lay_out_words(KnapsackView& v, uint32_t* words) {
+  v.next_node = words, v.best = words + 1, v.pending = words + 2, v.explored = words + 3, v.created = words + 4;
+  v.epoch = words + 5, v.gc_flag = words + 6, v.collected = words + 7, v.sweeps = words + 8, v.gc_trigger = words + 9;
+}
 
 // Actor-private room for one batch's children (2k each).
 struct KnapsackScratch {
@@ -64,8 +103,13 @@ struct KnapsackScratch {
   uint32_t* weight = nullptr;
   uint32_t* bound = nullptr;
   uint32_t* slot = nullptr;
+  uint32_t* counts = nullptr;  // [2]: the batch's nodes expanded, children made
 };
-inline constexpr uint32_t kScratchWordsPerK = 10;  // five arrays of 2k words
+// Five arrays of 2k words and the two counts, after 2k keys.
+inline constexpr uint32_t scratch_words(uint32_t k) { return 10 * k + 2; }
+GPULIN_HD inline KnapsackScratch make_knapsack_scratch(uint64_t* keys, uint32_t* words, uint32_t k) {
+  return KnapsackScratch{keys, words, words + 2 * k, words + 4 * k, words + 6 * k, words + 8 * k, words + 10 * k};
+}
 
 // Dantzig's bound (apps/knapsack/instance.h's dantzig_bound, by binary search over
 // the prefix sums): the items from `level` on greedily, the first that does not fit
@@ -86,14 +130,79 @@ GPULIN_HD inline uint64_t bound_of(const KnapsackView& v, uint32_t level, uint64
 GPULIN_HD inline uint64_t node_key(uint64_t bound, uint32_t index) { return (kKeyTop - bound) << 32 | index; }
 GPULIN_HD inline uint64_t bound_of_key(uint64_t key) { return kKeyTop - (key >> 32); }
 
-// The best profit, raised to at least p.
-template <class X>
-GPULIN_HD void raise_best(X& x, const KnapsackView& v, uint32_t p) {
-  for (uint32_t b = x.load(v.best); p > b;) {
-    const uint32_t old = x.cas(v.best, b, p);
-    if (old == b) return;
-    b = old;
+// n keys inserted, k an operation.
+template <class X, class P>
+GPULIN_HD void insert_keys(X& x, const gheap::HeapView<uint64_t, P>& h, const gheap::Scratch<uint64_t>& s,
+                           uint64_t* keys, uint32_t n, int64_t& op) {
+  for (uint32_t off = 0; off < n; off += h.k) {
+    x.begin_op(op++);
+    gheap::run_operation(x, h, s, gheap::kFnIns, keys + off, n - off < h.k ? n - off : h.k);
+    x.end_op();
   }
+}
+
+// The slots of n deleted keys to the actor's stash, as many as fit.
+template <class X>
+GPULIN_HD void stash_slots(X& x, const uint64_t* keys, uint32_t n, uint32_t* stash, uint32_t& stashed, uint32_t cap) {
+  const uint32_t freed = n < cap - stashed ? n : cap - stashed;
+  x.parallel_for(freed, [&](uint32_t j) { stash[stashed + j] = static_cast<uint32_t>(keys[j]); });
+  stashed += freed;
+}
+
+// The children in the actor's scratch, counted pending before they can be taken
+// (see the top), given slots (the stash's first), written and inserted, k an
+// operation.
+template <class X, class P>
+GPULIN_HD void insert_children(X& x, const gheap::HeapView<uint64_t, P>& h, const gheap::Scratch<uint64_t>& s,
+                               const KnapsackScratch& c, const KnapsackView& v, uint32_t* stash, uint32_t& stashed,
+                               uint32_t children, int64_t& op) {
+  x.fetch_add(v.pending, children);
+  const uint32_t reused = children < stashed ? children : stashed, fresh = children - reused;
+  const uint32_t first = fresh ? x.fetch_add(v.next_node, fresh) : 0;
+  if (fresh && uint64_t{first} + fresh > v.pool) x.fail("knapsack: the node pool is full");
+  x.parallel_for(children, [&](uint32_t i) {
+    const uint32_t slot = i < reused ? stash[stashed - 1 - i] : first + (i - reused);
+    v.node_level[slot] = c.level[i], v.node_profit[slot] = c.profit[i], v.node_weight[slot] = c.weight[i];
+    c.keys[i] = node_key(c.bound[i], slot);
+  });
+  stashed -= reused;
+  insert_keys(x, h, s, c.keys, children, op);
+}
+
+// The garbage collector's sweep (see the top): the batches the heap held when
+// `pending` was read, the live keys kept in v.gc_keys and inserted back.
+template <class X, class P>
+GPULIN_HD void sweep(X& x, const gheap::HeapView<uint64_t, P>& h, const gheap::Scratch<uint64_t>& s,
+                     const KnapsackScratch& c, const KnapsackView& v, uint32_t* stash, uint32_t& stashed,
+                     uint32_t pending, int64_t& op) {
+  uint32_t live = 0, dropped = 0;
+  for (uint32_t taken = 0; taken < pending;) {
+    x.begin_op(op++);
+    const uint32_t m = gheap::run_operation(x, h, s, gheap::kFnDel, c.keys, 0);
+    x.end_op();
+    if (m == 0) break;
+    taken += m;
+    const uint32_t best = x.load(v.best);
+    // Live keys first (a bound beating the best), in delete order.
+    x.parallel_for(m, [&](uint32_t j) { c.level[j] = bound_of_key(s.items[j]) > best; });
+    const uint32_t alive = x.exclusive_sum(c.level, m, c.profit);
+    x.parallel_for(m, [&](uint32_t j) {
+      if (bound_of_key(s.items[j]) > best) v.gc_keys[live + c.profit[j]] = s.items[j];
+      else c.keys[j - c.profit[j]] = s.items[j];  // the dominated, packed for the stash
+    });
+    stash_slots(x, c.keys, m - alive, stash, stashed, v.stash_cap);
+    live += alive, dropped += m - alive;
+  }
+  // Back into the heap through the actor's scratch, k at a time.
+  for (uint32_t off = 0; off < live; off += h.k) {
+    const uint32_t n = live - off < h.k ? live - off : h.k;
+    x.parallel_for(n, [&](uint32_t i) { c.keys[i] = v.gc_keys[off + i]; });
+    insert_keys(x, h, s, c.keys, n, op);
+  }
+  x.store(v.gc_trigger, 2 * live > v.gc_threshold ? 2 * live : v.gc_threshold);
+  x.fetch_add(v.pending, 0u - dropped);
+  x.fetch_add(v.collected, dropped);
+  x.fetch_add(v.sweeps, 1u);
 }
 
 // One actor's share of the search. Actor 0 first inserts the root (node 0, which
@@ -103,25 +212,24 @@ template <class X, class P, class Stop>
 GPULIN_HD void branch_and_bound(X& x, const gheap::HeapView<uint64_t, P>& h, const gheap::Scratch<uint64_t>& s,
                                 const KnapsackScratch& c, const KnapsackView& v, uint32_t actor, int64_t op_base,
                                 Stop&& stop) {
-  const uint32_t k = h.k;
   int64_t op = op_base;
   uint32_t expanded = 0;
   uint32_t* const stash = v.stash + static_cast<uint64_t>(actor) * v.stash_cap;
   uint32_t stashed = 0, made = 0;  // actor-uniform
-  // A barrier of the actor's threads: what the first thread wrote to the actor's
-  // scratch (or the delete left in s.items), every thread may read after it.
-  const auto barrier = [&x] { x.parallel_for(0, [](uint32_t) {}); };
   if (actor == 0) {
-    if (x.first_thread()) c.keys[0] = node_key(bound_of(v, 0, 0, 0), 0);
-    barrier();
-    x.begin_op(op++);
-    gheap::run_operation(x, h, s, gheap::kFnIns, c.keys, 1);
-    x.end_op();
+    x.parallel_for(1, [&](uint32_t) { c.keys[0] = node_key(bound_of(v, 0, 0, 0), 0); });
+    insert_keys(x, h, s, c.keys, 1, op);
   }
   for (;;) {
     if (stop()) return;
     const uint32_t epoch = x.load(v.epoch);
     const uint32_t pending = x.load(v.pending);
+    if (v.gc_threshold && pending > x.load(v.gc_trigger) && x.load(v.gc_flag) == 0 && x.cas(v.gc_flag, 0u, 1u) == 0) {
+      sweep(x, h, s, c, v, stash, stashed, pending, op);
+      x.store(v.gc_flag, 0u);
+      x.fetch_add(v.epoch, 1);  // the live nodes are back: wake the waiters
+      continue;
+    }
     x.begin_op(op++);
     const uint32_t m = gheap::run_operation(x, h, s, gheap::kFnDel, c.keys, 0);
     x.end_op();
@@ -130,65 +238,38 @@ GPULIN_HD void branch_and_bound(X& x, const gheap::HeapView<uint64_t, P>& h, con
       x.wait_while_equals(v.epoch, epoch);
       continue;
     }
-    barrier();
-    uint32_t children = 0;
-    for (uint32_t j = 0; j < m; ++j) {
+    // Expand the batch, a node a thread.
+    x.parallel_for(2, [&](uint32_t i) { c.counts[i] = 0; });
+    x.parallel_for(m, [&](uint32_t j) {
       const uint64_t key = s.items[j];
       const uint32_t node = static_cast<uint32_t>(key);
-      if (bound_of_key(key) <= x.load(v.best)) continue;  // dominated since it was inserted
-      ++expanded;
-      const uint32_t level = x.load(v.node_level + node);
-      const uint32_t profit = x.load(v.node_profit + node);
-      const uint32_t weight = x.load(v.node_weight + node);
+      if (bound_of_key(key) <= exec::lane_load(v.best)) return;  // dominated since it was inserted
+      exec::lane_fetch_add(c.counts, 1u);
+      const uint32_t level = exec::lane_load(v.node_level + node);
+      const uint32_t profit = exec::lane_load(v.node_profit + node);
+      const uint32_t weight = exec::lane_load(v.node_weight + node);
       // Item `level` taken (when it fits): a feasible selection, maybe the best.
       const bool fits = uint64_t{weight} + v.weight[level] <= v.capacity;
       const uint32_t tp = profit + (fits ? v.profit[level] : 0u), tw = weight + (fits ? v.weight[level] : 0u);
-      if (fits) raise_best(x, v, tp);
-      if (level + 1 == v.n) continue;  // a leaf: nothing below it
-      const uint32_t best = x.load(v.best);
+      if (fits) exec::lane_fetch_max(v.best, tp);
+      if (level + 1 == v.n) return;  // a leaf: nothing below it
+      const uint32_t best = exec::lane_load(v.best);
       const uint64_t taken = fits ? bound_of(v, level + 1, tp, tw) : 0;
       const uint64_t left = bound_of(v, level + 1, profit, weight);
-      if (x.first_thread()) {
-        if (fits && taken > best) {
-          c.level[children] = level + 1, c.profit[children] = tp, c.weight[children] = tw;
-          c.bound[children] = static_cast<uint32_t>(taken);
-        }
-        const uint32_t at = children + (fits && taken > best);
-        if (left > best) {
-          c.level[at] = level + 1, c.profit[at] = profit, c.weight[at] = weight;
-          c.bound[at] = static_cast<uint32_t>(left);
-        }
-      }
-      children += (fits && taken > best) + (left > best);
-    }
+      const auto child = [&](uint32_t p, uint32_t w, uint64_t b) {
+        const uint32_t i = exec::lane_fetch_add(c.counts + 1, 1u);
+        c.level[i] = level + 1, c.profit[i] = p, c.weight[i] = w, c.bound[i] = static_cast<uint32_t>(b);
+      };
+      if (fits && taken > best) child(tp, tw, taken);
+      if (left > best) child(profit, weight, left);
+    });
+    expanded += c.counts[0];
+    const uint32_t children = c.counts[1];
     // The batch's nodes are read: their slots go to the stash (as many as fit).
-    const uint32_t freed = m < v.stash_cap - stashed ? m : v.stash_cap - stashed;
-    if (x.first_thread())
-      for (uint32_t j = 0; j < freed; ++j) stash[stashed + j] = static_cast<uint32_t>(s.items[j]);
-    stashed += freed;
+    stash_slots(x, s.items, m, stash, stashed, v.stash_cap);
     if (children) {
-      // Counted before they can be taken (see the top), then given slots (the
-      // stash's first), written and inserted.
-      x.fetch_add(v.pending, children);
       made += children;
-      const uint32_t reused = children < stashed ? children : stashed, fresh = children - reused;
-      const uint32_t first = fresh ? x.fetch_add(v.next_node, fresh) : 0;
-      if (fresh && uint64_t{first} + fresh > v.pool) x.fail("knapsack: the node pool is full");
-      if (x.first_thread())
-        for (uint32_t i = 0; i < children; ++i) c.slot[i] = i < reused ? stash[stashed - 1 - i] : first + (i - reused);
-      stashed -= reused;
-      barrier();
-      for (uint32_t i = 0; i < children; ++i) {
-        x.store(v.node_level + c.slot[i], c.level[i], exec::relaxed);
-        x.store(v.node_profit + c.slot[i], c.profit[i], exec::relaxed);
-        x.store(v.node_weight + c.slot[i], c.weight[i], exec::relaxed);
-      }
-      x.parallel_for(children, [&](uint32_t i) { c.keys[i] = node_key(c.bound[i], c.slot[i]); });
-      for (uint32_t off = 0; off < children; off += k) {
-        x.begin_op(op++);
-        gheap::run_operation(x, h, s, gheap::kFnIns, c.keys + off, children - off < k ? children - off : k);
-        x.end_op();
-      }
+      insert_children(x, h, s, c, v, stash, stashed, children, op);
     }
     x.fetch_add(v.pending, 0u - m);  // the batch is done
     x.fetch_add(v.epoch, 1);

@@ -6,20 +6,12 @@
 #include <string>
 
 #include "apps/knapsack/instance.h"
-#include "histories/history.h"
+#include "histories/pq_batch_header.h"
 
 namespace gpulin::knapsack {
 
 inline Header history_header(const Instance& in, uint32_t k, const std::string& lp_rule) {
-  Header header;
-  header.model = "pq-batch";
-  header.params = Value::object({{"k", Value::integer(k)}});
-  header.lp_rule = lp_rule;
-  header.extra.emplace_back("source", "\"gpulin knapsack\"");
-  std::string name;
-  append_json_string(name, in.name);
-  header.extra.emplace_back("instance", name);
-  return header;
+  return pq_batch_header(k, lp_rule, {{"source", "gpulin knapsack"}, {"instance", in.name}});
 }
 
 }  // namespace gpulin::knapsack

@@ -2,6 +2,7 @@
 
 #include "apps/knapsack/history_header.h"
 
+#include <array>
 #include <memory>
 #include <numeric>
 #include <stdexcept>
@@ -27,13 +28,13 @@ GpuKnapsackResult knapsack_gpu(const Instance& in, const GpuKnapsackOptions& o) 
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) throw std::runtime_error("no CUDA device");
   std::vector<uint64_t> pp(in.size() + 1), pw(in.size() + 1);
   for (uint32_t i = 0; i < in.size(); ++i) pp[i + 1] = pp[i] + in.profit[i], pw[i + 1] = pw[i] + in.weight[i];
-  DeviceBuffer<uint32_t> profit(in.profit), weight(in.weight), nodes(3 * uint64_t{o.pool}), words(6);
+  DeviceBuffer<uint32_t> profit(in.profit), weight(in.weight), nodes(3 * uint64_t{o.pool}), words(kKnapsackWords);
+  DeviceBuffer<uint64_t> gc_keys(o.gc_threshold ? o.pool : 1);
   DeviceBuffer<uint32_t> stash(uint64_t{o.blocks} * 4 * o.k);
   DeviceBuffer<uint64_t> prefix_profit(pp), prefix_weight(pw);
   nodes.fill_bytes(0);  // node 0, the root: level 0, nothing taken
-  // next_node, best, pending, explored, created, epoch
-  const std::vector<uint32_t> start = {1, 0, 1, 0, 1, 0};
-  check(cudaMemcpy(words.get(), start.data(), 24, cudaMemcpyHostToDevice), "knapsack: words");
+  const std::array<uint32_t, kKnapsackWords> start = start_words(o.gc_threshold);
+  check(cudaMemcpy(words.get(), start.data(), 4 * start.size(), cudaMemcpyHostToDevice), "knapsack: words");
   KnapsackView v;
   v.n = in.size();
   v.capacity = in.capacity;
@@ -47,12 +48,9 @@ GpuKnapsackResult knapsack_gpu(const Instance& in, const GpuKnapsackOptions& o) 
   v.pool = o.pool;
   v.stash = stash.get();
   v.stash_cap = 4 * o.k;
-  v.next_node = words.get();
-  v.best = words.get() + 1;
-  v.pending = words.get() + 2;
-  v.explored = words.get() + 3;
-  v.created = words.get() + 4;
-  v.epoch = words.get() + 5;
+  lay_out_words(v, words.get());
+  v.gc_threshold = o.gc_threshold;
+  v.gc_keys = gc_keys.get();
   gheap::DeviceHeap<uint64_t> heap(o.k, o.pool / o.k + 2);
   std::unique_ptr<DeviceRecorder64> rec;
   if (o.record) rec = std::make_unique<DeviceRecorder64>(o.blocks, o.record_events, o.record_keys);
@@ -65,10 +63,12 @@ GpuKnapsackResult knapsack_gpu(const Instance& in, const GpuKnapsackOptions& o) 
         "knapsack kernel launch");
   GpuKnapsackResult r;
   r.seconds = timer.stop("knapsack kernel");
-  const std::vector<uint32_t> end = cuda_support::download(words.get(), 5);
+  const std::vector<uint32_t> end = cuda_support::download(words.get(), kKnapsackWords);
   r.created = end[4];
   r.best = end[1];
   r.explored = end[3];
+  r.collected = end[7];
+  r.sweeps = end[8];
   if (const cuda_exec::WatchdogReport stop = watchdog.read(); stop.stopped)
     r.stopped = cuda_exec::describe(stop, [&](uint64_t a) {
       return a == reinterpret_cast<uint64_t>(v.epoch) ? std::string("the count of batches ended") : heap.word_name(a);

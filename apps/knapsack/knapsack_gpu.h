@@ -17,7 +17,8 @@ namespace gpulin::knapsack {
 struct GpuKnapsackOptions {
   gheap::Flavor flavor = gheap::Flavor::TopDown;
   uint32_t blocks = 64, threads = 256, k = 1024;
-  uint32_t pool = 1u << 24;  // nodes the search may create
+  uint32_t pool = 1u << 24;  // node slots (nodes alive at once)
+  uint32_t gc_threshold = 0;  // garbage collection past this many nodes pending (0: none)
   bool record = false;
   uint32_t record_events = 1u << 18, record_keys = 1u << 20;  // per block
   uint64_t spin_bound = cuda_exec::kDefaultSpinBound;
@@ -25,6 +26,7 @@ struct GpuKnapsackOptions {
 
 struct GpuKnapsackResult {
   uint64_t best = 0, explored = 0, created = 0;
+  uint64_t collected = 0, sweeps = 0;  // garbage collection: dominated nodes dropped, sweeps
   double seconds = 0;           // the kernel (GPU time)
   std::string stopped;          // the watchdog's report, when it stopped the run
   std::optional<History> history;  // with `record`

@@ -18,6 +18,14 @@ uint64_t parse_count(const std::string& s, const std::string& spec) {
 
 }  // namespace
 
+uint32_t default_source(const Graph& g) {
+  if (g.n == 0 || g.offsets[1] > g.offsets[0]) return 0;
+  uint32_t hub = 0;
+  for (uint32_t u = 1; u < g.n; ++u)
+    if (g.offsets[u + 1] - g.offsets[u] > g.offsets[hub + 1] - g.offsets[hub]) hub = u;
+  return hub;
+}
+
 Graph random_dag(uint32_t n, uint64_t m, uint64_t seed) {
   if (n < 2) throw std::invalid_argument("dag: at least 2 vertices");
   const uint64_t most = uint64_t{n} * (n - 1) / 2;

@@ -27,6 +27,11 @@ struct Graph {
 // `seed`. Throws std::invalid_argument when m is out of range.
 Graph random_dag(uint32_t n, uint64_t m, uint64_t seed);
 
+// The source a run takes when none is named: vertex 0 when it has an out-edge,
+// else the vertex of most out-edges (the Graph500 Kronecker graphs leave many
+// vertices isolated, vertex 0 among them: a search from it ends at once).
+uint32_t default_source(const Graph& g);
+
 // "dag:N:M" (N vertices, M edges), "rgg:LOGN", "kron:LOGN", "delaunay:LOGN"
 // (apps/sssp/paper_graphs.h) -> the graph; throws std::invalid_argument naming the
 // problem.

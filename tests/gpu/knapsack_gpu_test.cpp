@@ -8,6 +8,7 @@
 #include "apps/knapsack/instance.h"
 #include "apps/knapsack/knapsack_gpu.h"
 #include "tests/gpu/have_gpu.h"
+#include "tests/apps/heap_history_keys.h"
 #include "tools/explore/heap_run.h"
 
 namespace gpulin::knapsack {
@@ -31,14 +32,10 @@ TEST(KnapsackGpu, RecordedRunsFindTheOptimumOnEveryType) {
       EXPECT_EQ(r.best, optimum_by_dp(in));
       EXPECT_GT(r.explored, 0u);
       ASSERT_TRUE(r.history.has_value());
-      uint64_t inserted = 0, deleted = 0;
-      for (const Operation& op : r.history->ops) {
-        ASSERT_FALSE(op.pending());
-        if (op.f == "ins") inserted += op.args.as_array().size();
-        if (op.f == "del") deleted += op.res->as_array().size();
-      }
-      EXPECT_EQ(inserted, r.created);
-      EXPECT_EQ(deleted, r.created);
+      const test::HeapKeys keys = test::heap_keys_of(*r.history);
+      EXPECT_EQ(keys.pending, 0u);
+      EXPECT_EQ(keys.inserted, r.created);
+      EXPECT_EQ(keys.deleted, r.created);
       const explore::Judgement j = explore::judge_history(*r.history, explore::JudgeOptions{});
       EXPECT_EQ(j.failure, explore::Failure::None) << j.message;
       std::printf("[ knapsack ] %s: best %llu, %llu explored, %llu created, %.4f s\n", spec,
@@ -56,6 +53,38 @@ TEST(KnapsackGpu, APaperSizedInstanceUnrecorded) {
   EXPECT_EQ(r.best, optimum_by_dp(in));
   std::printf("[ knapsack ] strongly:200:7000 (64 x 256, k=1024): best %llu, %llu explored, %.4f s\n",
               static_cast<unsigned long long>(r.best), static_cast<unsigned long long>(r.explored), r.seconds);
+}
+
+// Garbage collection on the GPU: sweeps happen, the optimum is found, the recorded
+// history (the sweeps' deletes and re-inserts among the search's) is linearizable and
+// every key inserted came out.
+TEST(KnapsackGpu, GarbageCollectionSweepsAndFindsTheOptimum) {
+  if (!test::have_gpu()) GTEST_SKIP() << "no CUDA device";
+  for (gheap::Flavor flavor : {gheap::Flavor::TopDown, gheap::Flavor::BottomUp}) {
+    const Instance in = make_instance("almost:80:1000", 1);
+    GpuKnapsackOptions o;
+    o.flavor = flavor;
+    o.blocks = 32;
+    o.threads = 128;
+    o.k = 32;
+    o.pool = 1u << 20;
+    o.gc_threshold = 2048;
+    o.record = true;
+    const GpuKnapsackResult r = knapsack_gpu(in, o);
+    ASSERT_TRUE(r.stopped.empty()) << r.stopped;
+    EXPECT_EQ(r.best, optimum_by_dp(in));
+    EXPECT_GT(r.sweeps, 0u);
+    ASSERT_TRUE(r.history.has_value());
+    const test::HeapKeys keys = test::heap_keys_of(*r.history);
+    EXPECT_EQ(keys.pending, 0u);
+    EXPECT_EQ(keys.deleted, keys.inserted);
+    EXPECT_GE(keys.inserted, r.created);
+    const explore::Judgement j = explore::judge_history(*r.history, explore::JudgeOptions{});
+    EXPECT_EQ(j.failure, explore::Failure::None) << j.message;
+    std::printf("[ knapsack ] almost:80:1000 with gc: %llu sweeps dropped %llu, %llu explored, %.4f s\n",
+                static_cast<unsigned long long>(r.sweeps), static_cast<unsigned long long>(r.collected),
+                static_cast<unsigned long long>(r.explored), r.seconds);
+  }
 }
 
 }  // namespace

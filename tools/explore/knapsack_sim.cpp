@@ -1,5 +1,6 @@
 #include "tools/explore/knapsack_sim.h"
 
+#include <array>
 #include <numeric>
 #include <stdexcept>
 #include <vector>
@@ -24,7 +25,8 @@ KnapsackSimResult knapsack_sim(const knapsack::Instance& in, const KnapsackSimOp
     prefix_weight[i + 1] = prefix_weight[i] + in.weight[i];
   }
   std::vector<uint32_t> level(o.pool), profit(o.pool), weight(o.pool), stash(size_t{o.actors} * 4 * o.k);
-  uint32_t next_node = 1, best = 0, pending = 1, epoch = 0, explored = 0, created = 1;  // node 0, the root, is all zeros
+  std::array<uint32_t, kKnapsackWords> words = start_words(o.gc_threshold);  // node 0, the root, is all zeros
+  std::vector<uint64_t> gc_keys(o.gc_threshold ? o.pool : 0);
   KnapsackView v;
   v.n = in.size();
   v.capacity = in.capacity;
@@ -38,12 +40,9 @@ KnapsackSimResult knapsack_sim(const knapsack::Instance& in, const KnapsackSimOp
   v.pool = o.pool;
   v.stash = stash.data();
   v.stash_cap = 4 * o.k;
-  v.next_node = &next_node;
-  v.best = &best;
-  v.pending = &pending;
-  v.epoch = &epoch;
-  v.explored = &explored;
-  v.created = &created;
+  lay_out_words(v, words.data());
+  v.gc_threshold = o.gc_threshold;
+  v.gc_keys = gc_keys.data();
 
   gheap::HostHeap<uint64_t> heap(o.k, o.pool / o.k + 2);
   HostRecorder recorder({"ins", "del"});
@@ -56,9 +55,8 @@ KnapsackSimResult knapsack_sim(const knapsack::Instance& in, const KnapsackSimOp
         o.actors,
         [&](uint32_t a) {
           std::vector<uint64_t> scratch(gheap::kScratchKeysPerK * o.k), keys(2 * o.k);
-          std::vector<uint32_t> words(kScratchWordsPerK * o.k);
-          const KnapsackScratch c{keys.data(),           words.data(),          words.data() + 2 * o.k,
-                                  words.data() + 4 * o.k, words.data() + 6 * o.k, words.data() + 8 * o.k};
+          std::vector<uint32_t> words(scratch_words(o.k));
+          const KnapsackScratch c = make_knapsack_scratch(keys.data(), words.data(), o.k);
           sim::SimContext x(sim, a, o.record ? &recorder : nullptr, o.threads);
           branch_and_bound(x, h, gheap::make_scratch(scratch.data(), o.k), c, v, a, int64_t{a} << 32,
                            [] { return false; });
@@ -69,9 +67,11 @@ KnapsackSimResult knapsack_sim(const knapsack::Instance& in, const KnapsackSimOp
     search(gheap::HeapPolicy<gheap::Flavor::TopDown, gheap::Variant::Fixed>{});
   else
     search(gheap::HeapPolicy<gheap::Flavor::BottomUp, gheap::Variant::Fixed>{});
-  r.best = best;
-  r.explored = explored;
-  r.created = created;
+  r.best = *v.best;
+  r.explored = *v.explored;
+  r.created = *v.created;
+  r.collected = *v.collected;
+  r.sweeps = *v.sweeps;
   if (o.record)
     r.history = recorder.to_history(history_header(in, o.k, lp_rule_for(o.flavor, gheap::Variant::Fixed)),
                                     "<simulated knapsack>");

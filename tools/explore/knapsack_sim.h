@@ -22,6 +22,7 @@ struct KnapsackSimOptions {
   uint32_t threads = 2;      // lanes per simulated block
   uint32_t pool = 1 << 20;   // nodes the search may create
   uint64_t max_points = 50'000'000;
+  uint32_t gc_threshold = 0;  // garbage collection past this many nodes pending (0: none)
   bool record = true;
 };
 
@@ -30,6 +31,7 @@ struct KnapsackSimResult {
   uint64_t best = 0;       // the best profit found (the optimum when the run completed)
   uint64_t explored = 0;   // nodes expanded
   uint64_t created = 0;    // nodes created (the root included)
+  uint64_t collected = 0, sweeps = 0;  // garbage collection: dominated nodes dropped, sweeps
   std::optional<History> history;  // the heap's operations (with `record`)
 };
 

@@ -1,0 +1,139 @@
+// gpulin_bench_sssp_frontier: Table 3 of the heap paper (§5.7.1) on graphs
+// generated like its own (rgg_n_2_20, kron_g500-logn20, delaunay_n22): the
+// advance/filter frontier loop without the heap (the baseline; the paper's was
+// Gunrock) and with each fixed heap above the paper's threshold N = 10K - time,
+// the heap's and the advance's share of it, vertices explored, the speedup. Every
+// run's distances are checked against the Boost Graph Library's Dijkstra, and one
+// recorded run per graph and heap is judged by the witness of the heap's rule
+// (its time shown beside the unrecorded median: the recording's cost).
+//
+//   gpulin_bench_sssp_frontier [--quick] [--graphs G,G,...] [--reps R]
+//                              [--threshold N] [--k K] [--threads T] [--csv FILE]
+// Exit status: 0 every distance right and every history linearizable (or no CUDA
+// device: a message), 1 otherwise, 2 usage.
+#include <CLI/CLI.hpp>
+#include <cuda_runtime_api.h>
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "apps/sssp/cpu_dijkstra.h"
+#include "apps/sssp/frontier_run.h"
+#include "apps/sssp/graph.h"
+#include "tools/explore/heap_run.h"
+
+namespace {
+
+using namespace gpulin::sssp;
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+struct Measured {
+  std::vector<double> total, heap, compute;
+  uint64_t visited = 0;
+  uint32_t rounds = 0, heap_rounds = 0, wrong = 0;
+  std::string stopped;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"gpulin_bench_sssp_frontier: the heap paper's Table 3 on generated graphs"};
+  std::vector<std::string> graphs = {"rgg:20", "kron:20", "delaunay:22"};
+  uint32_t reps = 5;
+  bool quick = false;
+  std::string csv;
+  FrontierOptions base;
+  app.add_option("--graphs", graphs, "graphs: rgg:LOGN, kron:LOGN, delaunay:LOGN, dag:N:M")->delimiter(',');
+  app.add_option("--reps", reps, "runs per measurement (the median is shown)")->check(CLI::Range(1, 100));
+  app.add_option("--threshold", base.threshold, "N: more active vertices than this go through the heap")
+      ->check(CLI::Range(1u, 1u << 30));
+  app.add_option("--k", base.k, "the heap's node capacity")->check(CLI::Range(1, 1024));
+  app.add_option("--threads", base.threads, "threads a block (one block an SM)")->check(CLI::Range(32, 1024));
+  app.add_option("--csv", csv, "also write the table as CSV here");
+  app.add_flag("--quick", quick, "small graphs, one run each (a smoke run)");
+  CLI11_PARSE(app, argc, argv);
+  if (quick) graphs = {"rgg:14", "kron:12", "delaunay:13"}, reps = 1, base.threshold = 1000;
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::printf("gpulin_bench_sssp_frontier: no CUDA device, nothing measured\n");
+    return 0;
+  }
+  cudaDeviceProp prop{};
+  cudaGetDeviceProperties(&prop, 0);
+  fmt::print("device: {}, {} SMs; one block an SM x {} threads; threshold N = {}, k = {}\n", prop.name,
+             prop.multiProcessorCount, base.threads, base.threshold, base.k);
+  fmt::print("medians of {} runs (GPU time, the graph's upload not counted); every run's distances against the Boost "
+             "Graph Library's Dijkstra; `rec` is one recorded run, its history judged by the witness of the rule\n\n",
+             reps);
+  fmt::print("{:<13} {:>9} {:>10} {:<8} {:>9} {:>9} {:>9} {:>10} {:>7} {:>7} {:>8} {:>9}  {}\n", "graph", "vertices",
+             "edges", "heap", "total_ms", "heap_ms", "adv_ms", "explored", "rounds", "hrounds", "speedup", "rec_ms",
+             "check");
+  std::ofstream out;
+  if (!csv.empty()) {
+    out.open(csv);
+    out << "graph,vertices,edges,heap,total_ms,heap_ms,advance_ms,explored,rounds,heap_rounds,speedup,recorded_ms,check\n";
+  }
+  bool failed = false;
+  for (const std::string& spec : graphs) {
+    Graph g;
+    try {
+      g = make_graph(spec, 1);
+      check_frontier_graph(g, default_source(g));
+    } catch (const std::invalid_argument& e) {
+      fmt::print(stderr, "gpulin_bench_sssp_frontier: {}\n", e.what());
+      return 2;
+    }
+    const uint32_t source = default_source(g);  // kron: vertex 0 is isolated
+    const std::vector<uint32_t> expected = cpu_dijkstra(g, source);
+    double baseline_ms = 0;
+    for (const char* heap : {"none", "gheap-td", "gheap-bu"}) {
+      FrontierOptions o = base;
+      o.with_heap = std::string(heap) != "none";
+      o.flavor = std::string(heap) == "gheap-bu" ? gpulin::gheap::Flavor::BottomUp : gpulin::gheap::Flavor::TopDown;
+      Measured m;
+      for (uint32_t r = 0; r <= reps; ++r) {  // run 0 warms up (not counted)
+        const FrontierResult res = frontier_gpu(g, spec, source, o);
+        if (!res.stopped.empty()) m.stopped = res.stopped;
+        if (res.dist != expected) ++m.wrong;
+        if (r == 0) continue;
+        m.total.push_back(res.seconds * 1e3), m.heap.push_back(res.heap_seconds * 1e3),
+            m.compute.push_back(res.compute_seconds * 1e3);
+        m.visited = res.visited, m.rounds = res.rounds, m.heap_rounds = res.heap_rounds;
+      }
+      std::string rec_ms = "-", verdict = m.wrong ? fmt::format("{} WRONG", m.wrong) : "ok";
+      if (!m.stopped.empty()) verdict = "STOPPED: " + m.stopped;
+      if (o.with_heap) {
+        o.record = true;
+        const FrontierResult res = frontier_gpu(g, spec, source, o);
+        rec_ms = fmt::format("{:.2f}", res.seconds * 1e3);
+        const gpulin::explore::Judgement j = gpulin::explore::judge_history(*res.history, gpulin::explore::JudgeOptions{});
+        const bool ok = j.failure == gpulin::explore::Failure::None && res.dist == expected && res.stopped.empty();
+        verdict += fmt::format("; recorded: {} ops, {}", res.history->ops.size(), ok ? "linearizable" : "FAIL " + j.message);
+        failed |= !ok;
+      }
+      failed |= m.wrong > 0 || !m.stopped.empty();
+      const double total = median(m.total);
+      if (!o.with_heap) baseline_ms = total;
+      const std::string speedup = o.with_heap ? fmt::format("{:.2f}", baseline_ms / std::max(total, 1e-9)) : "1";
+      fmt::print("{:<13} {:>9} {:>10} {:<8} {:>9.2f} {:>9.2f} {:>9.2f} {:>10} {:>7} {:>7} {:>8} {:>9}  {}\n", spec, g.n,
+                 g.edges(), heap, total, median(m.heap), median(m.compute), m.visited, m.rounds, m.heap_rounds, speedup,
+                 rec_ms, verdict);
+      std::fflush(stdout);
+      if (out)
+        out << spec << ',' << g.n << ',' << g.edges() << ',' << heap << ',' << total << ',' << median(m.heap) << ','
+            << median(m.compute) << ',' << m.visited << ',' << m.rounds << ',' << m.heap_rounds << ',' << speedup << ','
+            << rec_ms << ',' << (verdict.find("FAIL") == std::string::npos && !m.wrong ? "ok" : "fail") << '\n';
+    }
+  }
+  return failed ? 1 : 0;
+}
