@@ -65,7 +65,7 @@ int main(int argc, char** argv) {
   std::string csv;
   GpuKnapsackOptions gpu;
   gpu.k = 64;  // a batch a block: larger batches over-explore (more nodes in flight than the search needs)
-  uint32_t gc = 1u << 18;
+  uint32_t gc = 1u << 15;  // a few times the nodes in flight (64 blocks x k 64)
   app.add_option("--gc", gc, "GPU with garbage collection: sweep past this many nodes pending")
       ->check(CLI::Range(1u, 1u << 30));
   app.add_option("--instances", instances, "instances, TYPE:N:R[:PCT] (default: the paper's Table 4)");

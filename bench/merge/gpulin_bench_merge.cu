@@ -186,6 +186,13 @@ void run_size(uint64_t n, int runs, bool policies, cudaStream_t stream, Timer& t
     variant(mp::MergePolicy<512, 15, 2, 2>{}, "gpulin_512x15s2b2");
     variant(mp::MergePolicy<384, 19, 2, 2>{}, "gpulin_384x19s2b2");
     variant(mp::MergePolicy<256, 23, 3, 2>{}, "gpulin_256x23s3b2");
+    // H100 candidates (its HBM3 is slower than the H200's: fewer, deeper pipelines?)
+    variant(mp::MergePolicy<384, 21, 3, 1>{}, "gpulin_384x21s3b1");
+    variant(mp::MergePolicy<384, 21, 2, 1>{}, "gpulin_384x21s2b1");
+    variant(mp::MergePolicy<512, 21, 2, 1>{}, "gpulin_512x21s2b1");
+    variant(mp::MergePolicy<256, 21, 2, 3>{}, "gpulin_256x21s2b3");
+    variant(mp::MergePolicy<640, 15, 2, 1>{}, "gpulin_640x15s2b1");
+    variant(mp::MergePolicy<384, 13, 3, 2>{}, "gpulin_384x13s3b2");
   }
 
   const double copy_ms = rows[first].median_ms, cub_ms = rows[first + 1].median_ms;
