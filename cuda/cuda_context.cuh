@@ -279,8 +279,34 @@ class CudaContext {
   // ordered with the deciding access on both sides.
   __device__ void begin_op(int64_t op) { op_ = op; }
   __device__ void end_op() {}
-  __device__ void record_acq(int64_t node) { event_only(kDeviceAcq, node); }
-  __device__ void record_rel(int64_t node) { event_only(kDeviceRel, node); }
+  // With hold versions (device_events.h) a hold takes no ticket: its number on the
+  // node's word (a relaxed increment at acq, inside the lock: the lock's acquire
+  // and release order the holders' increments) goes in the event, and the leader
+  // keeps it until the rel. No fence, no contended counter inside the hold.
+  __device__ void record_acq(int64_t node) {
+    if constexpr (Record) {
+      if (rec_.hold_versions) {
+        if (scope_.rank() == 0) {
+          const uint32_t v =
+              device_ref<uint32_t>(rec_.hold_versions[node]).fetch_add(1u, cuda::memory_order_relaxed);
+          if (held_ < kHeldSlots) held_node_[held_] = node, held_version_[held_] = v;
+          ++held_;
+          append_at(0, kDeviceAcq, node, v, 0, 0, false);
+        }
+        return;
+      }
+    }
+    event_only(kDeviceAcq, node);
+  }
+  __device__ void record_rel(int64_t node) {
+    if constexpr (Record) {
+      if (rec_.hold_versions) {
+        if (scope_.rank() == 0) append_at(0, kDeviceRel, node, held_version_of(node), 0, 0, false);
+        return;
+      }
+    }
+    event_only(kDeviceRel, node);
+  }
   __device__ void record_lp() { event_only(kDeviceLp, 0); }
   template <class Key>
   __device__ void record_inv(uint32_t fn, const Key* args, uint32_t n) { with_keys(kDeviceInv, fn, args, n, false); }
@@ -320,7 +346,26 @@ class CudaContext {
     return counter.fetch_add(1ull, order) + 1;  // from 1
   }
   __device__ void append(uint32_t kind, int64_t node, uint32_t fn, uint32_t key_off, uint32_t key_len, bool is_null) {
-    const unsigned long long t = ticket(kind);
+    append_at(ticket(kind), kind, node, fn, key_off, key_len, is_null);
+  }
+  // The hold of `node` this leader holds (its number, taken at acq), forgotten. A
+  // hold not among the kept ones (more nested holds than slots: none of the heaps
+  // nests that deep) is read back from the node's word, which only the holder
+  // changes.
+  __device__ uint32_t held_version_of(int64_t node) {
+    for (uint32_t i = held_ < kHeldSlots ? held_ : kHeldSlots; i-- > 0;)
+      if (held_node_[i] == node) {
+        const uint32_t v = held_version_[i];
+        for (uint32_t j = i + 1; j < held_ && j < kHeldSlots; ++j)
+          held_node_[j - 1] = held_node_[j], held_version_[j - 1] = held_version_[j];
+        --held_;
+        return v;
+      }
+    if (held_) --held_;
+    return device_ref<uint32_t>(rec_.hold_versions[node]).load(cuda::memory_order_relaxed) - 1;
+  }
+  __device__ void append_at(unsigned long long t, uint32_t kind, int64_t node, uint32_t fn, uint32_t key_off,
+                            uint32_t key_len, bool is_null) {
     const uint32_t a = scope_.actor();
     const uint32_t i = rec_.event_count[a]++;  // counts past the capacity: overflow is seen
     if (i < rec_.event_cap)
@@ -360,6 +405,11 @@ class CudaContext {
   BasicDeviceRecorderRef<RecordKey> rec_;
   WatchdogRef wd_;
   int64_t op_ = 0;
+  // The leader's holds under hold versions (record_acq): node and number, newest last.
+  static constexpr uint32_t kHeldSlots = 4;
+  uint32_t held_ = 0;
+  int64_t held_node_[kHeldSlots] = {};
+  uint32_t held_version_[kHeldSlots] = {};
 };
 
 }  // namespace gpulin::cuda_exec

@@ -27,7 +27,7 @@ struct DeviceEvent {
   int64_t op;
   int64_t node;      // acq, rel
   uint32_t kind;     // DeviceEventKind
-  uint32_t fn;       // inv
+  uint32_t fn;       // inv; acq, rel with hold versions: the hold's number on its node (t = 0)
   uint32_t key_off;  // inv, ret: payload in the actor's key buffer
   uint32_t key_len;
   uint32_t is_null;  // ret: the result is null (else the key_len keys; result_shapes.h reshapes them)
@@ -50,6 +50,17 @@ struct BasicDeviceRecorderRef {
   uint32_t* key_count = nullptr;    // [actors]
   uint32_t event_cap = 0;
   uint32_t key_cap = 0;
+  // Hold versions (issue 15, item 4): with this set (a word per lockable node, all
+  // 0 at the start), an acq or rel takes no ticket from the one counter. The
+  // holder counts its hold on the node's own word instead (a relaxed increment at
+  // acq, inside the lock, so no other actor touches the word meanwhile) and records
+  // t = 0 with the hold's number in `fn`. The holds of one node are then ordered
+  // by their numbers, and the download puts every event in an order that respects
+  // each actor's program order, each node's holds and the counter's tickets
+  // (order_hold_versions). Only for rules that compare holds of ONE node (the
+  // root-release rule: the root's holds); a rule that compares holds of different
+  // nodes (last-lock) needs the one counter's tickets.
+  uint32_t* hold_versions = nullptr;
 };
 using DeviceRecorderRef = BasicDeviceRecorderRef<uint32_t>;
 using DeviceRecorderRef64 = BasicDeviceRecorderRef<uint64_t>;

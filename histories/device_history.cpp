@@ -4,6 +4,7 @@
 
 #include "histories/assemble_events.h"
 #include "histories/device_recorder.h"
+#include "histories/hold_order.h"
 #include "histories/id_index.h"
 #include "histories/key_history.h"
 
@@ -22,6 +23,10 @@ namespace {
 template <class K>
 KeyHistory assemble(std::vector<DeviceEvent> events, const K* keys, uint64_t key_words, uint64_t key_cap, Header header,
                     const std::vector<std::string>& fn_names, std::string source, bool unique_tickets) {
+  // Holds numbered on their nodes (t = 0, hold versions) are placed among the
+  // ticketed events first: every event then has its place 1, 2, 3, ...
+  if (std::any_of(events.begin(), events.end(), [](const DeviceEvent& e) { return e.t == 0; }))
+    events = order_hold_versions(std::move(events), source);
   // Tickets are 1, 2, 3, ... with no gaps (one counter for every event), so each
   // event goes straight to its place; anything else falls back to sorting.
   bool dense = true;

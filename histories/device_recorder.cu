@@ -33,6 +33,16 @@ BasicDeviceRecorder<KeyWord>::~BasicDeviceRecorder() {
   cudaFree(ref_.event_count);
   cudaFree(ref_.keys);
   cudaFree(ref_.key_count);
+  cudaFree(ref_.hold_versions);
+}
+
+template <class KeyWord>
+void BasicDeviceRecorder<KeyWord>::version_holds(uint64_t nodes) {
+  cudaFree(ref_.hold_versions);
+  ref_.hold_versions = nullptr;
+  version_nodes_ = nodes;
+  check(cudaMalloc(&ref_.hold_versions, sizeof(uint32_t) * nodes), "cudaMalloc hold versions");
+  clear();
 }
 
 template <class KeyWord>
@@ -45,6 +55,8 @@ void BasicDeviceRecorder<KeyWord>::clear() {
   check(cudaMemset(ref_.ticket, 0, sizeof(unsigned long long)), "clear ticket");
   check(cudaMemset(ref_.event_count, 0, sizeof(uint32_t) * actors_), "clear counts");
   check(cudaMemset(ref_.key_count, 0, sizeof(uint32_t) * actors_), "clear counts");
+  if (ref_.hold_versions)
+    check(cudaMemset(ref_.hold_versions, 0, sizeof(uint32_t) * version_nodes_), "clear hold versions");
 }
 
 template <class KeyWord>

@@ -25,7 +25,11 @@ class BasicDeviceRecorder {
   BasicDeviceRecorder& operator=(const BasicDeviceRecorder&) = delete;
 
   Ref ref() const { return ref_; }
-  void clear();  // counts and ticket to zero
+  void clear();  // counts, ticket (and hold versions) to zero
+  // Holds recorded by hold versions (device_events.h) on nodes [0, nodes): for
+  // histories judged by the root-release rule, whose holds' tickets inside the
+  // root's hold are most of what recording costs.
+  void version_holds(uint64_t nodes);
 
   struct Usage {
     uint64_t events = 0, keys = 0;
@@ -44,6 +48,7 @@ class BasicDeviceRecorder {
 
  private:
   uint32_t actors_;
+  uint64_t version_nodes_ = 0;
   Ref ref_;
 };
 using DeviceRecorder = BasicDeviceRecorder<uint32_t>;

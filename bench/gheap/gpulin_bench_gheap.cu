@@ -1000,16 +1000,31 @@ class Bench {
       if (events > 0xffffffffull || keys > 0xffffffffull) throw std::runtime_error("recording buffers too large");
       DeviceRecorder recorder(blocks, static_cast<uint32_t>(events), static_cast<uint32_t>(keys));
       const std::string sz = "recorder " + fmt_g(recorder.bytes() / 1048576.0, "%.0f") + " MiB";
+      // Tickets for every event (TD+r), then the holds numbered on their nodes
+      // (hold versions, histories/device_events.h: TD+v, BU+v), each against the
+      // same heap unrecorded, in this one run.
+      const auto overhead = [](Row& on, const Row& plain) {
+        if (plain.check == "PASS" && on.check == "PASS")
+          on.note += "; overhead " + fmt_g(100.0 * (on.total_s / plain.total_s - 1.0), "%.1f") + " %";
+      };
       Row plain = measure("record", p, ws, heap, Flavor::TopDown, blocks, threads, 1.0, "recording off");
-      Row on = measure("record", p, ws, heap, Flavor::TopDown, blocks, threads, 1.0, "recording on, " + sz,
-                       &recorder, "TD+r");
-      if (plain.check == "PASS" && on.check == "PASS") {
-        rec_plain = plain.total_s;
-        rec_on = on.total_s;
-        on.note += "; overhead " + fmt_g(100.0 * (on.total_s / plain.total_s - 1.0), "%.1f") + " %";
-      }
+      Row on = measure("record", p, ws, heap, Flavor::TopDown, blocks, threads, 1.0,
+                       "recording on, a ticket an event, " + sz, &recorder, "TD+r");
+      overhead(on, plain);
+      if (plain.check == "PASS" && on.check == "PASS") rec_plain = plain.total_s, rec_on = on.total_s;
       rep_.add(plain);
       rep_.add(on);
+      recorder.version_holds(uint64_t{heap.capacity()} + 1);
+      Row versioned = measure("record", p, ws, heap, Flavor::TopDown, blocks, threads, 1.0,
+                              "recording on, holds numbered on their nodes, " + sz, &recorder, "TD+v");
+      overhead(versioned, plain);
+      rep_.add(versioned);
+      Row bu_plain = measure("record", p, ws, heap, Flavor::BottomUp, blocks, threads, 1.0, "recording off");
+      Row bu_versioned = measure("record", p, ws, heap, Flavor::BottomUp, blocks, threads, 1.0,
+                                 "recording on, holds numbered on their nodes, " + sz, &recorder, "BU+v");
+      overhead(bu_versioned, bu_plain);
+      rep_.add(bu_plain);
+      rep_.add(bu_versioned);
     } catch (const std::exception& e) {
       Row r;
       r.section = "record";
