@@ -279,20 +279,16 @@ class CudaContext {
   // ordered with the deciding access on both sides.
   __device__ void begin_op(int64_t op) { op_ = op; }
   __device__ void end_op() {}
-  // With hold versions (device_events.h) a hold takes no ticket: its number on the
-  // node's word (a relaxed increment at acq, inside the lock: the lock's acquire
-  // and release order the holders' increments) goes in the event, and the leader
-  // keeps it until the rel. No fence, no contended counter inside the hold.
+  // With hold versions (device_events.h) a hold takes no ticket and waits for no
+  // atomic: the acq is recorded unnumbered (its rel numbers it), and the rel's
+  // relaxed increment of the node's word is issued before the releasing access,
+  // which orders it (a release), while its result is first needed by the rel's
+  // event, written after the release (after_release): the increment's round trip
+  // overlaps the release's instead of lengthening the hold.
   __device__ void record_acq(int64_t node) {
     if constexpr (Record) {
       if (rec_.hold_versions) {
-        if (scope_.rank() == 0) {
-          const uint32_t v =
-              device_ref<uint32_t>(rec_.hold_versions[node]).fetch_add(1u, cuda::memory_order_relaxed);
-          if (held_ < kHeldSlots) held_node_[held_] = node, held_version_[held_] = v;
-          ++held_;
-          append_at(0, kDeviceAcq, node, v, 0, 0, false);
-        }
+        if (scope_.rank() == 0) append_at(0, kDeviceAcq, node, kHoldUnnumbered, 0, 0, false);
         return;
       }
     }
@@ -301,11 +297,17 @@ class CudaContext {
   __device__ void record_rel(int64_t node) {
     if constexpr (Record) {
       if (rec_.hold_versions) {
-        if (scope_.rank() == 0) append_at(0, kDeviceRel, node, held_version_of(node), 0, 0, false);
+        if (scope_.rank() == 0)
+          rel_version_ = device_ref<uint32_t>(rec_.hold_versions[node]).fetch_add(1u, cuda::memory_order_relaxed);
         return;
       }
     }
     event_only(kDeviceRel, node);
+  }
+  __device__ void after_release(int64_t node) {
+    if constexpr (Record) {
+      if (rec_.hold_versions && scope_.rank() == 0) append_at(0, kDeviceRel, node, rel_version_, 0, 0, false);
+    }
   }
   __device__ void record_lp() { event_only(kDeviceLp, 0); }
   template <class Key>
@@ -348,26 +350,14 @@ class CudaContext {
   __device__ void append(uint32_t kind, int64_t node, uint32_t fn, uint32_t key_off, uint32_t key_len, bool is_null) {
     append_at(ticket(kind), kind, node, fn, key_off, key_len, is_null);
   }
-  // The hold of `node` this leader holds (its number, taken at acq), forgotten. A
-  // hold not among the kept ones (more nested holds than slots: none of the heaps
-  // nests that deep) is read back from the node's word, which only the holder
-  // changes.
-  __device__ uint32_t held_version_of(int64_t node) {
-    for (uint32_t i = held_ < kHeldSlots ? held_ : kHeldSlots; i-- > 0;)
-      if (held_node_[i] == node) {
-        const uint32_t v = held_version_[i];
-        for (uint32_t j = i + 1; j < held_ && j < kHeldSlots; ++j)
-          held_node_[j - 1] = held_node_[j], held_version_[j - 1] = held_version_[j];
-        --held_;
-        return v;
-      }
-    if (held_) --held_;
-    return device_ref<uint32_t>(rec_.hold_versions[node]).load(cuda::memory_order_relaxed) - 1;
-  }
   __device__ void append_at(unsigned long long t, uint32_t kind, int64_t node, uint32_t fn, uint32_t key_off,
                             uint32_t key_len, bool is_null) {
     const uint32_t a = scope_.actor();
-    const uint32_t i = rec_.event_count[a]++;  // counts past the capacity: overflow is seen
+    // The actor's count lives in the leader's register (read once a launch, written
+    // back by each append without waiting): no load round trip inside a hold.
+    if (events_ == kNotRead) events_ = rec_.event_count[a];
+    const uint32_t i = events_++;  // counts past the capacity: overflow is seen
+    rec_.event_count[a] = events_;
     if (i < rec_.event_cap)
       rec_.events[size_t(a) * rec_.event_cap + i] =
           DeviceEvent{t, op_, node, kind, fn, key_off, key_len, is_null ? 1u : 0u, a};
@@ -389,8 +379,10 @@ class CudaContext {
       if constexpr (std::is_same_v<Scope, WarpScope>) scope_.sync();
       const uint32_t a = scope_.actor();
       const uint32_t off = scope_.template from_leader<uint32_t>([&] {
-        const uint32_t o = rec_.key_count[a];
-        rec_.key_count[a] = o + n;
+        if (keys_ == kNotRead) keys_ = rec_.key_count[a];
+        const uint32_t o = keys_;
+        keys_ = o + n;
+        rec_.key_count[a] = keys_;
         append(kind, 0, fn, o, n, is_null);
         return o;
       });
@@ -405,11 +397,11 @@ class CudaContext {
   BasicDeviceRecorderRef<RecordKey> rec_;
   WatchdogRef wd_;
   int64_t op_ = 0;
-  // The leader's holds under hold versions (record_acq): node and number, newest last.
-  static constexpr uint32_t kHeldSlots = 4;
-  uint32_t held_ = 0;
-  int64_t held_node_[kHeldSlots] = {};
-  uint32_t held_version_[kHeldSlots] = {};
+  // The leader's copies of its actor's event and key counts (append_at), and the
+  // number of the hold being released (record_rel, after_release).
+  static constexpr uint32_t kNotRead = 0xffffffffu;
+  uint32_t events_ = kNotRead, keys_ = kNotRead;
+  uint32_t rel_version_ = 0;
 };
 
 }  // namespace gpulin::cuda_exec

@@ -22,12 +22,14 @@ enum DeviceEventKind : uint32_t {
   kDeviceLp = 4,
 };
 
+inline constexpr uint32_t kHoldUnnumbered = 0xffffffffu;  // an acq under hold versions (below)
+
 struct DeviceEvent {
   uint64_t t;
   int64_t op;
   int64_t node;      // acq, rel
   uint32_t kind;     // DeviceEventKind
-  uint32_t fn;       // inv; acq, rel with hold versions: the hold's number on its node (t = 0)
+  uint32_t fn;       // inv; rel with hold versions: the hold's number on its node (t = 0); acq: kHoldUnnumbered
   uint32_t key_off;  // inv, ret: payload in the actor's key buffer
   uint32_t key_len;
   uint32_t is_null;  // ret: the result is null (else the key_len keys; result_shapes.h reshapes them)
@@ -52,11 +54,13 @@ struct BasicDeviceRecorderRef {
   uint32_t key_cap = 0;
   // Hold versions (issue 15, item 4): with this set (a word per lockable node, all
   // 0 at the start), an acq or rel takes no ticket from the one counter. The
-  // holder counts its hold on the node's own word instead (a relaxed increment at
-  // acq, inside the lock, so no other actor touches the word meanwhile) and records
-  // t = 0 with the hold's number in `fn`. The holds of one node are then ordered
-  // by their numbers, and the download puts every event in an order that respects
-  // each actor's program order, each node's holds and the counter's tickets
+  // holder counts its hold on the node's own word instead (a relaxed increment
+  // just before the releasing access, so inside the hold: no other actor touches
+  // the word meanwhile) and records its rel with t = 0 and the hold's number in
+  // `fn`; its acq, t = 0 and fn = kHoldUnnumbered, takes the number of the actor's
+  // next rel of that node. The holds of one node are then ordered by their numbers,
+  // and the download puts every event in an order that respects each actor's
+  // program order, each node's holds and the counter's tickets
   // (order_hold_versions). Only for rules that compare holds of ONE node (the
   // root-release rule: the root's holds); a rule that compares holds of different
   // nodes (last-lock) needs the one counter's tickets.

@@ -34,6 +34,7 @@ class HoldOrder {
     }
     begin_.push_back(n);
     head_.assign(begin_.begin(), begin_.end() - 1);
+    number_acquisitions();
     std::vector<uint32_t> tickets;
     for (uint32_t i = 0; i < n; ++i)
       if (events_[i].t != 0) tickets.push_back(i);
@@ -74,6 +75,31 @@ class HoldOrder {
     throw FormatError(source_, 0,
                       "recorded event (op " + std::to_string(e.op) + ", actor " + std::to_string(e.actor) + hold +
                           "): " + what);
+  }
+  // An unnumbered acq (device_events.h: the GPU numbers a hold at its rel) takes
+  // the number of its actor's next rel of the node by the same op; one with no rel
+  // (a hold the actor never left: it stopped) comes after every hold of the node
+  // that ended.
+  void number_acquisitions() {
+    std::unordered_map<int64_t, uint32_t> ended;  // rels seen a node
+    for (const DeviceEvent& e : events_)
+      if (e.t == 0 && e.kind == kDeviceRel) ++ended[e.node];
+    for (size_t s = 0; s + 1 < begin_.size(); ++s) {
+      std::map<std::pair<int64_t, int64_t>, uint32_t> next_rel;  // (node, op) -> number, scanning backwards
+      for (size_t j = begin_[s + 1]; j-- > begin_[s];) {
+        DeviceEvent& e = events_[seq_[j]];
+        if (e.t != 0) continue;
+        if (e.kind == kDeviceRel) next_rel[{e.node, e.op}] = e.fn;
+        if (e.kind != kDeviceAcq || e.fn != kHoldUnnumbered) continue;
+        const auto rel = next_rel.find({e.node, e.op});
+        if (rel != next_rel.end()) {
+          e.fn = rel->second;
+          next_rel.erase(rel);
+        } else {
+          e.fn = ended[e.node];
+        }
+      }
+    }
   }
   std::string waiting_for(const DeviceEvent& e) const {
     return "it waits for hold " + std::to_string(e.fn == 0 ? 0 : e.fn - 1) + " of node " + std::to_string(e.node) +

@@ -236,6 +236,7 @@ class SimContext {
   void record_rel(int64_t node) {
     if (rec_) rec_->hold(EventKind::Rel, op_, actor_, node);
   }
+  void after_release(int64_t) {}
   void record_lp() {
     if (rec_) rec_->hold(EventKind::Lp, op_, actor_, 0);
   }

@@ -42,6 +42,7 @@ template <class X>
 GPULIN_HD void counter_unlock(X& x, const CounterArrayView& c, uint32_t i) {
   x.record_rel(i);  // before the release: the next holder's acq comes after it
   x.store(c.locks + i, 0u);
+  x.after_release(i);
 }
 
 // add(i, d): counter i += d.

@@ -59,6 +59,11 @@
 //   recording (no-ops when recording is off; the leader appends):
 //     void x.begin_op(int64_t op), x.end_op()
 //     void x.record_acq(int64_t node), x.record_rel(int64_t node)
+//                              acq right after the access that won the node, rel
+//                              right before the one that releases it
+//     void x.after_release(int64_t node)   right after that releasing access (the
+//                              GPU's hold versions write the rel's event there,
+//                              off the hold; elsewhere nothing)
 //     void x.record_lp()       the op's linearization point (explicit rule), right
 //                              after the access that decided it
 //     void x.record_inv(uint32_t fn, const Key* args, uint32_t n)

@@ -49,6 +49,7 @@ GPULIN_HD void ms_unlock(X& x, const HeapView<Key, P>& h, uint32_t node, uint32_
     if (node == 1 && from == INUSE) return;  // mutant: the root stays held, and every later operation waits on it
   if (from == INUSE) x.record_rel(node);
   uint32_t old = x.cas(h.lock(node), from, to);
+  if (from == INUSE) x.after_release(node);
   if (old != from && h.fixed()) x.fail("lock release found the node in an unexpected state");
 }
 
