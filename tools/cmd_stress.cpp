@@ -162,6 +162,8 @@ void add_stress(CLI::App& app, std::function<int()>& run) {
                   "re-reads a GPU wait may make before the watchdog stops the run (default 2^24, about 17 s)")
       ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 40));
   sub->add_flag("--record", o.record, "record the history and check it with the witness checker");
+  sub->add_flag("--ticket-holds", o.ticket_holds,
+                "with --record: a ticket from the one counter for every hold, as before hold versions (costlier)");
   sub->add_option("--check", o.check, "where the checks run: device (the GPU, default) or host (download everything)")
       ->check(CLI::IsMember({"device", "host"}));
   sub->add_option("--out", o.out_dir, "with --record: write the history as JSON Lines to this folder (a download)");

@@ -7,6 +7,7 @@
 
 #include <regex>
 
+#include "histories/device_recorder.h"
 #include "histories/key_history.h"
 #include "tools/stress/stress.h"
 #include "verify/pq_batch_witness.h"
@@ -110,13 +111,17 @@ TEST(GpuCheck, MalformedRecordingIsIrregular) {
 }
 
 // A recorded GPU run with one delete's first key made one larger, checked on the
-// device and on the host: the failure is found and explained with the model's
+// device (holds numbered or ticketed) and on the host: the failure is found and explained with the model's
 // answer. With 64-bit keys the host decides by the replay (the per-key check
 // cannot pack keys spread over 2^63), whose message names no single key; the
 // keys it shows are 64-bit ones (11 digits or more: above 2^32).
 void planted_bad_delete_is_explained(uint32_t key_bits) {
-  for (const char* where : {"device", "host"}) {
+  for (const char* where : {"device", "host", "device-tickets"}) {
     stress::StressOptions o;
+    // Holds numbered on their nodes (the default for the root-release rule), and
+    // once with every hold ticketed (--ticket-holds).
+    o.ticket_holds = std::string(where) == "device-tickets";
+    if (o.ticket_holds) where = "device";
     o.blocks = 16;
     o.threads = 64;
     o.k = 16;
@@ -144,6 +149,49 @@ TEST(GpuCheck, PlantedBadDeleteInARecordedRunIsExplained) {
 TEST(GpuCheck, PlantedBadDeleteInARecordedSixtyFourBitRunIsExplained) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA device: GPU test skipped";
   planted_bad_delete_is_explained(64);
+}
+
+// Hold versions on the GPU check: two actors' events written straight into a
+// recorder's buffers, the root's holds numbered. Actor 0 inserts 5 (tickets 1, 2),
+// actor 1 deletes and gets 5 (tickets 3, 4). Numbered insert first: linearizable.
+// Numbered delete first, though it was invoked after the insert returned: the
+// rule's order is not a real-time order, and the check says so.
+GpuCheckResult check_numbered(uint32_t insert_hold, uint32_t delete_hold) {
+  DeviceRecorder rec(2, 8, 4);
+  rec.version_holds(4);
+  const std::vector<DeviceEvent> a0 = {{1, 0, 0, kDeviceInv, 0, 0, 1, 0, 0},
+                                       {0, 0, 1, kDeviceAcq, kHoldUnnumbered, 0, 0, 0, 0},
+                                       {0, 0, 1, kDeviceRel, insert_hold, 0, 0, 0, 0},
+                                       {2, 0, 0, kDeviceRet, 0, 0, 0, 1, 0}};
+  const std::vector<DeviceEvent> a1 = {{3, 1, 0, kDeviceInv, 1, 0, 0, 0, 1},
+                                       {0, 1, 1, kDeviceAcq, kHoldUnnumbered, 0, 0, 0, 1},
+                                       {0, 1, 1, kDeviceRel, delete_hold, 0, 0, 0, 1},
+                                       {4, 1, 0, kDeviceRet, 0, 0, 1, 0, 1}};
+  const DeviceRecorderRef ref = rec.ref();
+  const uint32_t counts[2] = {4, 4}, key_counts[2] = {1, 1}, keys[8] = {5, 0, 0, 0, 5, 0, 0, 0};
+  EXPECT_EQ(cudaMemcpy(ref.events, a0.data(), sizeof(DeviceEvent) * 4, cudaMemcpyHostToDevice), cudaSuccess);
+  EXPECT_EQ(cudaMemcpy(ref.events + 8, a1.data(), sizeof(DeviceEvent) * 4, cudaMemcpyHostToDevice), cudaSuccess);
+  EXPECT_EQ(cudaMemcpy(ref.event_count, counts, 8, cudaMemcpyHostToDevice), cudaSuccess);
+  EXPECT_EQ(cudaMemcpy(ref.key_count, key_counts, 8, cudaMemcpyHostToDevice), cudaSuccess);
+  EXPECT_EQ(cudaMemcpy(ref.keys, keys, 32, cudaMemcpyHostToDevice), cudaSuccess);
+  GpuCheckInput in;
+  in.rec = ref;
+  in.actors = 2;
+  in.ops = 2;
+  return check_pq_batch_on_gpu(in);
+}
+
+TEST(GpuCheck, HoldNumbersGiveTheRulesOrderAndMustAgreeWithRealTime) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device: GPU test skipped";
+  const GpuCheckResult ok = check_numbered(0, 1);
+  EXPECT_FALSE(ok.irregular) << ok.why;
+  EXPECT_EQ(ok.linear.witness.verdict, Verdict::Linearizable);
+  const GpuCheckResult against = check_numbered(1, 0);
+  EXPECT_TRUE(against.irregular);
+  EXPECT_NE(against.why.find("real-time"), std::string::npos) << against.why;
+  const GpuCheckResult twice = check_numbered(0, 0);
+  EXPECT_TRUE(twice.irregular);
+  EXPECT_NE(twice.why.find("alternate"), std::string::npos) << twice.why;
 }
 
 // A recorded 64-bit key above 2^63 - 1 (what a heap returning its MAX_VALUE would

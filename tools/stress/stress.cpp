@@ -147,11 +147,10 @@ StressResult run_stress_as(const StressOptions& o) {
     const uint64_t keys = per_block * o.k;
     if (events > 0xffffffffull || keys > 0xffffffffull) throw std::runtime_error("recording buffers too large");
     rec = std::make_unique<BasicDeviceRecorder<Key>>(o.blocks, static_cast<uint32_t>(events), static_cast<uint32_t>(keys));
-    // The root-release rule compares the root's holds only: with the host's checks
-    // they are numbered on the nodes, not ticketed (histories/device_events.h). The
-    // GPU's check (verify/pq_linear/gpu_check.cu) reads every event's ticket, so it
-    // keeps them.
-    if (!on_device && std::string(explore::lp_rule_for(o.flavor, o.variant)) == "root-release")
+    // The root-release rule compares the root's holds only: they are numbered on
+    // the nodes, not ticketed (histories/device_events.h), for the host's checks and
+    // the GPU's (verify/pq_linear/gpu_check.cu) alike, unless asked otherwise.
+    if (!o.ticket_holds && std::string(explore::lp_rule_for(o.flavor, o.variant)) == "root-release")
       rec->version_holds(uint64_t{heap.capacity()} + 1);
   }
 

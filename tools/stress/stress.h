@@ -34,6 +34,9 @@ struct StressOptions {
   // Tests: corrupt one recorded delete (its first returned key + 1) before the
   // check, to see the failure found and explained.
   bool plant_bad_delete = false;
+  // Record every hold with a ticket from the one counter (the costlier recording
+  // hold versions replace for the root-release rule).
+  bool ticket_holds = false;
   // The GPU watchdog's test: lost-root-release (a deadlock; fixed TD heap, 32-bit
   // keys) is the one mutant built into the kernels; None otherwise.
   gheap::Mutant mutant = gheap::Mutant::None;

@@ -9,7 +9,9 @@ namespace gpulin {
 
 std::string describe_linear_failure(const LinearFailure& f, uint64_t k) {
   using namespace pq_linear;
-  const std::string op = "op " + std::to_string(f.op) + " (del) at its point, t " + std::to_string(f.point_t) +
+  const std::string point = f.point_is_hold_number ? "the root's hold " + std::to_string(f.point_t)
+                                                   : "t " + std::to_string(f.point_t);
+  const std::string op = "op " + std::to_string(f.op) + " (del) at its point, " + point +
                          ", position " + std::to_string(f.position) + " in the rule's order, returned " +
                          keys_text(f.recorded) + "; the model answers " + keys_text(f.expected) + " (" +
                          std::to_string(f.present) + " keys present, k = " + std::to_string(k) + ")";

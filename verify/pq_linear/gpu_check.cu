@@ -27,7 +27,7 @@ using namespace cuda_support;
 // The first irregularity, by ticket: t << 8 | code.
 enum Irregular : uint32_t {
   kTicket = 1, kOpRange, kSecondInv, kSecondRet, kNoInv, kOutside, kActor, kHold, kPendingOp, kActorOverlap,
-  kNoPoint, kPointOutside, kNodeRange, kKeyRange
+  kNoPoint, kPointOutside, kNodeRange, kKeyRange, kAgainstRealTime
 };
 const char* irregular_text(uint32_t c) {
   switch (c) {
@@ -45,6 +45,9 @@ const char* irregular_text(uint32_t c) {
     case kPointOutside: return "a linearization point outside its op";
     case kNodeRange: return "a node id outside 0..2^32-1";
     case kKeyRange: return "a key above 2^63 - 1, which no history integer holds";
+    case kAgainstRealTime:
+      return "the root's holds order an operation before one that returned before it was invoked (hold versions: the "
+             "rule's order is not a real-time order)";
   }
   return "?";
 }
@@ -55,6 +58,117 @@ __device__ void irregular(unsigned long long* word, uint64_t t, uint32_t code) {
 struct OpTable {
   uint64_t *inv_t, *ret_t, *root_acq, *root_rel, *last_acq, *last_rel, *args_addr, *res_addr;
   uint32_t *inv_count, *ret_count, *actor, *fn, *args_len, *res_len;
+  uint32_t *inv_pos, *ret_pos;  // hold versions: the inv's and ret's places in their actor's log
+};
+
+// Hold versions (histories/device_events.h): the ticketed events go to their
+// ticket's slot, each with its place in its actor's log in `node` (an inv's or
+// ret's node is unused); the holds (t = 0) to `holds`, in no order, their place
+// in `key_off` (unused for a hold). max_t: the largest ticket, which must be the
+// number of ticketed events.
+template <class K>
+__global__ void scatter_versioned(BasicDeviceRecorderRef<K> rec, uint32_t actor0, const uint32_t* counts, uint64_t E,
+                                  DeviceEvent* out, uint32_t* seen, DeviceEvent* holds, unsigned long long* hold_count,
+                                  unsigned long long* max_t, unsigned long long* irr) {
+  const uint32_t a = actor0 + blockIdx.y;
+  const uint32_t n = min(counts[a], rec.event_cap);
+  for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    DeviceEvent e = rec.events[uint64_t(a) * rec.event_cap + i];
+    if (e.t == 0) {
+      if (e.kind != 2 && e.kind != 3) {
+        irregular(irr, 0, kTicket);
+        continue;
+      }
+      e.key_off = i;
+      holds[atomicAdd(hold_count, 1ull)] = e;
+      continue;
+    }
+    if (e.t > E || e.kind == 2 || e.kind == 3 || atomicExch(&seen[e.t - 1], 1u)) {
+      irregular(irr, 0, kTicket);
+      continue;
+    }
+    atomicMax(max_t, e.t);
+    e.node = i;
+    out[e.t - 1] = e;
+  }
+}
+
+// Each hold inside its op (its actor's, between the op's inv and ret in the
+// actor's log); the op's first root hold's number is its point's place.
+__global__ void check_holds_versioned(const DeviceEvent* holds, uint64_t H, uint64_t N, OpTable t,
+                                      unsigned long long* irr) {
+  GPULIN_GRID_STRIDE(j, H) {
+    const DeviceEvent e = holds[j];
+    if (e.op < 0 || uint64_t(e.op) >= N) { irregular(irr, 0, kOpRange); continue; }
+    const uint64_t o = e.op;
+    if (t.inv_count[o] == 0) { irregular(irr, 0, kNoInv); continue; }
+    if (e.actor != t.actor[o]) irregular(irr, t.inv_t[o], kActor);
+    if (e.key_off <= t.inv_pos[o] || (t.ret_count[o] && e.key_off >= t.ret_pos[o])) irregular(irr, t.inv_t[o], kOutside);
+    if (e.node < 0 || e.node > int64_t(UINT32_MAX)) { irregular(irr, t.inv_t[o], kNodeRange); continue; }
+    if (e.kind == 3 && e.node == 1) atomicMin(reinterpret_cast<unsigned long long*>(&t.root_rel[o]), e.fn);
+  }
+}
+
+struct HoldKey {
+  const DeviceEvent* holds;
+  int field;  // 0 place, 1 node, 2 op
+  __device__ uint64_t operator()(uint32_t j) const {
+    const DeviceEvent& e = holds[j];
+    return field == 0 ? e.key_off : field == 1 ? uint64_t(e.node) : uint64_t(e.op);
+  }
+};
+
+// Holds grouped by (op, node), each group in its actor's order: acq, rel, acq, rel,
+// ... (a completed op released every node it took).
+__global__ void pair_holds_versioned(const DeviceEvent* holds, const uint32_t* idx, uint64_t H, OpTable t,
+                                     unsigned long long* irr) {
+  GPULIN_GRID_STRIDE(j, H) {
+    const DeviceEvent e = holds[idx[j]];
+    const auto same = [&](uint64_t i) {
+      const DeviceEvent& f = holds[idx[i]];
+      return f.op == e.op && f.node == e.node;
+    };
+    const bool first = j == 0 || !same(j - 1), last = j + 1 == H || !same(j + 1);
+    const uint64_t o = e.op;
+    if (e.kind == 2) {
+      if (!first && holds[idx[j - 1]].kind == 2) irregular(irr, t.inv_t[o], kHold);
+      if (last && t.ret_count[o]) irregular(irr, t.inv_t[o], kHold);
+    } else if (first || holds[idx[j - 1]].kind != 2) {
+      irregular(irr, t.inv_t[o], kHold);
+    }
+  }
+}
+
+// Two root holds with one number: the numbers are the holds' order, each once.
+__global__ void check_root_numbers(const uint64_t* sorted, uint64_t n, unsigned long long* irr) {
+  GPULIN_GRID_STRIDE(j, n) {
+    if (j && sorted[j] != kNever && sorted[j] == sorted[j - 1]) irregular(irr, 0, kHold);
+  }
+}
+
+// The rule's order against real time: an op placed before one that returned
+// before it was invoked. suffix_rev[i]: the least ret ticket at positions >= N - 1 - i
+// (a min-scan of the reversed order), so positions > p are suffix_rev[N - 2 - p].
+__global__ void check_real_time(const uint32_t* order, const uint64_t* suffix_rev, uint64_t N, OpTable t,
+                                unsigned long long* irr) {
+  GPULIN_GRID_STRIDE(p, N) {
+    if (p + 1 < N && t.inv_t[order[p]] > suffix_rev[N - 2 - p]) irregular(irr, t.inv_t[order[p]], kAgainstRealTime);
+  }
+}
+
+__global__ void iota_indices(uint32_t* idx, uint64_t n) { GPULIN_GRID_STRIDE(j, n) idx[j] = static_cast<uint32_t>(j); }
+__global__ void gather_hold_keys(const DeviceEvent* holds, const uint32_t* idx, uint64_t n, int field, uint64_t* key) {
+  GPULIN_GRID_STRIDE(j, n) key[j] = HoldKey{holds, field}(idx[j]);
+}
+
+struct RetOf {
+  const uint32_t* order;
+  const uint64_t* ret_t;
+  uint64_t n;
+  __device__ uint64_t operator()(uint64_t p) const { return ret_t[order[n - 1 - p]]; }  // reversed
+};
+struct MinOp {
+  __device__ uint64_t operator()(uint64_t a, uint64_t b) const { return a < b ? a : b; }
 };
 
 // Events to ticket order: slot t - 1.
@@ -92,6 +206,7 @@ __global__ void collect_ops(const DeviceEvent* ev, uint64_t E, uint64_t N, Basic
       case 0:
         if (atomicAdd(&t.inv_count[o], 1u)) irregular(irr, e.t, kSecondInv);
         t.inv_t[o] = e.t;
+        if (t.inv_pos) t.inv_pos[o] = static_cast<uint32_t>(e.node);
         t.actor[o] = e.actor;
         t.fn[o] = e.fn;
         t.args_addr[o] = key_addr(rec, e);
@@ -100,6 +215,7 @@ __global__ void collect_ops(const DeviceEvent* ev, uint64_t E, uint64_t N, Basic
       case 1:
         if (atomicAdd(&t.ret_count[o], 1u)) irregular(irr, e.t, kSecondRet);
         t.ret_t[o] = e.t;
+        if (t.ret_pos) t.ret_pos[o] = static_cast<uint32_t>(e.node);
         t.res_addr[o] = key_addr(rec, e);
         t.res_len[o] = e.is_null ? 0 : e.key_len;
         break;
@@ -156,13 +272,18 @@ __global__ void pair_holds(const DeviceEvent* ev, const uint32_t* idx, const uin
 }
 
 // Points: (begin, end) of each op's hold under the rule; the sort key is the end.
-__global__ void find_points(uint64_t N, OpTable t, uint32_t fn_ins, int rule, uint64_t* end_key, uint32_t* op_idx,
-                            uint64_t* actor_key, unsigned long long* irr) {
+__global__ void find_points(uint64_t N, OpTable t, uint32_t fn_ins, int rule, bool versions, uint64_t* end_key,
+                            uint32_t* op_idx, uint64_t* actor_key, unsigned long long* irr) {
   GPULIN_GRID_STRIDE(o, N) {
     op_idx[o] = static_cast<uint32_t>(o);
     if (t.inv_count[o] != 1) { irregular(irr, 0, kNoInv); end_key[o] = kNever; actor_key[o] = kNever; continue; }
     if (t.ret_count[o] != 1) irregular(irr, t.inv_t[o], kPendingOp);
     actor_key[o] = uint64_t(t.actor[o]) << 40 | (t.inv_t[o] & ((uint64_t{1} << 40) - 1));
+    if (versions) {  // the root hold's number; its place inside the op was checked in its actor's log
+      end_key[o] = t.root_rel[o];
+      if (end_key[o] == kNever) irregular(irr, t.ret_t[o], kNoPoint);
+      continue;
+    }
     const bool by_last = rule == int(LpRule::LastLock) && t.fn[o] == fn_ins;
     const uint64_t begin = by_last ? t.last_acq[o] : t.root_acq[o];
     const uint64_t end = by_last ? t.last_rel[o] : t.root_rel[o];
@@ -375,35 +496,76 @@ GpuCheckResult check_on_gpu(const BasicGpuCheckInput<K>& in) {
     return true;
   };
 
-  // Events in ticket order.
-  DeviceBuffer<DeviceEvent> ev(E);
+  // Events in ticket order. With hold versions the holds (t = 0) go aside, and the
+  // ticketed events fill the first slots, one a ticket.
+  const bool versions = rec.hold_versions != nullptr;
+  if (versions && in.rule != LpRule::RootRelease)
+    throw std::runtime_error("gpu check: hold versions serve the root-release rule only (its holds are one node's)");
+  DeviceBuffer<DeviceEvent> ev(E), holds(versions ? E : 0);
+  uint64_t ticketed = E, H = 0;
   {
     DeviceBuffer<uint32_t> seen(E);
     seen.fill_bytes(0);
     DeviceBuffer<uint32_t> d_counts(in.actors);
+    DeviceBuffer<unsigned long long> hold_count(1), max_t(1);
+    hold_count.fill_bytes(0);
+    max_t.fill_bytes(0);
     check(cudaMemcpy(d_counts.get(), counts.data(), 4 * in.actors, cudaMemcpyHostToDevice), "counts");
     for (uint32_t a0 = 0; a0 < in.actors; a0 += 65535) {
       const dim3 grid(64, std::min<uint32_t>(65535, in.actors - a0));
-      scatter_events<<<grid, 256>>>(rec, a0, d_counts.get(), E, ev.get(), seen.get(), irr.get());
+      if (versions)
+        scatter_versioned<<<grid, 256>>>(rec, a0, d_counts.get(), E, ev.get(), seen.get(), holds.get(),
+                                         hold_count.get(), max_t.get(), irr.get());
+      else
+        scatter_events<<<grid, 256>>>(rec, a0, d_counts.get(), E, ev.get(), seen.get(), irr.get());
     }
     check(cudaGetLastError(), "scatter");
+    if (versions) {
+      H = hold_count.at(0);
+      ticketed = E - H;
+      if (max_t.at(0) != ticketed) {  // tickets 1..ticketed, each once (the seen words refused repeats)
+        r.irregular = true;
+        r.why = irregular_text(kTicket);
+        return r;
+      }
+    }
   }
   // Per op: its inv, ret and holds.
   DeviceBuffer<uint64_t> inv_t(N), ret_t(N), root_acq(N), root_rel(N), last_acq(N), last_rel(N), args_addr(N), res_addr(N);
   DeviceBuffer<uint32_t> inv_count(N), ret_count(N), actor(N), fn(N), args_len(N), res_len(N);
+  DeviceBuffer<uint32_t> inv_pos(versions ? N : 0), ret_pos(versions ? N : 0);
   for (auto* b : {&ret_t, &root_acq, &root_rel, &last_rel}) b->fill_bytes(0xff);
   for (auto* b : {&inv_t, &last_acq}) b->fill_bytes(0);
   for (auto* b : {&inv_count, &ret_count, &res_len, &args_len}) b->fill_bytes(0);
   const OpTable t{inv_t.get(),    ret_t.get(),    root_acq.get(), root_rel.get(), last_acq.get(),  last_rel.get(),
                   args_addr.get(), res_addr.get(), inv_count.get(), ret_count.get(), actor.get(),     fn.get(),
-                  args_len.get(),  res_len.get()};
-  collect_ops<<<grid_for(E), 256>>>(ev.get(), E, N, rec, t, irr.get());
-  check_events_inside<<<grid_for(E), 256>>>(ev.get(), E, N, t, irr.get());
+                  args_len.get(),  res_len.get(),   versions ? inv_pos.get() : nullptr,
+                  versions ? ret_pos.get() : nullptr};
+  collect_ops<<<grid_for(ticketed), 256>>>(ev.get(), ticketed, N, rec, t, irr.get());
+  check_events_inside<<<grid_for(ticketed), 256>>>(ev.get(), ticketed, N, t, irr.get());
   check(cudaGetLastError(), "ops");
   timer.lap("events to ticket order, ops");
 
+  if (versions && H) {
+    // Holds inside their ops; grouped by (op, node) in their actor's order (three
+    // stable sorts: place, node, op), then paired.
+    check_holds_versioned<<<grid_for(H), 256>>>(holds.get(), H, N, t, irr.get());
+    DeviceBuffer<uint32_t> idx_a(H), idx_b(H);
+    DeviceBuffer<uint64_t> key(H), key_out(H);
+    uint32_t *idx = idx_a.get(), *idx_out = idx_b.get();
+    iota_indices<<<grid_for(H), 256>>>(idx, H);
+    for (int field = 0; field < 3; ++field) {
+      gather_hold_keys<<<grid_for(H), 256>>>(holds.get(), idx, H, field, key.get());
+      size_t bytes = 0;
+      cub::DeviceRadixSort::SortPairs(nullptr, bytes, key.get(), key_out.get(), idx, idx_out, H);
+      cub::DeviceRadixSort::SortPairs(temp.get(bytes), bytes, key.get(), key_out.get(), idx, idx_out, H);
+      std::swap(idx, idx_out);
+    }
+    pair_holds_versioned<<<grid_for(H), 256>>>(holds.get(), idx, H, t, irr.get());
+    check(cudaGetLastError(), "holds");
+  }
   // Holds: lock events grouped by node (stable, so in ticket order), then paired.
-  {
+  if (!versions) {
     DeviceBuffer<uint32_t> idx(E), n_sel(1);
     size_t bytes = 0;
     thrust::counting_iterator<uint32_t> all(0);
@@ -423,8 +585,8 @@ GpuCheckResult check_on_gpu(const BasicGpuCheckInput<K>& in) {
   // Points and the rule's order; ops of one actor in sequence.
   DeviceBuffer<uint64_t> end_key(N), end_sorted(N), actor_key(N), actor_sorted(N);
   DeviceBuffer<uint32_t> op_idx(N), order(N), actor_ops(N);
-  find_points<<<grid_for(N), 256>>>(N, t, in.fn_ins, int(in.rule), end_key.get(), op_idx.get(), actor_key.get(),
-                                    irr.get());
+  find_points<<<grid_for(N), 256>>>(N, t, in.fn_ins, int(in.rule), versions, end_key.get(), op_idx.get(),
+                                    actor_key.get(), irr.get());
   size_t bytes = 0;
   cub::DeviceRadixSort::SortPairs(nullptr, bytes, actor_key.get(), actor_sorted.get(), op_idx.get(), actor_ops.get(), N);
   cub::DeviceRadixSort::SortPairs(temp.get(bytes), bytes, actor_key.get(), actor_sorted.get(), op_idx.get(),
@@ -433,6 +595,16 @@ GpuCheckResult check_on_gpu(const BasicGpuCheckInput<K>& in) {
   bytes = 0;
   cub::DeviceRadixSort::SortPairs(nullptr, bytes, end_key.get(), end_sorted.get(), op_idx.get(), order.get(), N);
   cub::DeviceRadixSort::SortPairs(temp.get(bytes), bytes, end_key.get(), end_sorted.get(), op_idx.get(), order.get(), N);
+  if (versions && N) {
+    // The root's hold numbers each once; the order they give against real time.
+    check_root_numbers<<<grid_for(N), 256>>>(end_sorted.get(), N, irr.get());
+    DeviceBuffer<uint64_t> suffix_rev(N);
+    auto rets = thrust::make_transform_iterator(thrust::counting_iterator<uint64_t>(0), RetOf{order.get(), ret_t.get(), N});
+    bytes = 0;
+    cub::DeviceScan::InclusiveScan(nullptr, bytes, rets, suffix_rev.get(), MinOp{}, static_cast<int64_t>(N));
+    cub::DeviceScan::InclusiveScan(temp.get(bytes), bytes, rets, suffix_rev.get(), MinOp{}, static_cast<int64_t>(N));
+    check_real_time<<<grid_for(N), 256>>>(order.get(), suffix_rev.get(), N, t, irr.get());
+  }
   check(cudaGetLastError(), "points");
   timer.lap("points and the rule's order");
   if (irregular_now(r)) return r;
@@ -531,6 +703,7 @@ GpuCheckResult check_on_gpu(const BasicGpuCheckInput<K>& in) {
   const uint32_t fop = order.at(x.position);
   x.op = fop;
   x.point_t = end_key.at(fop);
+  x.point_is_hold_number = versions;
   x.present = static_cast<uint64_t>(present.at(x.position));
   x.recorded.clear();
   for (K v : download(rec.keys + res_addr.at(fop), res_len.at(fop))) x.recorded.push_back(static_cast<int64_t>(v));

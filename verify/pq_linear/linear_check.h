@@ -23,6 +23,7 @@ struct LinearFailure {
   uint64_t position = 0;         // in the rule's order: ops before it are legal
   int64_t op = -1;               // the failing delete
   uint64_t point_t = 0;          // its point (the hold's rel)
+  bool point_is_hold_number = false;  // point_t is the root's hold number (hold versions), not a ticket
   int64_t key = 0;               // missing / bypassed: the key behind it
   std::vector<int64_t> recorded; // what the delete returned
   std::vector<int64_t> expected; // what the model answers there (the smallest present keys)
