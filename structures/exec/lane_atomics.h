@@ -24,25 +24,22 @@ GPULIN_HD inline uint32_t lane_load(const uint32_t* p) {
 #endif
 }
 
+#ifndef __CUDA_ARCH__
+// The simulator's form of a read-modify-write: one fiber runs the whole step.
+template <class F>
+inline uint32_t host_rmw(uint32_t* p, F f) {
+  const uint32_t old = *p;
+  *p = f(old);
+  return old;
+}
+#endif
+
 // *p = min(*p, v); the old value.
 GPULIN_HD inline uint32_t lane_fetch_min(uint32_t* p, uint32_t v) {
 #ifdef __CUDA_ARCH__
   return atomicMin(p, v);
 #else
-  const uint32_t old = *p;
-  if (v < old) *p = v;
-  return old;
-#endif
-}
-
-// *p += v; the old value.
-GPULIN_HD inline uint32_t lane_fetch_add(uint32_t* p, uint32_t v) {
-#ifdef __CUDA_ARCH__
-  return atomicAdd(p, v);
-#else
-  const uint32_t old = *p;
-  *p = old + v;
-  return old;
+  return host_rmw(p, [v](uint32_t old) { return v < old ? v : old; });
 #endif
 }
 
@@ -51,9 +48,16 @@ GPULIN_HD inline uint32_t lane_fetch_max(uint32_t* p, uint32_t v) {
 #ifdef __CUDA_ARCH__
   return atomicMax(p, v);
 #else
-  const uint32_t old = *p;
-  if (v > old) *p = v;
-  return old;
+  return host_rmw(p, [v](uint32_t old) { return v > old ? v : old; });
+#endif
+}
+
+// *p += v; the old value.
+GPULIN_HD inline uint32_t lane_fetch_add(uint32_t* p, uint32_t v) {
+#ifdef __CUDA_ARCH__
+  return atomicAdd(p, v);
+#else
+  return host_rmw(p, [v](uint32_t old) { return old + v; });
 #endif
 }
 
@@ -62,9 +66,7 @@ GPULIN_HD inline uint32_t lane_exchange(uint32_t* p, uint32_t v) {
 #ifdef __CUDA_ARCH__
   return atomicExch(p, v);
 #else
-  const uint32_t old = *p;
-  *p = v;
-  return old;
+  return host_rmw(p, [v](uint32_t) { return v; });
 #endif
 }
 
