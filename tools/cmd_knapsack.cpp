@@ -42,6 +42,7 @@ struct KnapsackArgs {
   // Unset: the backend's own default (the simulator's small k and pool, the GPU's k = 1024).
   std::optional<uint32_t> k, pool;
   uint32_t gc_threshold = 0;
+  std::string order = "bound";
 };
 
 // The answer against the optimum, and the recorded history by the witness of its
@@ -78,6 +79,7 @@ int run_knapsack(KnapsackArgs a) {
     if (a.pool) a.gpu.pool = a.sim.pool = *a.pool;
     a.gpu.blocks = a.blocks;
     a.sim.gc_threshold = a.gpu.gc_threshold = a.gc_threshold;
+    a.sim.order = a.gpu.order = a.order == "profit" ? knapsack::Order::Profit : knapsack::Order::Bound;
     a.gpu.threads = a.threads;
   } catch (const std::invalid_argument& e) {
     fmt::print(stderr, "gpulin knapsack: {}\n", e.what());
@@ -93,7 +95,7 @@ int run_knapsack(KnapsackArgs a) {
   }
   if (a.sequential) {
     const auto t0 = std::chrono::steady_clock::now();
-    const knapsack::SequentialResult s = knapsack::best_first_sequential(in);
+    const knapsack::SequentialResult s = knapsack::best_first_sequential(in, a.sim.order);
     fmt::print("  sequential best-first (std::priority_queue): {} ({} nodes explored, {:.3f} s)\n", s.best, s.explored,
                since(t0));
     if (a.check && s.best != optimum) failed = true, fmt::print("  FAIL: the sequential search found {}\n", s.best);
@@ -159,6 +161,10 @@ void add_knapsack(CLI::App& app, std::function<int()>& run) {
       ->check(CLI::Range(1u << 10, 1u << 26));
   sub->add_option("--record-keys", a->gpu.record_keys, "gpu --record: keys each block may record")
       ->check(CLI::Range(1u << 10, 1u << 26));
+  sub->add_option("--order", a->order,
+                  "the heap's key: bound (the node of largest Dantzig bound first, default) or profit (largest profit "
+                  "so far first, the paper's key; the sequential search too)")
+      ->check(CLI::IsMember({"bound", "profit"}));
   sub->add_option("--gc", a->gc_threshold,
                   "garbage collection: sweep the dominated nodes out of the heap past this many nodes pending (0: "
                   "none)");

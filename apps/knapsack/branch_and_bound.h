@@ -4,8 +4,9 @@
 // promising nodes, expands each (item `level` taken, if it fits, or left), keeps the
 // children whose Dantzig bound beats the best profit found, and inserts them. The
 // heap holds 64-bit keys: (kKeyTop - bound) << 32 | node index, so the smallest key
-// is the node of largest bound. The node itself (level, profit, weight) lives in a
-// pool slot. Slots are recycled: an actor keeps the slots of the nodes it deleted in
+// is the node of largest bound (Order::Bound, the default), or (kKeyTop - profit) <<
+// 32 | node index, the paper's key (Order::Profit; the bound then kept in the pool).
+// The node itself (level, profit, weight) lives in a pool slot. Slots are recycled: an actor keeps the slots of the nodes it deleted in
 // its own stash (up to stash_cap; past that they are not reused) and gives them to
 // its next children before it takes fresh ones, so the pool needs room for the
 // nodes alive at once, not for every node ever made (the first GPU runs, with
@@ -31,7 +32,8 @@
 // Garbage collection (the paper's "knapsack with GC", §5.7.2: dominated nodes
 // filtered out when the heap grows past a threshold): with gc_threshold set, the
 // actor that sees more nodes pending than the trigger (the threshold at first) and
-// wins the gc flag sweeps the heap while the others go on: it deletes the batches
+// wins the gc flag sweeps the heap while the others wait (they finish the batch in
+// hand first, and its children may be swept too): it deletes the batches
 // the heap held, drops the nodes whose bound no longer beats the best (their slots
 // to its stash), and inserts the others back. The trigger then becomes twice the
 // live nodes (never below the threshold): with more live nodes than the threshold
@@ -46,6 +48,7 @@
 #include <array>
 #include <cstdint>
 
+#include "apps/knapsack/order.h"
 #include "structures/exec/lane_atomics.h"
 #include "structures/exec/memory_order.h"
 #include "structures/gheap/operation.h"
@@ -65,6 +68,7 @@ struct KnapsackView {
   uint32_t* node_level = nullptr;
   uint32_t* node_profit = nullptr;
   uint32_t* node_weight = nullptr;
+  uint32_t* node_bound = nullptr;  // Order::Profit: the bound, which the key no longer holds
   uint32_t pool = 0;
   uint32_t* stash = nullptr;      // [actors * stash_cap]: actor a's freed slots at a * stash_cap
   uint32_t stash_cap = 0;
@@ -130,6 +134,19 @@ GPULIN_HD inline uint64_t bound_of(const KnapsackView& v, uint32_t level, uint64
 GPULIN_HD inline uint64_t node_key(uint64_t bound, uint32_t index) { return (kKeyTop - bound) << 32 | index; }
 GPULIN_HD inline uint64_t bound_of_key(uint64_t key) { return kKeyTop - (key >> 32); }
 
+// The key of a node under the order: its bound's or its profit's complement above its
+// slot (both below 2^31: the smallest key is the largest value).
+template <Order O>
+GPULIN_HD uint64_t key_of(uint32_t bound, uint32_t profit, uint32_t slot) {
+  return node_key(O == Order::Bound ? bound : profit, slot);
+}
+// The bound of a deleted key's node: in the key, or in the pool (Order::Profit).
+template <Order O>
+GPULIN_HD uint64_t bound_at(const KnapsackView& v, uint64_t key) {
+  if constexpr (O == Order::Bound) return bound_of_key(key);
+  return exec::lane_load(v.node_bound + static_cast<uint32_t>(key));
+}
+
 // n keys inserted, k an operation.
 template <class X, class P>
 GPULIN_HD void insert_keys(X& x, const gheap::HeapView<uint64_t, P>& h, const gheap::Scratch<uint64_t>& s,
@@ -152,7 +169,7 @@ GPULIN_HD void stash_slots(X& x, const uint64_t* keys, uint32_t n, uint32_t* sta
 // The children in the actor's scratch, counted pending before they can be taken
 // (see the top), given slots (the stash's first), written and inserted, k an
 // operation.
-template <class X, class P>
+template <Order O, class X, class P>
 GPULIN_HD void insert_children(X& x, const gheap::HeapView<uint64_t, P>& h, const gheap::Scratch<uint64_t>& s,
                                const KnapsackScratch& c, const KnapsackView& v, uint32_t* stash, uint32_t& stashed,
                                uint32_t children, int64_t& op) {
@@ -163,7 +180,8 @@ GPULIN_HD void insert_children(X& x, const gheap::HeapView<uint64_t, P>& h, cons
   x.parallel_for(children, [&](uint32_t i) {
     const uint32_t slot = i < reused ? stash[stashed - 1 - i] : first + (i - reused);
     v.node_level[slot] = c.level[i], v.node_profit[slot] = c.profit[i], v.node_weight[slot] = c.weight[i];
-    c.keys[i] = node_key(c.bound[i], slot);
+    if constexpr (O == Order::Profit) v.node_bound[slot] = c.bound[i];
+    c.keys[i] = key_of<O>(c.bound[i], c.profit[i], slot);
   });
   stashed -= reused;
   insert_keys(x, h, s, c.keys, children, op);
@@ -171,7 +189,7 @@ GPULIN_HD void insert_children(X& x, const gheap::HeapView<uint64_t, P>& h, cons
 
 // The garbage collector's sweep (see the top): the batches the heap held when
 // `pending` was read, the live keys kept in v.gc_keys and inserted back.
-template <class X, class P>
+template <Order O, class X, class P>
 GPULIN_HD void sweep(X& x, const gheap::HeapView<uint64_t, P>& h, const gheap::Scratch<uint64_t>& s,
                      const KnapsackScratch& c, const KnapsackView& v, uint32_t* stash, uint32_t& stashed,
                      uint32_t pending, int64_t& op) {
@@ -184,10 +202,10 @@ GPULIN_HD void sweep(X& x, const gheap::HeapView<uint64_t, P>& h, const gheap::S
     taken += m;
     const uint32_t best = x.load(v.best);
     // Live keys first (a bound beating the best), in delete order.
-    x.parallel_for(m, [&](uint32_t j) { c.level[j] = bound_of_key(s.items[j]) > best; });
+    x.parallel_for(m, [&](uint32_t j) { c.level[j] = bound_at<O>(v, s.items[j]) > best; });
     const uint32_t alive = x.exclusive_sum(c.level, m, c.profit);
     x.parallel_for(m, [&](uint32_t j) {
-      if (bound_of_key(s.items[j]) > best) v.gc_keys[live + c.profit[j]] = s.items[j];
+      if (c.level[j]) v.gc_keys[live + c.profit[j]] = s.items[j];
       else c.keys[j - c.profit[j]] = s.items[j];  // the dominated, packed for the stash
     });
     stash_slots(x, c.keys, m - alive, stash, stashed, v.stash_cap);
@@ -208,7 +226,7 @@ GPULIN_HD void sweep(X& x, const gheap::HeapView<uint64_t, P>& h, const gheap::S
 // One actor's share of the search. Actor 0 first inserts the root (node 0, which
 // the host wrote, with pending = 1 and next_node = 1). `stop()` is asked before
 // each delete (the GPU's watchdog; the simulator's never stops).
-template <class X, class P, class Stop>
+template <Order O, class X, class P, class Stop>
 GPULIN_HD void branch_and_bound(X& x, const gheap::HeapView<uint64_t, P>& h, const gheap::Scratch<uint64_t>& s,
                                 const KnapsackScratch& c, const KnapsackView& v, uint32_t actor, int64_t op_base,
                                 Stop&& stop) {
@@ -217,15 +235,27 @@ GPULIN_HD void branch_and_bound(X& x, const gheap::HeapView<uint64_t, P>& h, con
   uint32_t* const stash = v.stash + static_cast<uint64_t>(actor) * v.stash_cap;
   uint32_t stashed = 0, made = 0;  // actor-uniform
   if (actor == 0) {
-    x.parallel_for(1, [&](uint32_t) { c.keys[0] = node_key(bound_of(v, 0, 0, 0), 0); });
+    x.parallel_for(1, [&](uint32_t) {
+      const uint32_t bound = static_cast<uint32_t>(bound_of(v, 0, 0, 0));
+      if constexpr (O == Order::Profit) v.node_bound[0] = bound;
+      c.keys[0] = key_of<O>(bound, 0, 0);
+    });
     insert_keys(x, h, s, c.keys, 1, op);
   }
   for (;;) {
     if (stop()) return;
+    // A sweep on: wait for it (the paper's GC runs "before the algorithm continues to
+    // explore": actors that went on expanding while the best nodes were out of the
+    // heap explored up to 6x more nodes in the simulator, and filled 2^20 slots on
+    // the GPU, with the profit key).
+    if (v.gc_threshold && x.load(v.gc_flag) != 0) {
+      x.wait_while_equals(v.gc_flag, 1u);
+      continue;
+    }
     const uint32_t epoch = x.load(v.epoch);
     const uint32_t pending = x.load(v.pending);
     if (v.gc_threshold && pending > x.load(v.gc_trigger) && x.load(v.gc_flag) == 0 && x.cas(v.gc_flag, 0u, 1u) == 0) {
-      sweep(x, h, s, c, v, stash, stashed, pending, op);
+      sweep<O>(x, h, s, c, v, stash, stashed, pending, op);
       x.store(v.gc_flag, 0u);
       x.fetch_add(v.epoch, 1);  // the live nodes are back: wake the waiters
       continue;
@@ -243,7 +273,7 @@ GPULIN_HD void branch_and_bound(X& x, const gheap::HeapView<uint64_t, P>& h, con
     x.parallel_for(m, [&](uint32_t j) {
       const uint64_t key = s.items[j];
       const uint32_t node = static_cast<uint32_t>(key);
-      if (bound_of_key(key) <= exec::lane_load(v.best)) return;  // dominated since it was inserted
+      if (bound_at<O>(v, key) <= exec::lane_load(v.best)) return;  // dominated since it was inserted
       exec::lane_fetch_add(c.counts, 1u);
       const uint32_t level = exec::lane_load(v.node_level + node);
       const uint32_t profit = exec::lane_load(v.node_profit + node);
@@ -269,7 +299,7 @@ GPULIN_HD void branch_and_bound(X& x, const gheap::HeapView<uint64_t, P>& h, con
     stash_slots(x, s.items, m, stash, stashed, v.stash_cap);
     if (children) {
       made += children;
-      insert_children(x, h, s, c, v, stash, stashed, children, op);
+      insert_children<O>(x, h, s, c, v, stash, stashed, children, op);
     }
     x.fetch_add(v.pending, 0u - m);  // the batch is done
     x.fetch_add(v.epoch, 1);

@@ -28,7 +28,7 @@ GpuKnapsackResult knapsack_gpu(const Instance& in, const GpuKnapsackOptions& o) 
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) throw std::runtime_error("no CUDA device");
   std::vector<uint64_t> pp(in.size() + 1), pw(in.size() + 1);
   for (uint32_t i = 0; i < in.size(); ++i) pp[i + 1] = pp[i] + in.profit[i], pw[i + 1] = pw[i] + in.weight[i];
-  DeviceBuffer<uint32_t> profit(in.profit), weight(in.weight), nodes(3 * uint64_t{o.pool}), words(kKnapsackWords);
+  DeviceBuffer<uint32_t> profit(in.profit), weight(in.weight), nodes(4 * uint64_t{o.pool}), words(kKnapsackWords);
   DeviceBuffer<uint64_t> gc_keys(o.gc_threshold ? o.pool : 1);
   DeviceBuffer<uint32_t> stash(uint64_t{o.blocks} * 4 * o.k);
   DeviceBuffer<uint64_t> prefix_profit(pp), prefix_weight(pw);
@@ -45,6 +45,7 @@ GpuKnapsackResult knapsack_gpu(const Instance& in, const GpuKnapsackOptions& o) 
   v.node_level = nodes.get();
   v.node_profit = nodes.get() + o.pool;
   v.node_weight = nodes.get() + 2 * uint64_t{o.pool};
+  v.node_bound = nodes.get() + 3 * uint64_t{o.pool};
   v.pool = o.pool;
   v.stash = stash.get();
   v.stash_cap = 4 * o.k;
@@ -62,7 +63,7 @@ GpuKnapsackResult knapsack_gpu(const Instance& in, const GpuKnapsackOptions& o) 
   check(cudaDeviceSynchronize(), "knapsack: upload");
   cuda_support::GpuTimer timer;
   timer.start();
-  check(launch_knapsack(o.flavor, heap.memory(), v, o.blocks, o.threads, nullptr, rec ? &ref : nullptr, &watchdog.ref()),
+  check(launch_knapsack(o.flavor, o.order, heap.memory(), v, o.blocks, o.threads, nullptr, rec ? &ref : nullptr, &watchdog.ref()),
         "knapsack kernel launch");
   GpuKnapsackResult r;
   r.seconds = timer.stop("knapsack kernel");

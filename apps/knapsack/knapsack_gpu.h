@@ -8,6 +8,7 @@
 #include <string>
 
 #include "apps/knapsack/instance.h"
+#include "apps/knapsack/order.h"
 #include "cuda/watchdog.h"
 #include "histories/history.h"
 #include "structures/gheap/config.h"
@@ -16,6 +17,7 @@ namespace gpulin::knapsack {
 
 struct GpuKnapsackOptions {
   gheap::Flavor flavor = gheap::Flavor::TopDown;
+  Order order = Order::Bound;  // the heap's key: the bound, or the profit (the paper's)
   uint32_t blocks = 64, threads = 256, k = 1024;
   uint32_t pool = 1u << 24;  // node slots (nodes alive at once)
   uint32_t gc_threshold = 0;  // garbage collection past this many nodes pending (0: none)

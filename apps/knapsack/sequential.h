@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "apps/knapsack/instance.h"
+#include "apps/knapsack/order.h"
 
 namespace gpulin::knapsack {
 
@@ -15,7 +16,6 @@ struct SequentialResult {
   uint64_t explored = 0;  // nodes expanded
 };
 
-enum class Order { Profit, Bound };
 // Bound by default, as the parallel search (branch_and_bound.h) orders its keys.
 SequentialResult best_first_sequential(const Instance& in, Order order = Order::Bound);
 

@@ -60,31 +60,34 @@ TEST(KnapsackGpu, APaperSizedInstanceUnrecorded) {
 // every key inserted came out.
 TEST(KnapsackGpu, GarbageCollectionSweepsAndFindsTheOptimum) {
   if (!test::have_gpu()) GTEST_SKIP() << "no CUDA device";
-  for (gheap::Flavor flavor : {gheap::Flavor::TopDown, gheap::Flavor::BottomUp}) {
-    const Instance in = make_instance("almost:80:1000", 1);
-    GpuKnapsackOptions o;
-    o.flavor = flavor;
-    o.blocks = 32;
-    o.threads = 128;
-    o.k = 32;
-    o.pool = 1u << 20;
-    o.gc_threshold = 2048;
-    o.record = true;
-    const GpuKnapsackResult r = knapsack_gpu(in, o);
-    ASSERT_TRUE(r.stopped.empty()) << r.stopped;
-    EXPECT_EQ(r.best, optimum_by_dp(in));
-    EXPECT_GT(r.sweeps, 0u);
-    ASSERT_TRUE(r.history.has_value());
-    const test::HeapKeys keys = test::heap_keys_of(*r.history);
-    EXPECT_EQ(keys.pending, 0u);
-    EXPECT_EQ(keys.deleted, keys.inserted);
-    EXPECT_GE(keys.inserted, r.created);
-    const explore::Judgement j = explore::judge_history(*r.history, explore::JudgeOptions{});
-    EXPECT_EQ(j.failure, explore::Failure::None) << j.message;
-    std::printf("[ knapsack ] almost:80:1000 with gc: %llu sweeps dropped %llu, %llu explored, %.4f s\n",
-                static_cast<unsigned long long>(r.sweeps), static_cast<unsigned long long>(r.collected),
-                static_cast<unsigned long long>(r.explored), r.seconds);
-  }
+  for (gheap::Flavor flavor : {gheap::Flavor::TopDown, gheap::Flavor::BottomUp})
+    for (Order order : {Order::Bound, Order::Profit}) {
+      const Instance in = make_instance("almost:80:1000", 1);
+      GpuKnapsackOptions o;
+      o.flavor = flavor;
+      o.order = order;
+      o.blocks = 32;
+      o.threads = 128;
+      o.k = 32;
+      o.pool = 1u << 20;
+      o.gc_threshold = 2048;
+      o.record = true;
+      const GpuKnapsackResult r = knapsack_gpu(in, o);
+      ASSERT_TRUE(r.stopped.empty()) << r.stopped;
+      EXPECT_EQ(r.best, optimum_by_dp(in));
+      EXPECT_GT(r.sweeps, 0u);
+      ASSERT_TRUE(r.history.has_value());
+      const test::HeapKeys keys = test::heap_keys_of(*r.history);
+      EXPECT_EQ(keys.pending, 0u);
+      EXPECT_EQ(keys.deleted, keys.inserted);
+      EXPECT_GE(keys.inserted, r.created);
+      const explore::Judgement j = explore::judge_history(*r.history, explore::JudgeOptions{});
+      EXPECT_EQ(j.failure, explore::Failure::None) << j.message;
+      std::printf("[ knapsack ] almost:80:1000 with gc, key %s: %llu sweeps dropped %llu, %llu explored, %.4f s\n",
+                  order == Order::Bound ? "bound" : "profit",
+                  static_cast<unsigned long long>(r.sweeps), static_cast<unsigned long long>(r.collected),
+                  static_cast<unsigned long long>(r.explored), r.seconds);
+    }
 }
 
 }  // namespace

@@ -24,7 +24,7 @@ KnapsackSimResult knapsack_sim(const knapsack::Instance& in, const KnapsackSimOp
     prefix_profit[i + 1] = prefix_profit[i] + in.profit[i];
     prefix_weight[i + 1] = prefix_weight[i] + in.weight[i];
   }
-  std::vector<uint32_t> level(o.pool), profit(o.pool), weight(o.pool), stash(size_t{o.actors} * 4 * o.k);
+  std::vector<uint32_t> level(o.pool), profit(o.pool), weight(o.pool), bound(o.pool), stash(size_t{o.actors} * 4 * o.k);
   std::array<uint32_t, kKnapsackWords> words = start_words(o.gc_threshold);  // node 0, the root, is all zeros
   std::vector<uint64_t> gc_keys(o.gc_threshold ? o.pool : 0);
   KnapsackView v;
@@ -37,6 +37,7 @@ KnapsackSimResult knapsack_sim(const knapsack::Instance& in, const KnapsackSimOp
   v.node_level = level.data();
   v.node_profit = profit.data();
   v.node_weight = weight.data();
+  v.node_bound = bound.data();
   v.pool = o.pool;
   v.stash = stash.data();
   v.stash_cap = 4 * o.k;
@@ -58,8 +59,11 @@ KnapsackSimResult knapsack_sim(const knapsack::Instance& in, const KnapsackSimOp
           std::vector<uint32_t> words(scratch_words(o.k));
           const KnapsackScratch c = make_knapsack_scratch(keys.data(), words.data(), o.k);
           sim::SimContext x(sim, a, o.record ? &recorder : nullptr, o.threads);
-          branch_and_bound(x, h, gheap::make_scratch(scratch.data(), o.k), c, v, a, int64_t{a} << 32,
-                           [] { return false; });
+          const gheap::Scratch<uint64_t> s = gheap::make_scratch(scratch.data(), o.k);
+          if (o.order == Order::Bound)
+            branch_and_bound<Order::Bound>(x, h, s, c, v, a, int64_t{a} << 32, [] { return false; });
+          else
+            branch_and_bound<Order::Profit>(x, h, s, c, v, a, int64_t{a} << 32, [] { return false; });
         },
         strategy, o.max_points);
   };

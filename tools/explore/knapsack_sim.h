@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "apps/knapsack/instance.h"
+#include "apps/knapsack/order.h"
 #include "histories/history.h"
 #include "sim/simulator.h"
 #include "sim/strategy.h"
@@ -17,6 +18,7 @@ namespace gpulin::explore {
 
 struct KnapsackSimOptions {
   gheap::Flavor flavor = gheap::Flavor::TopDown;  // the fixed heaps
+  knapsack::Order order = knapsack::Order::Bound;  // the heap's key: the bound, or the profit (the paper's)
   uint32_t actors = 4;
   uint32_t k = 8;
   uint32_t threads = 2;      // lanes per simulated block
