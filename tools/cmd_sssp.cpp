@@ -15,7 +15,6 @@
 #include "apps/sssp/pardijkstra_run.h"
 #include "histories/jsonl_writer.h"
 #include "sim/strategies/random_strategy.h"
-#include "tools/explore/heap_config.h"
 #include "tools/explore/heap_run.h"
 #include "tools/explore/pardijkstra_sim.h"
 #include "tools/explore/sssp_frontier_sim.h"
@@ -44,9 +43,8 @@ double since(std::chrono::steady_clock::time_point t0) {
 // false when the run did not finish or its history is not linearizable.
 bool run_frontier(const SsspArgs& a, const sssp::Graph& g, std::vector<uint32_t>& dist) {
   sssp::FrontierOptions o = a.frontier;
-  o.with_heap = a.heap != "none";
-  o.record &= o.with_heap;  // no heap, no history
-  if (o.with_heap) o.flavor = *explore::parse_structure(a.heap);
+  sssp::set_frontier_heap(o, a.heap);  // checked by the option
+  o.record &= o.with_heap;              // no heap, no history
   sssp::FrontierResult r;
   bool ok = true;
   const std::string what = o.with_heap ? fmt::format("with {} (k {}) above {} active vertices", a.heap, o.k, o.threshold)

@@ -41,6 +41,15 @@ struct FrontierResult {
   std::optional<History> history;   // with `record`
 };
 
+// "none" (the loop alone), "gheap-td" or "gheap-bu" (the fixed heaps) into the options;
+// false for any other name.
+inline bool set_frontier_heap(FrontierOptions& o, const std::string& heap) {
+  if (heap != "none" && heap != "gheap-td" && heap != "gheap-bu") return false;
+  o.with_heap = heap != "none";
+  o.flavor = heap == "gheap-bu" ? gheap::Flavor::BottomUp : gheap::Flavor::TopDown;
+  return true;
+}
+
 inline uint64_t frontier_heap_keys(const FrontierOptions& o, uint32_t n) {
   if (o.heap_keys) return o.heap_keys;
   // Stale entries (a vertex improved again before its entry came out) stay until

@@ -105,9 +105,8 @@ int main(int argc, char** argv) {
     for (const auto& [heap_name, threshold] : runs) {
       const char* heap = heap_name.c_str();
       FrontierOptions o = base;
-      o.with_heap = heap_name != "none";
+      set_frontier_heap(o, heap_name);
       if (o.with_heap) o.threshold = threshold;
-      o.flavor = std::string(heap) == "gheap-bu" ? gpulin::gheap::Flavor::BottomUp : gpulin::gheap::Flavor::TopDown;
       Measured m;
       for (uint32_t r = 0; r <= reps; ++r) {  // run 0 warms up (not counted)
         const FrontierResult res = frontier_gpu(g, spec, source, o);

@@ -120,14 +120,7 @@ void expect_optimum_in_sim(const Instance& in, explore::KnapsackSimOptions o, si
   ASSERT_TRUE(r.history.has_value());
   // Every node created was inserted once and, the heap drained at the end, deleted
   // once; every expanded node came out of a delete.
-  const test::HeapKeys keys = test::heap_keys_of(*r.history);
-  EXPECT_EQ(keys.pending, 0u);
-  // Garbage collection re-inserts the live nodes it swept: more keys than nodes.
-  if (o.gc_threshold == 0) EXPECT_EQ(keys.inserted, r.created);
-  EXPECT_GE(keys.inserted, r.created);
-  EXPECT_EQ(keys.deleted, keys.inserted);
-  const explore::Judgement j = explore::judge_history(*r.history, explore::JudgeOptions{});
-  EXPECT_EQ(j.failure, explore::Failure::None) << j.message;
+  test::expect_drained_and_linearizable(*r.history, r.created, o.gc_threshold != 0);
 }
 
 TEST(KnapsackSim, BothHeapsFindTheOptimumUnderRandomAndPctSchedules) {

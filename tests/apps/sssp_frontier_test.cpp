@@ -49,8 +49,7 @@ TEST(SsspFrontierSim, ThePapersGraphFamiliesWithBothHeapsAndWithout) {
         SCOPED_TRACE(std::string(spec) + " " + heap + " seed " + std::to_string(seed));
         const Graph g = make_graph(spec, seed);
         FrontierOptions o;
-        o.with_heap = std::string(heap) != "none";
-        o.flavor = std::string(heap) == "gheap-bu" ? gheap::Flavor::BottomUp : gheap::Flavor::TopDown;
+        ASSERT_TRUE(set_frontier_heap(o, heap));
         o.threshold = 16;
         o.k = 8;
         o.actors = 4;

@@ -32,12 +32,7 @@ TEST(KnapsackGpu, RecordedRunsFindTheOptimumOnEveryType) {
       EXPECT_EQ(r.best, optimum_by_dp(in));
       EXPECT_GT(r.explored, 0u);
       ASSERT_TRUE(r.history.has_value());
-      const test::HeapKeys keys = test::heap_keys_of(*r.history);
-      EXPECT_EQ(keys.pending, 0u);
-      EXPECT_EQ(keys.inserted, r.created);
-      EXPECT_EQ(keys.deleted, r.created);
-      const explore::Judgement j = explore::judge_history(*r.history, explore::JudgeOptions{});
-      EXPECT_EQ(j.failure, explore::Failure::None) << j.message;
+      test::expect_drained_and_linearizable(*r.history, r.created, false);
       std::printf("[ knapsack ] %s: best %llu, %llu explored, %llu created, %.4f s\n", spec,
                   static_cast<unsigned long long>(r.best), static_cast<unsigned long long>(r.explored),
                   static_cast<unsigned long long>(r.created), r.seconds);
@@ -80,12 +75,7 @@ TEST(KnapsackGpu, GarbageCollectionSweepsAndFindsTheOptimum) {
       EXPECT_EQ(r.best, optimum_by_dp(in));
       EXPECT_GT(r.sweeps, 0u);
       ASSERT_TRUE(r.history.has_value());
-      const test::HeapKeys keys = test::heap_keys_of(*r.history);
-      EXPECT_EQ(keys.pending, 0u);
-      EXPECT_EQ(keys.deleted, keys.inserted);
-      EXPECT_GE(keys.inserted, r.created);
-      const explore::Judgement j = explore::judge_history(*r.history, explore::JudgeOptions{});
-      EXPECT_EQ(j.failure, explore::Failure::None) << j.message;
+      test::expect_drained_and_linearizable(*r.history, r.created, true);
       std::printf("[ knapsack ] %s with gc, key %s: %llu sweeps dropped %llu, %llu explored, %.4f s\n", in.name.c_str(),
                   order == Order::Bound ? "bound" : "profit",
                   static_cast<unsigned long long>(r.sweeps), static_cast<unsigned long long>(r.collected),

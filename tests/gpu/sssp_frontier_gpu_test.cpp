@@ -27,8 +27,7 @@ TEST(SsspFrontierGpu, RecordedRunsGetDijkstrasDistancesOnEveryFamily) {
     for (const char* heap : {"none", "gheap-td", "gheap-bu"}) {
       SCOPED_TRACE(std::string(spec) + " " + heap);
       FrontierOptions o;
-      o.with_heap = std::string(heap) != "none";
-      o.flavor = std::string(heap) == "gheap-bu" ? gheap::Flavor::BottomUp : gheap::Flavor::TopDown;
+      ASSERT_TRUE(set_frontier_heap(o, heap));
       o.threshold = 512;
       o.k = 128;
       o.blocks = 16;
