@@ -75,7 +75,9 @@ GpuKnapsackResult knapsack_gpu(const Instance& in, const GpuKnapsackOptions& o) 
   r.sweeps = end[8];
   if (const cuda_exec::WatchdogReport stop = watchdog.read(); stop.stopped)
     r.stopped = cuda_exec::describe(stop, [&](uint64_t a) {
-      return a == reinterpret_cast<uint64_t>(v.epoch) ? std::string("the count of batches ended") : heap.word_name(a);
+      if (a == reinterpret_cast<uint64_t>(v.epoch)) return std::string("the count of batches ended");
+      if (a == reinterpret_cast<uint64_t>(v.gc_flag)) return std::string("the garbage collector's flag (a sweep)");
+      return heap.word_name(a);
     });
   if (rec)  // both fixed heaps' rule (tools/explore/heap_config.h's lp_rule_for)
     r.history = expand(rec->download(history_header(in, o.k, "root-release"), {"ins", "del"}, "<gpu knapsack>"));

@@ -39,7 +39,9 @@
 //              step (the ancestors' largest keys, for the BU insert's start)
 //   actor-cooperative work on actor-private memory (no scheduling point):
 //     void x.parallel_for(uint32_t n, F f)   f(i) for i in [0, n) over the actor's
-//                                            threads, then a barrier
+//                                            threads, then a barrier (per-thread
+//                                            atomics on shared words inside it:
+//                                            structures/exec/lane_atomics.h)
 //     uint32_t x.threads()                   threads of the actor (lanes in the sim)
 //   collectives of a block actor over actor-private memory (the library calls a
 //   paper makes, CUB's on the GPU; no scheduling point), each ending at a barrier:
