@@ -5,7 +5,6 @@
 #include <fmt/core.h>
 
 #include <chrono>
-#include <filesystem>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -13,11 +12,10 @@
 #include "apps/knapsack/instance.h"
 #include "apps/knapsack/knapsack_gpu.h"
 #include "apps/knapsack/sequential.h"
-#include "histories/jsonl_writer.h"
 #include "sim/strategies/random_strategy.h"
 #include "tools/commands.h"
+#include "tools/heap_history_report.h"
 #include "tools/explore/heap_config.h"
-#include "tools/explore/heap_run.h"
 #include "tools/explore/knapsack_sim.h"
 
 namespace gpulin::cli {
@@ -50,18 +48,7 @@ struct KnapsackArgs {
 bool judge_run(const KnapsackArgs& a, uint64_t best, uint64_t optimum, const std::optional<History>& history) {
   bool failed = false;
   if (a.check && best != optimum) failed = true, fmt::print("  FAIL: the search found {}, not the optimum\n", best);
-  if (history) {
-    const explore::Judgement j = explore::judge_history(*history, explore::JudgeOptions{});
-    fmt::print("  the heap's history: {} operations, {}\n", history->ops.size(),
-               j.failure == explore::Failure::None ? "linearizable (witness of its rule)" : j.message);
-    if (j.failure != explore::Failure::None) failed = true;
-    if (!a.out_dir.empty()) {
-      std::filesystem::create_directories(a.out_dir);
-      const std::string path = a.out_dir + "/knapsack-" + a.heap + "-" + a.backend + ".jsonl";
-      write_history_file(path, *history);
-      fmt::print("  history: {}\n", path);
-    }
-  }
+  if (history && !report_heap_history(*history, a.out_dir, "knapsack-" + a.heap + "-" + a.backend)) failed = true;
   return failed;
 }
 

@@ -3,7 +3,6 @@
 #include <fmt/core.h>
 
 #include <chrono>
-#include <filesystem>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -13,12 +12,11 @@
 #include "apps/sssp/graph.h"
 #include "apps/sssp/near_far.h"
 #include "apps/sssp/pardijkstra_run.h"
-#include "histories/jsonl_writer.h"
 #include "sim/strategies/random_strategy.h"
-#include "tools/explore/heap_run.h"
 #include "tools/explore/pardijkstra_sim.h"
 #include "tools/explore/sssp_frontier_sim.h"
 #include "tools/commands.h"
+#include "tools/heap_history_report.h"
 
 namespace gpulin::cli {
 
@@ -65,18 +63,7 @@ bool run_frontier(const SsspArgs& a, const sssp::Graph& g, std::vector<uint32_t>
   }
   fmt::print("  {} rounds ({} through the heap), {} vertices explored\n", r.rounds, r.heap_rounds, r.visited);
   if (!ok) fmt::print("  FAIL: the run did not complete\n");
-  if (r.history) {
-    const explore::Judgement j = explore::judge_history(*r.history, explore::JudgeOptions{});
-    fmt::print("  the heap's history: {} operations, {}\n", r.history->ops.size(),
-               j.failure == explore::Failure::None ? "linearizable (witness of its rule)" : j.message);
-    ok &= j.failure == explore::Failure::None;
-    if (!a.out_dir.empty()) {
-      std::filesystem::create_directories(a.out_dir);
-      const std::string path = a.out_dir + "/sssp-frontier-" + a.heap + "-" + a.backend + ".jsonl";
-      write_history_file(path, *r.history);
-      fmt::print("  history: {}\n", path);
-    }
-  }
+  if (r.history) ok &= report_heap_history(*r.history, a.out_dir, "sssp-frontier-" + a.heap + "-" + a.backend);
   dist = std::move(r.dist);
   return ok;
 }

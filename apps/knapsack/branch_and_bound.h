@@ -106,13 +106,12 @@ struct KnapsackScratch {
   uint32_t* profit = nullptr;
   uint32_t* weight = nullptr;
   uint32_t* bound = nullptr;
-  uint32_t* slot = nullptr;
   uint32_t* counts = nullptr;  // [2]: the batch's nodes expanded, children made
 };
-// Five arrays of 2k words and the two counts, after 2k keys.
-inline constexpr uint32_t scratch_words(uint32_t k) { return 10 * k + 2; }
+// Four arrays of 2k words and the two counts, after 2k keys.
+inline constexpr uint32_t scratch_words(uint32_t k) { return 8 * k + 2; }
 GPULIN_HD inline KnapsackScratch make_knapsack_scratch(uint64_t* keys, uint32_t* words, uint32_t k) {
-  return KnapsackScratch{keys, words, words + 2 * k, words + 4 * k, words + 6 * k, words + 8 * k, words + 10 * k};
+  return KnapsackScratch{keys, words, words + 2 * k, words + 4 * k, words + 6 * k, words + 8 * k};
 }
 
 // Dantzig's bound (apps/knapsack/instance.h's dantzig_bound, by binary search over
@@ -254,7 +253,7 @@ GPULIN_HD void branch_and_bound(X& x, const gheap::HeapView<uint64_t, P>& h, con
     }
     const uint32_t epoch = x.load(v.epoch);
     const uint32_t pending = x.load(v.pending);
-    if (v.gc_threshold && pending > x.load(v.gc_trigger) && x.load(v.gc_flag) == 0 && x.cas(v.gc_flag, 0u, 1u) == 0) {
+    if (v.gc_threshold && pending > x.load(v.gc_trigger) && x.cas(v.gc_flag, 0u, 1u) == 0) {
       sweep<O>(x, h, s, c, v, stash, stashed, pending, op);
       x.store(v.gc_flag, 0u);
       x.fetch_add(v.epoch, 1);  // the live nodes are back: wake the waiters

@@ -43,8 +43,7 @@ struct FrontierView {
   GraphView g;
   uint32_t* dist = nullptr;      // n words: 0 at the source, kUnreached elsewhere
   uint32_t* mark = nullptr;      // n words, all 0: the last round that appended the vertex
-  uint32_t* queue[2] = {};       // frontier buffers of queue_cap words; queue[0][0] = the source
-  uint32_t queue_cap = 0;        // n + N rounded up to k
+  uint32_t* queue[2] = {};       // frontier buffers (frontier_queue_words each); queue[0][0] = the source
   uint32_t* active = nullptr;    // [kFrontierCountSlots]: vertices appended to A in a round, rotating
   uint32_t* popped = nullptr;    // [kFrontierCountSlots]: vertices of the next F taken from the heap, rotating
   uint32_t* tickets = nullptr;   // delete tickets taken, over the whole run
@@ -66,7 +65,6 @@ inline FrontierView lay_out_frontier(const GraphView& g, uint32_t* dist, uint32_
   v.mark = mark;
   v.queue[0] = queues;
   v.queue[1] = queues + queue_cap;
-  v.queue_cap = queue_cap;
   v.active = words;
   v.popped = words + kFrontierCountSlots;
   v.tickets = words + 2 * kFrontierCountSlots;

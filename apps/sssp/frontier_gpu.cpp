@@ -26,9 +26,7 @@ FrontierResult frontier_gpu(const Graph& g, const std::string& graph_name, uint3
   if (blocks > static_cast<uint32_t>(sms))
     throw std::invalid_argument("sssp frontier gpu: at most one block an SM (" + std::to_string(sms) +
                                 "): the blocks wait for each other at every step");
-  const uint64_t batch_cap = (uint64_t{o.threshold} + o.k - 1) / o.k * o.k;
-  const uint64_t queue_cap = g.n + batch_cap;
-  if (queue_cap >= (uint64_t{1} << 32)) throw std::invalid_argument("sssp frontier: the graph is too large");
+  const uint64_t queue_cap = frontier_queue_words(o, g.n);
   DeviceBuffer<uint64_t> offsets(g.offsets);
   DeviceBuffer<uint32_t> targets(g.targets), weights(g.weights), dist(g.n), mark(g.n), queues(2 * queue_cap);
   DeviceBuffer<uint32_t> words(kFrontierWords);

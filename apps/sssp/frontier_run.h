@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,14 @@ inline bool set_frontier_heap(FrontierOptions& o, const std::string& heap) {
   o.with_heap = heap != "none";
   o.flavor = heap == "gheap-bu" ? gheap::Flavor::BottomUp : gheap::Flavor::TopDown;
   return true;
+}
+
+// Words of each frontier buffer: a round appends a vertex once (n), a heap round
+// takes up to N rounded up to k.
+inline uint64_t frontier_queue_words(const FrontierOptions& o, uint32_t n) {
+  const uint64_t words = n + (uint64_t{o.threshold} + o.k - 1) / o.k * o.k;
+  if (words >= (uint64_t{1} << 32)) throw std::invalid_argument("sssp frontier: the graph is too large");
+  return words;
 }
 
 inline uint64_t frontier_heap_keys(const FrontierOptions& o, uint32_t n) {

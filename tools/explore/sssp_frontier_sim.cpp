@@ -18,7 +18,7 @@ FrontierSimResult frontier_sim(const sssp::Graph& g, const std::string& graph_na
   check_frontier_graph(g, source);
   if (o.actors < 1 || o.actors > 64 || o.lanes < 1 || o.k < 1 || o.k > 1024 || o.threshold < 1)
     throw std::invalid_argument("sssp frontier sim: 1-64 actors, lanes >= 1, k 1 to 1024, threshold >= 1");
-  const uint64_t batch_cap = (uint64_t{o.threshold} + o.k - 1) / o.k * o.k, queue_cap = g.n + batch_cap;
+  const uint64_t queue_cap = frontier_queue_words(o, g.n);
   std::vector<uint32_t> dist(g.n, kUnreached), mark(g.n, 0), queues(2 * queue_cap, 0),
       words(kFrontierWords, 0);
   dist[source] = 0;
