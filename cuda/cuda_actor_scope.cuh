@@ -10,7 +10,14 @@
 
 #include <cstdint>
 
+#include "structures/exec/word_pair.h"
+
 namespace gpulin::cuda_exec {
+
+// The default "also" of from_two_lanes: nothing more in flight.
+struct Nothing {
+  __device__ __forceinline__ void operator()() const {}
+};
 
 // The actor is the thread block: every thread of the block runs actor-uniform code;
 // thread 0 performs, and its result is broadcast through two words of shared memory
@@ -33,6 +40,21 @@ class BlockScope {
     if (threadIdx.x == 0) *b = static_cast<unsigned long long>(f());
     __syncthreads();
     return static_cast<T>(*b);
+  }
+  // f(0) run by thread 0 and f(1) by thread 1 - one instruction of the first warp,
+  // so two accesses in flight together - both values returned to every thread.
+  // `also()`, run by every thread after f is issued, puts more in flight before the
+  // one barrier (a batch's loads beside the two words).
+  template <class F, class G = Nothing>
+  __device__ __forceinline__ exec::WordPair from_two_lanes(F&& f, G&& also = {}) {
+    unsigned long long* b = next_slot();
+    uint32_t v = 0;
+    if (threadIdx.x < 2) v = static_cast<uint32_t>(f(threadIdx.x));
+    also();
+    if (threadIdx.x < 2) reinterpret_cast<uint32_t*>(b)[threadIdx.x] = v;
+    __syncthreads();
+    const uint32_t* w = reinterpret_cast<const uint32_t*>(b);
+    return {w[0], w[1]};
   }
 
  private:
@@ -60,6 +82,15 @@ class WarpScope {
     T v{};
     if ((threadIdx.x & 31) == 0) v = static_cast<T>(f());
     return __shfl_sync(kFullMask, v, 0);
+  }
+  template <class F, class G = Nothing>
+  __device__ __forceinline__ exec::WordPair from_two_lanes(F&& f, G&& also = {}) {
+    const uint32_t lane = threadIdx.x & 31;
+    uint32_t v = 0;
+    if (lane < 2) v = static_cast<uint32_t>(f(lane));
+    also();
+    __syncwarp();
+    return {__shfl_sync(kFullMask, v, 0), __shfl_sync(kFullMask, v, 1)};
   }
 };
 

@@ -23,6 +23,7 @@
 #include "cuda/watchdog.h"
 #include "histories/device_events.h"
 #include "structures/exec/memory_order.h"
+#include "structures/exec/word_pair.h"
 
 namespace gpulin::cuda_exec {
 
@@ -111,6 +112,28 @@ class CudaContext {
   __device__ void store(uint32_t* p, uint32_t v, exec::Relaxed) {
     if (scope_.rank() == 0) device_ref<uint32_t>(*p).store(v, cuda::memory_order_relaxed);
   }
+  // A release the actor does not wait for: the barrier orders every thread's
+  // earlier writes before the leader's release store (as in store()); nothing
+  // after it needs its result, so no barrier follows and no round trip is waited
+  // for. Only the word's holder changes a held word, so the store equals the CAS
+  // it replaces; the simulator's release checks that.
+  __device__ void release(uint32_t* p, uint32_t /*held*/, uint32_t to) {
+    scope_.sync();
+    if (scope_.rank() == 0) device_ref<uint32_t>(*p).store(to, cuda::memory_order_release);
+  }
+  // Two accesses in one instruction of lanes 0 and 1 (one round trip, not two).
+  __device__ exec::WordPair load_pair(uint32_t* p, uint32_t* q) {
+    return scope_.from_two_lanes(
+        [=](uint32_t lane) { return device_ref<uint32_t>(*(lane ? q : p)).load(cuda::memory_order_acquire); });
+  }
+  __device__ exec::WordPair cas_pair(uint32_t* p, uint32_t ep, uint32_t dp, uint32_t* q, uint32_t eq, uint32_t dq) {
+    scope_.sync();
+    return scope_.from_two_lanes([=](uint32_t lane) {
+      uint32_t e = lane ? eq : ep;
+      device_ref<uint32_t>(*(lane ? q : p)).compare_exchange_strong(e, lane ? dq : dp, cuda::memory_order_acq_rel);
+      return e;
+    });
+  }
   // Every thread sees the same loads (they are broadcast), so all of them count
   // the same re-reads and reach the bound, or see the stop, together: the actor
   // leaves as one. The stop word is read with the waited-on word, in one broadcast.
@@ -150,11 +173,27 @@ class CudaContext {
   __device__ void load_two_blocks(Key* dst, const Key* src_a, const Key* src_b, uint32_t n) {
     load_gather(dst, 2 * n, [=](uint32_t i) { return i < n ? src_a + i : src_b + (i - n); });
   }
+  // A batch and two words guarded by a lock the actor holds (store_guarded's kind:
+  // the lock's acquire ordered them, so relaxed loads), in one round trip: lanes 0
+  // and 1 issue the words' loads before their share of the batch's, and one
+  // barrier ends all of them.
+  template <class Key>
+  __device__ exec::WordPair load_block_and_guarded_pair(Key* dst, const Key* src, uint32_t n, uint32_t* p,
+                                                        uint32_t* q) {
+    return scope_.from_two_lanes(
+        [=](uint32_t lane) { return device_ref<uint32_t>(*(lane ? q : p)).load(cuda::memory_order_relaxed); },
+        [&] { gather_unsynced(dst, n, [src](uint32_t i) { return src + i; }); });
+  }
   // Each thread issues up to kLoadsInFlight loads before it stores any of them, so
   // that a 2k-key pair of nodes costs one memory round trip, not four.
   static constexpr uint32_t kLoadsInFlight = 4;
   template <class Key, class F>
   __device__ void load_gather(Key* dst, uint32_t n, F&& src_of) {
+    gather_unsynced(dst, n, src_of);
+    scope_.sync();
+  }
+  template <class Key, class F>
+  __device__ void gather_unsynced(Key* dst, uint32_t n, F&& src_of) {
     const uint32_t step = scope_.size();
     for (uint32_t base = scope_.rank(); base < n; base += kLoadsInFlight * step) {
       Key v[kLoadsInFlight];
@@ -169,7 +208,6 @@ class CudaContext {
         if (i < n) dst[i] = v[u];
       }
     }
-    scope_.sync();
   }
   template <class Key>
   __device__ void store_block(Key* dst, const Key* src, uint32_t n) {

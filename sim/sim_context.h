@@ -22,6 +22,7 @@
 #include "sim/sim_block.h"
 #include "sim/simulator.h"
 #include "structures/exec/memory_order.h"
+#include "structures/exec/word_pair.h"
 
 namespace gpulin::sim {
 
@@ -73,6 +74,28 @@ class SimContext {
   uint32_t fetch_and(uint32_t* p, uint32_t v, exec::Relaxed) { return fetch_and(p, v); }
   void store(uint32_t* p, uint32_t v, exec::Relaxed) { store(p, v); }
   void wait_while_equals(uint32_t* p, uint32_t seen) { sim_.park(p, seen); }
+  // The GPU stores `to` without reading; here the word is checked, so that a
+  // broken lock explored in the simulator is named where it broke.
+  void release(uint32_t* p, uint32_t held, uint32_t to) {
+    if (cas(p, held, to) != held) fail("a release found the word changed while its holder held it");
+  }
+  // Two points, p then q (the GPU issues both at once).
+  exec::WordPair load_pair(uint32_t* p, uint32_t* q) {
+    const uint32_t first = load(p);
+    return {first, load(q)};
+  }
+  // Three points: the two words, then the batch (all guarded by the caller's lock,
+  // so no other actor's step falls between them that could tell the orders apart).
+  template <class Key>
+  exec::WordPair load_block_and_guarded_pair(Key* dst, const Key* src, uint32_t n, uint32_t* p, uint32_t* q) {
+    const exec::WordPair w = load_pair(p, q);
+    load_block(dst, src, n);
+    return w;
+  }
+  exec::WordPair cas_pair(uint32_t* p, uint32_t ep, uint32_t dp, uint32_t* q, uint32_t eq, uint32_t dq) {
+    const uint32_t first = cas(p, ep, dp);
+    return {first, cas(q, eq, dq)};
+  }
 
   // ---- shared bulk data, one scheduling point per transfer ------------------
   template <class Key>

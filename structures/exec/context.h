@@ -22,11 +22,29 @@
 //     x.cas / fetch_add / fetch_and / store(..., exec::relaxed)
 //              the same access without ordering (structures/exec/memory_order.h):
 //              for lock-free words that carry all a reader needs (the slab hash)
+//     void     x.release(uint32_t* p, uint32_t held, uint32_t to)
+//              the actor gives up a word it holds: *p is `held`, a state no other
+//              actor changes, and becomes `to`, ordered (release). The GPU stores it
+//              and does not wait for the round trip; the simulator does it as a CAS
+//              and fails the run (x.fail) when the word was not `held`
+//     WordPair x.load_pair(uint32_t* p, uint32_t* q)          (structures/exec/word_pair.h)
+//     WordPair x.cas_pair(uint32_t* p, uint32_t ep, uint32_t dp,
+//                         uint32_t* q, uint32_t eq, uint32_t dq)
+//              two ordered accesses issued together (GPU: two lanes, one
+//              instruction, one round trip); the simulator makes them two points,
+//              p then q. The GPU may perform them in either order, so a structure
+//              uses them only where no other actor can tell the orders apart (it
+//              says why where it calls them)
 //     void     x.wait_while_equals(uint32_t* p, uint32_t seen)
 //              spin until *p != seen; the simulator parks the actor until a write
 //              changes the word, which is how it tells a deadlock from progress;
 //              on the GPU the spin is bounded (CudaContext's spin_bound re-reads,
 //              about 17 s by default), then it is a fault: x.fail, never a hang
+//     WordPair x.load_block_and_guarded_pair(Key* dst_private, const Key* src, uint32_t n,
+//                                            uint32_t* p, uint32_t* q)
+//              a batch and two words, all guarded by a lock the caller holds
+//              (store_guarded's kind), in one round trip: the words' loads need no
+//              ordering of their own (sim: three points, p, q, the batch)
 //   shared bulk data (a heap node's batch), one scheduling point per transfer,
 //   spread over the actor's threads:
 //     void x.load_block(Key* dst_private, const Key* src_global, uint32_t n)
@@ -132,3 +150,4 @@
 #include <cstdint>
 
 #include "common/host_device.h"  // GPULIN_HD
+#include "structures/exec/word_pair.h"

@@ -113,14 +113,15 @@ GPULIN_HD uint32_t bu_start_node(X& x, const HeapView<Key, P>& h, const Scratch<
 // inserts do not queue behind each other at the top (the point of §3.3.4).
 template <class X, class Key, class P>
 GPULIN_HD void bu_insert_fixed(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s, uint32_t n) {
-  if (!insert_at_root(x, h, s, n)) return;                   // lines 1-10 (partial buffer)
-  const uint32_t tar = reserve_and_claim_target(x, h);
+  uint32_t last = 0;
+  if (!insert_at_root(x, h, s, n, &last)) return;            // lines 1-10 (partial buffer)
+  const uint32_t tar = reserve_and_claim_target(x, h, last, true);
   uint32_t start = 1;
   if (tar != 1) {
     start = bu_start_node(x, h, s, tar);
     if (start != 1) ms_unlock(x, h, 1, INUSE, AVAIL);
   }
-  insert_descend(x, h, s, tar, start);
+  insert_descend(x, h, s, tar, start, start == 1 ? s.c : nullptr);  // s.c: B[1] (insert_at_root)
 }
 
 // Inserts s.items[0, n), 1 <= n <= k.

@@ -41,6 +41,25 @@ GPULIN_HD uint32_t ms_trylock_while_inuse(X& x, const HeapView<Key, P>& h, uint3
   }
 }
 
+// Two children at once (the fixed heaps' sift-down, lines 19-26): both CASes in one
+// round trip, each then retried alone while its node is held (INUSE). Returns the
+// states seen as ms_trylock_while_inuse does. The GPU may perform the two CASes in
+// either order; no other actor can tell: only the holder of their parent tries to
+// lock both siblings, and every other access to one of them (an insert's TARGET
+// claim, a delete's take of the last node, a descent from the parent) concerns that
+// node alone. Holding one child while waiting for the other keeps the locks' order
+// (top-down; a waiter never holds a node above the one it waits for), so no cycle.
+template <class X, class Key, class P>
+GPULIN_HD exec::WordPair ms_trylock_both_while_inuse(X& x, const HeapView<Key, P>& h, uint32_t a, uint32_t b,
+                                                    uint32_t from) {
+  exec::WordPair s = x.cas_pair(h.lock(a), from, INUSE, h.lock(b), from, INUSE);
+  if (s.first == from) x.record_acq(a);
+  if (s.second == from) x.record_acq(b);
+  if (s.first == INUSE) s.first = ms_trylock_while_inuse(x, h, a, from);
+  if (s.second == INUSE) s.second = ms_trylock_while_inuse(x, h, b, from);
+  return s;
+}
+
 // MS_UNLOCK(x, A, B): CAS(state(x), A, B). In the fixed heaps a release that finds
 // the node in another state is an impossible state and fails the run loudly.
 template <class X, class Key, class P>
@@ -48,6 +67,17 @@ GPULIN_HD void ms_unlock(X& x, const HeapView<Key, P>& h, uint32_t node, uint32_
   if constexpr (P::mutant == Mutant::LostRootRelease)
     if (node == 1 && from == INUSE) return;  // mutant: the root stays held, and every later operation waits on it
   if (from == INUSE) x.record_rel(node);
+  if constexpr (P::variant == Variant::Fixed) {
+    // Only the holder changes an INUSE word in the fixed heaps (every other
+    // access is a CAS from another state), so the release needs no CAS and the
+    // actor does not wait for it: a hold ends one round trip sooner (the
+    // simulator still checks the word, exec/context.h).
+    if (from == INUSE) {
+      x.release(h.lock(node), INUSE, to);
+      x.after_release(node);
+      return;
+    }
+  }
   uint32_t old = x.cas(h.lock(node), from, to);
   if (from == INUSE) x.after_release(node);
   if (old != from && h.fixed()) x.fail("lock release found the node in an unexpected state");

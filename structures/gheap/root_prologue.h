@@ -12,12 +12,30 @@ namespace gpulin::gheap {
 // Insert lines 1-10. s.items[0, n) holds the new keys. Returns true when a full
 // batch (k keys, in s.items) must now go into the heap, with the root still held;
 // false when the keys were absorbed by the partial buffer and the root released.
+// fixed: psize, lastelem and B[1] are read in one round trip (all three are the
+// root's: nothing changes them while it is held); *lastelem_out gets lastelem for
+// the reservation that follows under the same hold, and s.c keeps B[1] for the
+// descent (insert_descend's start_batch).
 template <class X, class Key, class P>
-GPULIN_HD bool insert_at_root(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s, uint32_t n) {
+GPULIN_HD bool insert_at_root(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s, uint32_t n,
+                              uint32_t* lastelem_out = nullptr) {
   const uint32_t k = h.k;
   block_sort(x, s.items, n, s.merged);                       // line 1
   ms_lock(x, h, 1, AVAIL, INUSE);                            // line 2
-  const uint32_t p = x.load(h.psize);
+  uint32_t p = 0, last = 0;
+  bool have_last = false;
+  if constexpr (P::variant == Variant::Fixed) {
+    const exec::WordPair w = x.load_block_and_guarded_pair(s.c, h.node(1), k, h.psize, h.lastelem);
+    p = w.first;
+    last = w.second;
+    have_last = true;
+    if (lastelem_out) *lastelem_out = last;
+    // A full batch and an empty buffer: the batch goes down as it is, the buffer
+    // stays empty (lines 3-4 with nothing to merge).
+    if (p == 0 && n == k) return true;
+  } else {
+    p = x.load(h.psize);
+  }
   x.load_block(s.a, h.pbuffer, p);
   merge_and_sort(x, s.items, n, s.a, p, s.merged);           // lines 4 and 6 merge the same two
   if (p + n >= k) {                                          // line 3
@@ -32,10 +50,14 @@ GPULIN_HD bool insert_at_root(X& x, const HeapView<Key, P>& h, const Scratch<Key
   // lines 6-8: the buffer takes every key, then trades with the root so that the
   // root keeps the k smallest (property 3).
   const uint32_t total = p + n;
-  if (x.load(h.lastelem) != 0) {
+  if ((have_last ? last : x.load(h.lastelem)) != 0) {
     block_copy(x, s.a, s.merged, total);
-    x.load_block(s.b, h.node(1), k);
-    if (merge_and_sort(x, s.b, k, s.a, total, s.merged) != MergeShape::AlreadyOrdered)
+    const Key* root = s.c;  // fixed: read with the root's words
+    if (!have_last) {
+      x.load_block(s.b, h.node(1), k);
+      root = s.b;
+    }
+    if (merge_and_sort(x, root, k, s.a, total, s.merged) != MergeShape::AlreadyOrdered)
       x.store_block(h.node(1), s.merged, k);
     x.store_block(h.pbuffer, s.merged + k, total);
   } else {
@@ -54,14 +76,23 @@ GPULIN_HD bool insert_at_root(X& x, const HeapView<Key, P>& h, const Scratch<Key
 // behind fails even sequentially (docs/findings.md, reading R5).
 // *count_out gets lastelem as read under the root lock (for take_last).
 // With load_root false the caller reads B[1] into s.items itself (later, still
-// under the root's lock).
+// under the root's lock). fixed: psize is read with lastelem, in one round trip
+// (both are the root's: nothing changes them while it is held), into *psize_out.
 template <class X, class Key, class P>
 GPULIN_HD bool delete_at_root(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s, uint32_t* n_out,
-                              uint32_t* count_out, bool load_root = true) {
+                              uint32_t* count_out, bool load_root = true, uint32_t* psize_out = nullptr) {
   ms_lock(x, h, 1, AVAIL, INUSE);                            // line 1
-  *count_out = x.load(h.lastelem);
+  bool have_psize = false;
+  if constexpr (P::variant == Variant::Fixed) {
+    const exec::WordPair w = x.load_pair(h.lastelem, h.psize);
+    *count_out = w.first;
+    if (psize_out) *psize_out = w.second;
+    have_psize = true;
+  } else {
+    *count_out = x.load(h.lastelem);
+  }
   if (*count_out == 0) {                                     // line 2
-    const uint32_t p = x.load(h.psize);                      // lines 3-4
+    const uint32_t p = have_psize ? *psize_out : x.load(h.psize);  // lines 3-4
     x.load_block(s.items, h.pbuffer, p);
     if (p != 0) x.store_guarded(h.psize, 0);
     *n_out = p;
@@ -87,9 +118,10 @@ GPULIN_HD uint32_t take_last(X& x, const HeapView<Key, P>& h, uint32_t count = 0
 
 // Reserves the next node in fill order for an insert (line 11: tar = lastelem++,
 // read as the new count because nodes are 1-indexed and the root is node 1).
+// `known`: lastelem + 1 as read already under this hold of the root (0: read it).
 template <class X, class Key, class P>
-GPULIN_HD uint32_t reserve_target(X& x, const HeapView<Key, P>& h) {
-  const uint32_t count = x.load(h.lastelem) + 1;
+GPULIN_HD uint32_t reserve_target(X& x, const HeapView<Key, P>& h, uint32_t known = 0) {
+  const uint32_t count = known != 0 ? known : x.load(h.lastelem) + 1;
   const uint32_t node = node_of<P::mutant>(count);
   if (node > h.capacity || count > h.capacity) x.fail("heap capacity exhausted");
   x.store_guarded(h.lastelem, count);
@@ -102,6 +134,12 @@ template <class X, class Key, class P>
 GPULIN_HD uint32_t buffered_keys(X& x, const HeapView<Key, P>& h) {
   if constexpr (P::mutant == Mutant::SkipPartialMerge) return 0;
   return x.load(h.psize);
+}
+// The same with psize read already under this hold of the root.
+template <class Key, class P>
+GPULIN_HD uint32_t buffered_keys(const HeapView<Key, P>&, uint32_t psize_read) {
+  if constexpr (P::mutant == Mutant::SkipPartialMerge) return 0;
+  return psize_read;
 }
 
 // (batch, pBuffer) = MergeAndSort(batch, pBuffer) for a root batch in block-private

@@ -65,13 +65,22 @@ GPULIN_HD void td_sift_down(X& x, const HeapView<Key, P>& h, const Scratch<Key>&
   for (;;) {                                                 // line 17
     const uint32_t l = 2 * cur, r = 2 * cur + 1;             // line 18
     // A child beyond the allocated nodes is absent (the figure has no bound).
-    const uint32_t lstate = l <= h.capacity ? ms_trylock_while_inuse(x, h, l, AVAIL) : TARGET;
-    if (!h.fixed() && lstate != AVAIL) {                     // lines 20-24
-      flush_cur(x, h, s, cur, changed);
-      ms_unlock(x, h, cur, INUSE, AVAIL);
-      return;
+    uint32_t lstate = TARGET, rstate = TARGET;
+    if (h.fixed() && r <= h.capacity) {
+      // fixed: both children are tried whatever the left one's state, so both
+      // CASes go out together (ms_lock.h says why their order cannot matter).
+      const exec::WordPair both = ms_trylock_both_while_inuse(x, h, l, r, AVAIL);
+      lstate = both.first;
+      rstate = both.second;
+    } else {
+      lstate = l <= h.capacity ? ms_trylock_while_inuse(x, h, l, AVAIL) : TARGET;
+      if (!h.fixed() && lstate != AVAIL) {                   // lines 20-24
+        flush_cur(x, h, s, cur, changed);
+        ms_unlock(x, h, cur, INUSE, AVAIL);
+        return;
+      }
+      rstate = r <= h.capacity ? ms_trylock_while_inuse(x, h, r, AVAIL) : TARGET;  // lines 25-26
     }
-    const uint32_t rstate = r <= h.capacity ? ms_trylock_while_inuse(x, h, r, AVAIL) : TARGET;  // lines 25-26
     if (lstate != AVAIL && rstate != AVAIL) {
       flush_cur(x, h, s, cur, changed);
       ms_unlock(x, h, cur, INUSE, AVAIL);
@@ -133,17 +142,20 @@ GPULIN_HD void td_sift_down(X& x, const HeapView<Key, P>& h, const Scratch<Key>&
 template <class X, class Key, class P>
 GPULIN_HD uint32_t td_delete(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s) {
   const uint32_t k = h.k;
-  uint32_t n = 0, count = 0;
+  uint32_t n = 0, count = 0, psize = 0;
   // fixed: line 7's read of B[1] waits until the last node is locked too, so that
   // both come in one step (the root's hold is what bounds deletes, §5).
   // (The early-root-release mutant reads it first: it releases a root it has read.)
   constexpr bool read_root_later = P::variant == Variant::Fixed && P::mutant != Mutant::EarlyRootRelease;
-  if (!delete_at_root(x, h, s, &n, &count, !read_root_later)) return n;  // lines 1-7
+  if (!delete_at_root(x, h, s, &n, &count, !read_root_later, &psize)) return n;  // lines 1-7
+  // fixed: psize came with lastelem (the root's words, read once a hold).
+  bool have_psize = h.fixed();
   if constexpr (P::mutant == Mutant::EarlyRootRelease) {
     // Mutant: the root is released with the old batch still in it, then retaken.
     ms_unlock(x, h, 1, INUSE, AVAIL);
     ms_lock(x, h, 1, AVAIL, INUSE);
-    count = 0;  // read again: it may have changed while the root was free
+    count = 0;  // read again: they may have changed while the root was free
+    have_psize = false;
   }
   const uint32_t tar = take_last(x, h, count);               // line 8
   if (tar == 1) {
@@ -174,7 +186,7 @@ GPULIN_HD uint32_t td_delete(X& x, const HeapView<Key, P>& h, const Scratch<Key>
   }
   // line 16: (B[1], pBuffer) = MergeAndSort(B[1], pBuffer), B[1] still in s.c
   // (stored by the sift).
-  const uint32_t p = buffered_keys(x, h);
+  const uint32_t p = have_psize ? buffered_keys(h, psize) : buffered_keys(x, h);
   if (p != 0 && merge_with_buffer(x, h, s, s.c, p)) {
     block_copy(x, s.c, s.merged, k);
     x.store_block(h.pbuffer, s.merged + k, p);

@@ -12,9 +12,10 @@ namespace gpulin::gheap {
 
 // Line 11 and lines 12-13: reserves the next node in fill order (root held) and
 // claims it as TARGET, empty until the insert arrives.
+// `lastelem`: as read under this hold of the root (fixed), else read here.
 template <class X, class Key, class P>
-GPULIN_HD uint32_t reserve_and_claim_target(X& x, const HeapView<Key, P>& h) {
-  const uint32_t tar = reserve_target(x, h);                 // line 11
+GPULIN_HD uint32_t reserve_and_claim_target(X& x, const HeapView<Key, P>& h, uint32_t lastelem_read, bool have_read) {
+  const uint32_t tar = reserve_target(x, h, have_read ? lastelem_read + 1 : 0);  // line 11
   // Reading R2: line 13 prints MS_LOCK(tar, AVAIL, INUSE) but line 21 expects the
   // target in TARGET; with INUSE even a one-actor run writes the root (both variants
   // read TARGET).
@@ -26,8 +27,11 @@ GPULIN_HD uint32_t reserve_and_claim_target(X& x, const HeapView<Key, P>& h) {
 // INUSE, an ancestor of tar or tar == start == 1) to the claimed target, hand over
 // hand, each node keeping the smaller half. The TD insert starts at the root; the
 // fixed BU insert (bu_insert.h) starts lower, where the bottom-up insert would stop.
+// `start_batch`: B[start] as read already under this hold (fixed, from the root),
+// or null to read it here.
 template <class X, class Key, class P>
-GPULIN_HD void insert_descend(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s, uint32_t tar, uint32_t start) {
+GPULIN_HD void insert_descend(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s, uint32_t tar, uint32_t start,
+                              const Key* start_batch = nullptr) {
   const uint32_t k = h.k;
   uint32_t cur = start;
   uint32_t steps_left = floor_log2(tar) - floor_log2(start);  // cur = tar >> steps_left
@@ -36,8 +40,12 @@ GPULIN_HD void insert_descend(X& x, const HeapView<Key, P>& h, const Scratch<Key
     // target, and this insert holds it there.
     if (!(h.fixed() && cur == 1) && x.load(h.lock(tar)) == MARKED) break;
     // line 16: (B[cur], items) = MergeAndSort(B[cur], items)
-    x.load_block(s.a, h.node(cur), k);
-    if (merge_and_sort(x, s.a, k, s.items, k, s.merged) != MergeShape::AlreadyOrdered) {
+    const Key* batch = s.a;
+    if (cur == start && start_batch)
+      batch = start_batch;
+    else
+      x.load_block(s.a, h.node(cur), k);
+    if (merge_and_sort(x, batch, k, s.items, k, s.merged) != MergeShape::AlreadyOrdered) {
       x.store_block(h.node(cur), s.merged, k);
       block_copy(x, s.items, s.merged + k, k);
     }
@@ -92,8 +100,9 @@ GPULIN_HD void insert_descend(X& x, const HeapView<Key, P>& h, const Scratch<Key
 // Inserts s.items[0, n), 1 <= n <= k.
 template <class X, class Key, class P>
 GPULIN_HD void td_insert(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s, uint32_t n) {
-  if (!insert_at_root(x, h, s, n)) return;                   // lines 1-10
-  insert_descend(x, h, s, reserve_and_claim_target(x, h), 1);
+  uint32_t last = 0;
+  if (!insert_at_root(x, h, s, n, &last)) return;            // lines 1-10
+  insert_descend(x, h, s, reserve_and_claim_target(x, h, last, h.fixed()), 1, h.fixed() ? s.c : nullptr);
 }
 
 }  // namespace gpulin::gheap
