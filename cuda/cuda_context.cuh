@@ -23,6 +23,7 @@
 #include "cuda/watchdog.h"
 #include "histories/device_events.h"
 #include "structures/exec/memory_order.h"
+#include "structures/exec/waiting.h"
 #include "structures/exec/word_pair.h"
 
 namespace gpulin::cuda_exec {
@@ -121,6 +122,16 @@ class CudaContext {
     scope_.sync();
     if (scope_.rank() == 0) device_ref<uint32_t>(*p).store(to, cuda::memory_order_release);
   }
+  // Two released words, one fence: the release pattern (a release fence, then
+  // relaxed stores) covers both stores.
+  __device__ void release_pair(uint32_t* p, uint32_t* q, uint32_t /*held*/, uint32_t to) {
+    scope_.sync();
+    if (scope_.rank() == 0) {
+      cuda::atomic_thread_fence(cuda::memory_order_release, cuda::thread_scope_device);
+      device_ref<uint32_t>(*p).store(to, cuda::memory_order_relaxed);
+      device_ref<uint32_t>(*q).store(to, cuda::memory_order_relaxed);
+    }
+  }
   // Two accesses in one instruction of lanes 0 and 1 (one round trip, not two).
   __device__ exec::WordPair load_pair(uint32_t* p, uint32_t* q) {
     return scope_.from_two_lanes(
@@ -134,10 +145,32 @@ class CudaContext {
       return e;
     });
   }
+  // Every attempt is the CAS (acquire and release, as cas()); a holder's waits do
+  // not sleep. The stop word is read every 8th failed attempt only: read beside
+  // the CAS it would cost a round trip each (the acquire orders it after the CAS).
+  template <class Done, class... Urgency>
+  __device__ uint32_t cas_until(uint32_t* p, uint32_t from, uint32_t to, Done&& done, Urgency...) {
+    constexpr bool holding = exec::is_holding_v<Urgency...>;
+    scope_.sync();
+    uint32_t backoff = 32;
+    for (uint64_t spins = 0;; ++spins) {
+      const uint32_t old = scope_.template from_leader<uint32_t>([=] {
+        uint32_t e = from;
+        device_ref<uint32_t>(*p).compare_exchange_strong(e, to, cuda::memory_order_acq_rel);
+        return e;
+      });
+      if (done(old)) return old;
+      if ((spins & 7) == 7 && stopped()) leave(p, old, kStopWasWaiting);
+      between_attempts<holding>(p, old, spins, backoff, "spin bound exceeded: a cas_until that never succeeded");
+    }
+  }
+  __device__ void wait_while_equals(uint32_t* p, uint32_t seen, exec::Holding) { wait_until_changed<true>(p, seen); }
+  __device__ void wait_while_equals(uint32_t* p, uint32_t seen) { wait_until_changed<false>(p, seen); }
   // Every thread sees the same loads (they are broadcast), so all of them count
   // the same re-reads and reach the bound, or see the stop, together: the actor
   // leaves as one. The stop word is read with the waited-on word, in one broadcast.
-  __device__ void wait_while_equals(uint32_t* p, uint32_t seen) {
+  template <bool Holding>
+  __device__ void wait_until_changed(uint32_t* p, uint32_t seen) {
     uint32_t backoff = 32;
     for (uint64_t spins = 0;; ++spins) {
       const unsigned long long both = scope_.template from_leader<unsigned long long>([&] {
@@ -147,10 +180,19 @@ class CudaContext {
       });
       if (static_cast<uint32_t>(both) != seen) return;
       if (both >> 32) leave(p, seen, kStopWasWaiting);
-      if (spins >= wd_.spin_bound) {
-        if (!wd_.stop) fail("spin bound exceeded: a wait_while_equals that never ended");
-        leave(p, seen, kStopSpinBound);
-      }
+      between_attempts<Holding>(p, seen, spins, backoff, "spin bound exceeded: a wait_while_equals that never ended");
+    }
+  }
+  // Past the spin bound the actor leaves (without a watchdog: fails); below it, a
+  // waiter that holds nothing others queue behind sleeps, longer each time.
+  template <bool Holding>
+  __device__ void between_attempts(const uint32_t* p, uint32_t seen, uint64_t spins, uint32_t& backoff,
+                                   const char* why_failed) {
+    if (spins >= wd_.spin_bound) {
+      if (!wd_.stop) fail(why_failed);
+      leave(p, seen, kStopSpinBound);
+    }
+    if constexpr (!Holding) {
       __nanosleep(backoff);
       backoff = backoff < 1024 ? backoff * 2 : backoff;
     }
@@ -321,8 +363,9 @@ class CudaContext {
   // atomic: the acq is recorded unnumbered (its rel numbers it), and the rel's
   // relaxed increment of the node's word is issued before the releasing access,
   // which orders it (a release), while its result is first needed by the rel's
-  // event, written after the release (after_release): the increment's round trip
-  // overlaps the release's instead of lengthening the hold.
+  // event, written after the release (after_release). (Issued earlier in the hold,
+  // its result would have to live in a register across the hold's work: ptxas then
+  // waits for it early, measured slower on the H100.)
   __device__ void record_acq(int64_t node) {
     if constexpr (Record) {
       if (rec_.hold_versions) {
@@ -335,8 +378,15 @@ class CudaContext {
   __device__ void record_rel(int64_t node) {
     if constexpr (Record) {
       if (rec_.hold_versions) {
-        if (scope_.rank() == 0)
-          rel_version_ = device_ref<uint32_t>(rec_.hold_versions[node]).fetch_add(1u, cuda::memory_order_relaxed);
+        if (scope_.rank() == 0) {
+          // Each atomic writes its own register (a move would wait for the round
+          // trip inside the hold); the texts differ so that none is merged.
+          uint32_t* const c = rec_.hold_versions + node;
+          if (rels_begun_++ & 1)
+            asm volatile("atom.relaxed.gpu.global.add.u32 %0, [%1], 1; // hold number b" : "=r"(rel_version_b_) : "l"(c) : "memory");
+          else
+            asm volatile("atom.relaxed.gpu.global.add.u32 %0, [%1], 1; // hold number a" : "=r"(rel_version_a_) : "l"(c) : "memory");
+        }
         return;
       }
     }
@@ -344,7 +394,8 @@ class CudaContext {
   }
   __device__ void after_release(int64_t node) {
     if constexpr (Record) {
-      if (rec_.hold_versions && scope_.rank() == 0) append_at(0, kDeviceRel, node, rel_version_, 0, 0, false);
+      if (rec_.hold_versions && scope_.rank() == 0)
+        append_at(0, kDeviceRel, node, (rels_ended_++ & 1) ? rel_version_b_ : rel_version_a_, 0, 0, false);
     }
   }
   __device__ void record_lp() { event_only(kDeviceLp, 0); }
@@ -436,10 +487,12 @@ class CudaContext {
   WatchdogRef wd_;
   int64_t op_ = 0;
   // The leader's copies of its actor's event and key counts (append_at), and the
-  // number of the hold being released (record_rel, after_release).
+  // numbers of the holds being released (record_rel, after_release: at most two
+  // at once, release_pair's, ended in the order they began).
   static constexpr uint32_t kNotRead = 0xffffffffu;
   uint32_t events_ = kNotRead, keys_ = kNotRead;
-  uint32_t rel_version_ = 0;
+  uint32_t rel_version_a_ = 0, rel_version_b_ = 0;
+  uint32_t rels_begun_ = 0, rels_ended_ = 0;
 };
 
 }  // namespace gpulin::cuda_exec

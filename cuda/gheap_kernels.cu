@@ -26,10 +26,14 @@ __device__ __forceinline__ Key* shared_keys() {
   }
 }
 
-// Launchable with up to 1024 threads a block (the paper sweeps threads per block,
-// Fig. 14): the bound keeps registers within 64 a thread.
-template <class Key, class P, bool Record>
-__global__ void __launch_bounds__(1024)
+// Launchable with up to MaxThreads threads a block (the paper sweeps up to 1024,
+// Fig. 14): the bound keeps registers within 64 a thread at 1024. The recording
+// context needs more (its counts and the holds it is numbering): under that bound
+// its kernels spilled (ptxas -v: up to 1.4 KiB of spill loads), so launches of at
+// most 512 threads get their own instantiation, bound 512 (128 registers, none
+// spilled).
+template <class Key, class P, bool Record, uint32_t MaxThreads>
+__global__ void __launch_bounds__(MaxThreads)
     heap_batch_kernel(HeapView<Key, P> h, GpuOpBatch<Key> ops, BasicDeviceRecorderRef<Key> rec, int64_t op_id_base,
                       cuda_exec::WatchdogRef watchdog) {
   static_assert(P::mutant == Mutant::None || P::mutant == Mutant::LostRootRelease,
@@ -50,20 +54,31 @@ __global__ void __launch_bounds__(1024)
   }
 }
 
-template <class Key, class P, bool Record>
-cudaError_t launch(const HeapMemory<Key>& h, const GpuOpBatch<Key>& ops, uint32_t blocks, uint32_t threads,
-                   cudaStream_t stream, BasicDeviceRecorderRef<Key> rec, int64_t op_id_base,
-                   const cuda_exec::WatchdogRef& watchdog) {
+template <class Key, class P, bool Record, uint32_t MaxThreads>
+cudaError_t launch_bounded(const HeapMemory<Key>& h, const GpuOpBatch<Key>& ops, uint32_t blocks, uint32_t threads,
+                           cudaStream_t stream, BasicDeviceRecorderRef<Key> rec, int64_t op_id_base,
+                           const cuda_exec::WatchdogRef& watchdog) {
   const size_t shared = kScratchKeysPerK * static_cast<size_t>(h.k) * sizeof(Key);
   // Above 48 KiB a block's shared memory must be asked for; the kernel's static
   // broadcast words count too (k = 1024 with 64-bit keys is exactly 48 KiB dynamic).
   if (shared + 2 * sizeof(unsigned long long) > 48 * 1024) {
-    cudaError_t e = cudaFuncSetAttribute(heap_batch_kernel<Key, P, Record>,
+    cudaError_t e = cudaFuncSetAttribute(heap_batch_kernel<Key, P, Record, MaxThreads>,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared));
     if (e != cudaSuccess) return e;
   }
-  heap_batch_kernel<Key, P, Record><<<blocks, threads, shared, stream>>>(view_as<P>(h), ops, rec, op_id_base, watchdog);
+  heap_batch_kernel<Key, P, Record, MaxThreads>
+      <<<blocks, threads, shared, stream>>>(view_as<P>(h), ops, rec, op_id_base, watchdog);
   return cudaGetLastError();
+}
+
+template <class Key, class P, bool Record>
+cudaError_t launch(const HeapMemory<Key>& h, const GpuOpBatch<Key>& ops, uint32_t blocks, uint32_t threads,
+                   cudaStream_t stream, BasicDeviceRecorderRef<Key> rec, int64_t op_id_base,
+                   const cuda_exec::WatchdogRef& watchdog) {
+  if constexpr (Record)
+    if (threads <= 512)
+      return launch_bounded<Key, P, Record, 512>(h, ops, blocks, threads, stream, rec, op_id_base, watchdog);
+  return launch_bounded<Key, P, Record, 1024>(h, ops, blocks, threads, stream, rec, op_id_base, watchdog);
 }
 
 template <class P, class Key>

@@ -22,6 +22,7 @@
 #include "sim/sim_block.h"
 #include "sim/simulator.h"
 #include "structures/exec/memory_order.h"
+#include "structures/exec/waiting.h"
 #include "structures/exec/word_pair.h"
 
 namespace gpulin::sim {
@@ -74,10 +75,23 @@ class SimContext {
   uint32_t fetch_and(uint32_t* p, uint32_t v, exec::Relaxed) { return fetch_and(p, v); }
   void store(uint32_t* p, uint32_t v, exec::Relaxed) { store(p, v); }
   void wait_while_equals(uint32_t* p, uint32_t seen) { sim_.park(p, seen); }
+  void wait_while_equals(uint32_t* p, uint32_t seen, exec::Holding) { sim_.park(p, seen); }
+  template <class Done, class... Urgency>
+  uint32_t cas_until(uint32_t* p, uint32_t from, uint32_t to, Done&& done, Urgency...) {
+    for (;;) {
+      const uint32_t old = cas(p, from, to);
+      if (done(old)) return old;
+      sim_.park(p, old);
+    }
+  }
   // The GPU stores `to` without reading; here the word is checked, so that a
   // broken lock explored in the simulator is named where it broke.
   void release(uint32_t* p, uint32_t held, uint32_t to) {
     if (cas(p, held, to) != held) fail("a release found the word changed while its holder held it");
+  }
+  void release_pair(uint32_t* p, uint32_t* q, uint32_t held, uint32_t to) {
+    release(p, held, to);
+    release(q, held, to);
   }
   // Two points, p then q (the GPU issues both at once).
   exec::WordPair load_pair(uint32_t* p, uint32_t* q) {

@@ -27,6 +27,9 @@
 //              actor changes, and becomes `to`, ordered (release). The GPU stores it
 //              and does not wait for the round trip; the simulator does it as a CAS
 //              and fails the run (x.fail) when the word was not `held`
+//     void     x.release_pair(uint32_t* p, uint32_t* q, uint32_t held, uint32_t to)
+//              release(p, held, to) and release(q, held, to) in one release (GPU:
+//              one fence, then both stores; simulator: p, then q)
 //     WordPair x.load_pair(uint32_t* p, uint32_t* q)          (structures/exec/word_pair.h)
 //     WordPair x.cas_pair(uint32_t* p, uint32_t ep, uint32_t dp,
 //                         uint32_t* q, uint32_t eq, uint32_t dq)
@@ -35,11 +38,20 @@
 //              p then q. The GPU may perform them in either order, so a structure
 //              uses them only where no other actor can tell the orders apart (it
 //              says why where it calls them)
-//     void     x.wait_while_equals(uint32_t* p, uint32_t seen)
+//     void     x.wait_while_equals(uint32_t* p, uint32_t seen [, exec::holding])
 //              spin until *p != seen; the simulator parks the actor until a write
 //              changes the word, which is how it tells a deadlock from progress;
 //              on the GPU the spin is bounded (CudaContext's spin_bound re-reads,
-//              about 17 s by default), then it is a fault: x.fail, never a hang
+//              about 17 s by default), then it is a fault: x.fail, never a hang.
+//              exec::holding (structures/exec/waiting.h): the actor holds what
+//              others wait for, so the GPU re-reads without sleeping
+//     uint32_t x.cas_until(uint32_t* p, uint32_t from, uint32_t to, Done done [, exec::holding])
+//              CAS(p, from, to) until done(old value); returns that old value.
+//              Between attempts the actor waits for the word to change (the
+//              simulator: a CAS point, then parked as by wait_while_equals, so a
+//              lock loop written with it explores as one written with both); on
+//              the GPU every attempt is the CAS itself, so a freed word is taken
+//              one round trip after it is seen, not two (a read, then a CAS)
 //     WordPair x.load_block_and_guarded_pair(Key* dst_private, const Key* src, uint32_t n,
 //                                            uint32_t* p, uint32_t* q)
 //              a batch and two words, all guarded by a lock the caller holds
@@ -150,4 +162,5 @@
 #include <cstdint>
 
 #include "common/host_device.h"  // GPULIN_HD
+#include "structures/exec/waiting.h"
 #include "structures/exec/word_pair.h"

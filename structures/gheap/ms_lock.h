@@ -19,26 +19,27 @@ GPULIN_HD uint32_t ms_trylock(X& x, const HeapView<Key, P>& h, uint32_t node, ui
 }
 
 // MS_LOCK(x, A, B): while (CAS(state(x), A, B) != A). Between attempts the actor
-// waits for the word to change, so a blocked actor is visibly blocked.
+// waits for the word to change, so a blocked actor is visibly blocked. Every lock
+// but the root's is taken while the operation holds the root or a parent, which
+// others queue behind: such a waiter re-tries without sleeping (exec::holding).
 template <class X, class Key, class P>
 GPULIN_HD void ms_lock(X& x, const HeapView<Key, P>& h, uint32_t node, uint32_t from, uint32_t to) {
-  for (;;) {
-    uint32_t old = x.cas(h.lock(node), from, to);
-    if (old == from) break;
-    x.wait_while_equals(h.lock(node), old);
-  }
+  const auto won = [from](uint32_t old) { return old == from; };
+  if (node == 1)
+    x.cas_until(h.lock(node), from, to, won);
+  else
+    x.cas_until(h.lock(node), from, to, won, exec::holding);
   if (to == INUSE) x.record_acq(node);
 }
 
 // "while (s == INUSE) s = MS_TRYLOCK(x, A, INUSE)": try until the node is not held
 // by someone else; returns the state seen when the attempt stopped (A on success).
+// Always below a node the caller holds (a child in the sift-down).
 template <class X, class Key, class P>
 GPULIN_HD uint32_t ms_trylock_while_inuse(X& x, const HeapView<Key, P>& h, uint32_t node, uint32_t from) {
-  for (;;) {
-    uint32_t old = ms_trylock(x, h, node, from, INUSE);
-    if (old != INUSE) return old;
-    x.wait_while_equals(h.lock(node), INUSE);
-  }
+  const uint32_t old = x.cas_until(h.lock(node), from, INUSE, [](uint32_t o) { return o != INUSE; }, exec::holding);
+  if (old == from) x.record_acq(node);
+  return old;
 }
 
 // Two children at once (the fixed heaps' sift-down, lines 19-26): both CASes in one
@@ -83,13 +84,30 @@ GPULIN_HD void ms_unlock(X& x, const HeapView<Key, P>& h, uint32_t node, uint32_
   if (old != from && h.fixed()) x.fail("lock release found the node in an unexpected state");
 }
 
-// Waits until the node's state is `want`.
+// MS_UNLOCK(a, INUSE, AVAIL); MS_UNLOCK(b, INUSE, AVAIL). fixed: in one release
+// (one fence for both, exec/context.h's release_pair).
+template <class X, class Key, class P>
+GPULIN_HD void ms_unlock_pair(X& x, const HeapView<Key, P>& h, uint32_t a, uint32_t b) {
+  if constexpr (P::variant == Variant::Fixed && P::mutant != Mutant::LostRootRelease) {
+    x.record_rel(a);
+    x.record_rel(b);
+    x.release_pair(h.lock(a), h.lock(b), INUSE, AVAIL);
+    x.after_release(a);
+    x.after_release(b);
+  } else {
+    ms_unlock(x, h, a, INUSE, AVAIL);
+    ms_unlock(x, h, b, INUSE, AVAIL);
+  }
+}
+
+// Waits until the node's state is `want` (a delete holding the root, for the
+// insert it handed the root's batch to).
 template <class X, class Key, class P>
 GPULIN_HD void wait_for_state(X& x, const HeapView<Key, P>& h, uint32_t node, uint32_t want) {
   for (;;) {
     uint32_t s = x.load(h.lock(node));
     if (s == want) return;
-    x.wait_while_equals(h.lock(node), s);
+    x.wait_while_equals(h.lock(node), s, exec::holding);
   }
 }
 

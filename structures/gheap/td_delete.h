@@ -94,8 +94,7 @@ GPULIN_HD void td_sift_down(X& x, const HeapView<Key, P>& h, const Scratch<Key>&
       x.load_block(s.a, h.node(only), k);
       if (merge_and_sort(x, s.c, k, s.a, k, s.merged) == MergeShape::AlreadyOrdered) {  // line 28
         flush_cur(x, h, s, cur, changed);
-        ms_unlock(x, h, cur, INUSE, AVAIL);                  // line 37
-        ms_unlock(x, h, only, INUSE, AVAIL);                 // line 38
+        ms_unlock_pair(x, h, cur, only);                     // lines 37-38
         return;
       }
       x.store_block(h.node(cur), s.merged, k);
@@ -119,19 +118,27 @@ GPULIN_HD void td_sift_down(X& x, const HeapView<Key, P>& h, const Scratch<Key>&
     // B[small] only if the walk stops here (else it merges with B[cur] first).
     const auto [small, big, moved] = split_children(x, h, s, l, r);
     if (moved) x.store_block(h.node(big), s.merged + k, k);
-    ms_unlock(x, h, big, INUSE, AVAIL);                      // line 32
-    if (!(s.merged[0] < s.c[k - 1])) {                       // line 33: property holds
+    const bool stops = !(s.merged[0] < s.c[k - 1]);          // line 33: property holds
+    // fixed: unless the walk stops here, B[big] is released with B[cur] (line 35),
+    // in one release: only an operation holding B[cur] could go on to B[big], so
+    // nothing that waits for it waits longer, and a hold ends one fence sooner.
+    // (A delete taking B[big] as its last node, or an insert claiming it, would
+    // wait one merge longer: only where big is among the last nodes.)
+    if (!h.fixed() || stops) ms_unlock(x, h, big, INUSE, AVAIL);  // line 32
+    if (stops) {
       flush_cur(x, h, s, cur, changed);
       if (moved) x.store_block(h.node(small), s.merged, k);
-      ms_unlock(x, h, cur, INUSE, AVAIL);                    // line 37
-      ms_unlock(x, h, small, INUSE, AVAIL);                  // line 38
+      ms_unlock_pair(x, h, cur, small);                      // lines 37-38
       return;
     }
     // line 34: (B[cur], B[small]) = MergeAndSort(B[cur], B[small]); a and b are free
     // now and together hold the 2k outputs.
     merge_and_sort(x, s.c, k, s.merged, k, s.a);
     x.store_block(h.node(cur), s.a, k);
-    ms_unlock(x, h, cur, INUSE, AVAIL);                      // line 35
+    if (h.fixed())
+      ms_unlock_pair(x, h, cur, big);                        // line 35 (and line 32, fixed)
+    else
+      ms_unlock(x, h, cur, INUSE, AVAIL);                    // line 35
     block_copy(x, s.c, s.a + k, k);
     changed = true;                                          // B[small] is now s.c, not yet stored
     cur = small;                                             // line 36

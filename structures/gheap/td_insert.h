@@ -87,14 +87,15 @@ GPULIN_HD void insert_descend(X& x, const HeapView<Key, P>& h, const Scratch<Key
     ms_unlock(x, h, 1, INUSE, AVAIL);
     return;
   }
-  if (dest == 1) {
-    x.cas(h.lock(tar), MARKED, AVAIL);
-  } else {
-    ms_unlock(x, h, tar, INUSE, AVAIL);
-  }
   // cur is the target's parent when the walk completed, or the node where the walk
   // saw MARKED.
-  ms_unlock(x, h, cur == tar ? tar >> 1 : cur, INUSE, AVAIL);
+  const uint32_t parent = cur == tar ? tar >> 1 : cur;
+  if (dest == 1) {
+    x.cas(h.lock(tar), MARKED, AVAIL);
+    ms_unlock(x, h, parent, INUSE, AVAIL);
+  } else {
+    ms_unlock_pair(x, h, tar, parent);  // both at once (one fence)
+  }
 }
 
 // Inserts s.items[0, n), 1 <= n <= k.

@@ -1,0 +1,19 @@
+// How an actor waits (structures/exec/context.h: cas_until, wait_while_equals).
+// By default a waiter on the GPU sleeps between its reads, longer each time, so
+// that a queue of waiters does not flood the word's cache line. An actor that
+// waits while it holds what others queue behind (a lock below one it holds) is on
+// everyone's path: `exec::holding` asks it to re-try without sleeping. The
+// simulator parks either waiter alike.
+#pragma once
+
+#include <type_traits>
+
+namespace gpulin::exec {
+
+struct Holding {};
+inline constexpr Holding holding{};
+
+template <class... Tags>
+inline constexpr bool is_holding_v = (std::is_same_v<Tags, Holding> || ...);
+
+}  // namespace gpulin::exec
