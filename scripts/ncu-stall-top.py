@@ -13,19 +13,17 @@ def main():
     top = int(sys.argv[2]) if len(sys.argv) > 2 else 25
     with open(path, newline="") as f:
         rows = list(csv.reader(f))
-    kernels, cur = [], None
+    # Each kernel: a short "Kernel Name" row, its header row, its instructions.
+    kernels, cur, title = [], None, ""
     for row in rows:
         if not row:
             continue
-        # A kernel's table starts at its header row (the first cell names the column).
         if any("Warp Stall Sampling (All Samples)" == c for c in row):
-            cur = {"header": row, "rows": [], "title": ""}
+            cur = {"header": row, "rows": [], "title": title}
             kernels.append(cur)
             continue
-        if cur is None:
-            continue
-        if len(row) < len(cur["header"]) // 2:
-            cur["title"] = ",".join(row)[:160]
+        if cur is None or len(row) < len(cur["header"]) // 2:
+            title = ",".join(row)[:160]
             continue
         cur["rows"].append(row)
     for k in kernels:
