@@ -358,7 +358,11 @@ class CudaContext {
   // moves before it), ret a release (nothing moves after it); an lp is acq_rel,
   // ordered with the deciding access on both sides.
   __device__ void begin_op(int64_t op) { op_ = op; }
-  __device__ void end_op() {}
+  // Hold events leave the count to the operation's end (append_at).
+  __device__ void end_op() {
+    if constexpr (Record)
+      if (scope_.rank() == 0 && events_ != kNotRead) rec_.event_count[scope_.actor()] = events_;
+  }
   // With hold versions (device_events.h) a hold takes no ticket and waits for no
   // atomic: the acq is recorded unnumbered (its rel numbers it), and the rel's
   // relaxed increment of the node's word is issued before the releasing access,
@@ -418,6 +422,8 @@ class CudaContext {
   // that exits mid-operation leaves it pending in the recorder, holding what it held.
   __device__ void leave(const uint32_t* word, uint32_t seen, uint32_t why) {
     if (scope_.rank() == 0) {
+      if constexpr (Record)
+        if (events_ != kNotRead) rec_.event_count[scope_.actor()] = events_;  // its holds' events count
       const uint32_t a = scope_.actor();
       const uint32_t slot = atomicAdd(wd_.wait_count, 1u);
       if (slot < wd_.wait_cap) wd_.waits[slot] = WatchdogWait{reinterpret_cast<uint64_t>(word), a, seen, why, 0};
@@ -446,7 +452,10 @@ class CudaContext {
     // back by each append without waiting): no load round trip inside a hold.
     if (events_ == kNotRead) events_ = rec_.event_count[a];
     const uint32_t i = events_++;  // counts past the capacity: overflow is seen
-    rec_.event_count[a] = events_;
+    // A hold's event (acq, rel under hold versions, t = 0) leaves the count's
+    // store to the operation's next ticketed event or its end (end_op, leave):
+    // one store less inside the hold, which the next fence would wait for.
+    if (t != 0 || !rec_.hold_versions) rec_.event_count[a] = events_;
     if (i < rec_.event_cap)
       rec_.events[size_t(a) * rec_.event_cap + i] =
           DeviceEvent{t, op_, node, kind, fn, key_off, key_len, is_null ? 1u : 0u, a};
