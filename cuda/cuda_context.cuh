@@ -137,26 +137,44 @@ class CudaContext {
     return scope_.from_two_lanes(
         [=](uint32_t lane) { return device_ref<uint32_t>(*(lane ? q : p)).load(cuda::memory_order_acquire); });
   }
-  __device__ exec::WordPair cas_pair(uint32_t* p, uint32_t ep, uint32_t dp, uint32_t* q, uint32_t eq, uint32_t dq) {
-    scope_.sync();
+  template <class... Tags>
+  __device__ exec::WordPair cas_pair(uint32_t* p, uint32_t ep, uint32_t dp, uint32_t* q, uint32_t eq, uint32_t dq,
+                                     Tags...) {
+    constexpr bool acquire_only = exec::is_acquire_v<Tags...>;
+    if constexpr (!acquire_only) scope_.sync();
     return scope_.from_two_lanes([=](uint32_t lane) {
       uint32_t e = lane ? eq : ep;
-      device_ref<uint32_t>(*(lane ? q : p)).compare_exchange_strong(e, lane ? dq : dp, cuda::memory_order_acq_rel);
+      device_ref<uint32_t>(*(lane ? q : p))
+          .compare_exchange_strong(e, lane ? dq : dp, acquire_only ? cuda::memory_order_acquire : cuda::memory_order_acq_rel);
+      return e;
+    });
+  }
+  // One CAS that takes a lock (exec::acquire).
+  template <class W>
+  __device__ W cas(W* p, std::type_identity_t<W> expected, std::type_identity_t<W> desired, exec::Acquire) {
+    static_assert(sizeof(W) == 4 || sizeof(W) == 8, "CAS on 32- or 64-bit words");
+    return scope_.template from_leader<W>([=] {
+      W e = expected;
+      device_ref<W>(*p).compare_exchange_strong(e, desired, cuda::memory_order_acquire);
       return e;
     });
   }
   // Every attempt is the CAS (acquire and release, as cas()); a holder's waits do
   // not sleep. The stop word is read every 8th failed attempt only: read beside
   // the CAS it would cost a round trip each (the acquire orders it after the CAS).
-  template <class Done, class... Urgency>
-  __device__ uint32_t cas_until(uint32_t* p, uint32_t from, uint32_t to, Done&& done, Urgency...) {
-    constexpr bool holding = exec::is_holding_v<Urgency...>;
-    scope_.sync();
+  // With exec::acquire no barrier comes first (it orders the actor's writes before
+  // a release, and there is none; the broadcast's own barrier follows).
+  template <class Done, class... Tags>
+  __device__ uint32_t cas_until(uint32_t* p, uint32_t from, uint32_t to, Done&& done, Tags...) {
+    constexpr bool holding = exec::is_holding_v<Tags...>;
+    constexpr bool acquire_only = exec::is_acquire_v<Tags...>;
+    if constexpr (!acquire_only) scope_.sync();
     uint32_t backoff = 32;
     for (uint64_t spins = 0;; ++spins) {
       const uint32_t old = scope_.template from_leader<uint32_t>([=] {
         uint32_t e = from;
-        device_ref<uint32_t>(*p).compare_exchange_strong(e, to, cuda::memory_order_acq_rel);
+        device_ref<uint32_t>(*p).compare_exchange_strong(
+            e, to, acquire_only ? cuda::memory_order_acquire : cuda::memory_order_acq_rel);
         return e;
       });
       if (done(old)) return old;

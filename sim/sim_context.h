@@ -71,13 +71,17 @@ class SimContext {
   W cas(W* p, std::type_identity_t<W> expected, std::type_identity_t<W> desired, exec::Relaxed) {
     return cas(p, expected, desired);
   }
+  template <class W>
+  W cas(W* p, std::type_identity_t<W> expected, std::type_identity_t<W> desired, exec::Acquire) {
+    return cas(p, expected, desired);
+  }
   uint32_t fetch_add(uint32_t* p, uint32_t v, exec::Relaxed) { return fetch_add(p, v); }
   uint32_t fetch_and(uint32_t* p, uint32_t v, exec::Relaxed) { return fetch_and(p, v); }
   void store(uint32_t* p, uint32_t v, exec::Relaxed) { store(p, v); }
   void wait_while_equals(uint32_t* p, uint32_t seen) { sim_.park(p, seen); }
   void wait_while_equals(uint32_t* p, uint32_t seen, exec::Holding) { sim_.park(p, seen); }
-  template <class Done, class... Urgency>
-  uint32_t cas_until(uint32_t* p, uint32_t from, uint32_t to, Done&& done, Urgency...) {
+  template <class Done, class... Tags>
+  uint32_t cas_until(uint32_t* p, uint32_t from, uint32_t to, Done&& done, Tags...) {
     for (;;) {
       const uint32_t old = cas(p, from, to);
       if (done(old)) return old;
@@ -106,7 +110,8 @@ class SimContext {
     load_block(dst, src, n);
     return w;
   }
-  exec::WordPair cas_pair(uint32_t* p, uint32_t ep, uint32_t dp, uint32_t* q, uint32_t eq, uint32_t dq) {
+  template <class... Tags>  // exec::acquire: the simulator runs every access sequentially consistent
+  exec::WordPair cas_pair(uint32_t* p, uint32_t ep, uint32_t dp, uint32_t* q, uint32_t eq, uint32_t dq, Tags...) {
     const uint32_t first = cas(p, ep, dp);
     return {first, cas(q, eq, dq)};
   }

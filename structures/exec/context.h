@@ -32,7 +32,7 @@
 //              one fence, then both stores; simulator: p, then q)
 //     WordPair x.load_pair(uint32_t* p, uint32_t* q)          (structures/exec/word_pair.h)
 //     WordPair x.cas_pair(uint32_t* p, uint32_t ep, uint32_t dp,
-//                         uint32_t* q, uint32_t eq, uint32_t dq)
+//                         uint32_t* q, uint32_t eq, uint32_t dq [, exec::acquire])
 //              two ordered accesses issued together (GPU: two lanes, one
 //              instruction, one round trip); the simulator makes them two points,
 //              p then q. The GPU may perform them in either order, so a structure
@@ -45,7 +45,10 @@
 //              about 17 s by default), then it is a fault: x.fail, never a hang.
 //              exec::holding (structures/exec/waiting.h): the actor holds what
 //              others wait for, so the GPU re-reads without sleeping
-//     uint32_t x.cas_until(uint32_t* p, uint32_t from, uint32_t to, Done done [, exec::holding])
+//     W        x.cas(W* p, W expected, W desired, exec::acquire)
+//              a CAS that takes a lock: acquire only (structures/exec/memory_order.h)
+//     uint32_t x.cas_until(uint32_t* p, uint32_t from, uint32_t to, Done done
+//                          [, exec::holding] [, exec::acquire])
 //              CAS(p, from, to) until done(old value); returns that old value.
 //              Between attempts the actor waits for the word to change (the
 //              simulator: a CAS point, then parked as by wait_while_equals, so a

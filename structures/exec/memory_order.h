@@ -15,4 +15,12 @@ namespace gpulin::exec {
 struct Relaxed {};
 inline constexpr Relaxed relaxed{};
 
+// `exec::acquire`, for a CAS that takes a lock: an acquire without the release
+// half. Taking a lock publishes nothing (what the taker wrote before is published
+// by its own releases), and on the GPU the release half is a fence that waits for
+// every store the actor has in flight - in a hand-over-hand step the parent's new
+// batch, just stored - before the CAS may go out.
+struct Acquire {};
+inline constexpr Acquire acquire{};
+
 }  // namespace gpulin::exec

@@ -8,6 +8,8 @@
 
 #include <type_traits>
 
+#include "structures/exec/memory_order.h"
+
 namespace gpulin::exec {
 
 struct Holding {};
@@ -15,5 +17,8 @@ inline constexpr Holding holding{};
 
 template <class... Tags>
 inline constexpr bool is_holding_v = (std::is_same_v<Tags, Holding> || ...);
+// cas_until's and cas_pair's tags may also name exec::acquire (memory_order.h).
+template <class... Tags>
+inline constexpr bool is_acquire_v = (std::is_same_v<Tags, Acquire> || ...);
 
 }  // namespace gpulin::exec

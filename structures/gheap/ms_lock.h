@@ -11,9 +11,10 @@
 namespace gpulin::gheap {
 
 // MS_TRYLOCK(x, A, B): one CAS; returns the OLD state (success iff it equals A).
+// Taking a node (to INUSE) is an acquire only (exec::acquire): it publishes nothing.
 template <class X, class Key, class P>
 GPULIN_HD uint32_t ms_trylock(X& x, const HeapView<Key, P>& h, uint32_t node, uint32_t from, uint32_t to) {
-  uint32_t old = x.cas(h.lock(node), from, to);
+  uint32_t old = to == INUSE ? x.cas(h.lock(node), from, to, exec::acquire) : x.cas(h.lock(node), from, to);
   if (old == from && to == INUSE && from != INUSE) x.record_acq(node);
   return old;
 }
@@ -25,10 +26,16 @@ GPULIN_HD uint32_t ms_trylock(X& x, const HeapView<Key, P>& h, uint32_t node, ui
 template <class X, class Key, class P>
 GPULIN_HD void ms_lock(X& x, const HeapView<Key, P>& h, uint32_t node, uint32_t from, uint32_t to) {
   const auto won = [from](uint32_t old) { return old == from; };
-  if (node == 1)
+  if (to == INUSE) {  // taking the node: acquire only (ms_trylock)
+    if (node == 1)
+      x.cas_until(h.lock(node), from, to, won, exec::acquire);
+    else
+      x.cas_until(h.lock(node), from, to, won, exec::holding, exec::acquire);
+  } else if (node == 1) {
     x.cas_until(h.lock(node), from, to, won);
-  else
+  } else {
     x.cas_until(h.lock(node), from, to, won, exec::holding);
+  }
   if (to == INUSE) x.record_acq(node);
 }
 
@@ -37,7 +44,8 @@ GPULIN_HD void ms_lock(X& x, const HeapView<Key, P>& h, uint32_t node, uint32_t 
 // Always below a node the caller holds (a child in the sift-down).
 template <class X, class Key, class P>
 GPULIN_HD uint32_t ms_trylock_while_inuse(X& x, const HeapView<Key, P>& h, uint32_t node, uint32_t from) {
-  const uint32_t old = x.cas_until(h.lock(node), from, INUSE, [](uint32_t o) { return o != INUSE; }, exec::holding);
+  const uint32_t old =
+      x.cas_until(h.lock(node), from, INUSE, [](uint32_t o) { return o != INUSE; }, exec::holding, exec::acquire);
   if (old == from) x.record_acq(node);
   return old;
 }
@@ -53,7 +61,7 @@ GPULIN_HD uint32_t ms_trylock_while_inuse(X& x, const HeapView<Key, P>& h, uint3
 template <class X, class Key, class P>
 GPULIN_HD exec::WordPair ms_trylock_both_while_inuse(X& x, const HeapView<Key, P>& h, uint32_t a, uint32_t b,
                                                     uint32_t from) {
-  exec::WordPair s = x.cas_pair(h.lock(a), from, INUSE, h.lock(b), from, INUSE);
+  exec::WordPair s = x.cas_pair(h.lock(a), from, INUSE, h.lock(b), from, INUSE, exec::acquire);
   if (s.first == from) x.record_acq(a);
   if (s.second == from) x.record_acq(b);
   if (s.first == INUSE) s.first = ms_trylock_while_inuse(x, h, a, from);
