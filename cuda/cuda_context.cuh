@@ -62,19 +62,15 @@ class CudaContext {
     scope_.sync();
   }
   // Only the leader reads or writes such a word (x.load is the leader's too), and
-  // the lock's releasing CAS, also the leader's, orders this store before it.
+  // the lock's release, also the leader's, orders this store before it.
   __device__ void store_guarded(uint32_t* p, uint32_t v) {
     if (scope_.rank() == 0) device_ref<uint32_t>(*p).store(v, cuda::memory_order_relaxed);
   }
+  // Returns the old value, as the figures' CAS does.
   template <class W>
   __device__ W cas(W* p, std::type_identity_t<W> expected, std::type_identity_t<W> desired) {
-    static_assert(sizeof(W) == 4 || sizeof(W) == 8, "CAS on 32- or 64-bit words");
     scope_.sync();
-    return scope_.template from_leader<W>([=] {
-      W e = expected;
-      device_ref<W>(*p).compare_exchange_strong(e, desired, cuda::memory_order_acq_rel);
-      return e;  // the old value, as the figures' CAS returns it
-    });
+    return leader_cas<W>(p, expected, desired, cuda::memory_order_acq_rel);
   }
   __device__ uint32_t fetch_add(uint32_t* p, uint32_t v) {
     scope_.sync();
@@ -95,12 +91,7 @@ class CudaContext {
   // before it and no fence around it; the result is broadcast as above.
   template <class W>
   __device__ W cas(W* p, std::type_identity_t<W> expected, std::type_identity_t<W> desired, exec::Relaxed) {
-    static_assert(sizeof(W) == 4 || sizeof(W) == 8, "CAS on 32- or 64-bit words");
-    return scope_.template from_leader<W>([=] {
-      W e = expected;
-      device_ref<W>(*p).compare_exchange_strong(e, desired, cuda::memory_order_relaxed);
-      return e;
-    });
+    return leader_cas<W>(p, expected, desired, cuda::memory_order_relaxed);
   }
   __device__ uint32_t fetch_add(uint32_t* p, uint32_t v, exec::Relaxed) {
     return scope_.template from_leader<uint32_t>(
@@ -152,10 +143,15 @@ class CudaContext {
   // One CAS that takes a lock (exec::acquire).
   template <class W>
   __device__ W cas(W* p, std::type_identity_t<W> expected, std::type_identity_t<W> desired, exec::Acquire) {
+    return leader_cas<W>(p, expected, desired, cuda::memory_order_acquire);
+  }
+  // The leader's CAS, its old value broadcast (no barrier before it).
+  template <class W>
+  __device__ W leader_cas(W* p, W expected, W desired, cuda::memory_order order) {
     static_assert(sizeof(W) == 4 || sizeof(W) == 8, "CAS on 32- or 64-bit words");
     return scope_.template from_leader<W>([=] {
       W e = expected;
-      device_ref<W>(*p).compare_exchange_strong(e, desired, cuda::memory_order_acquire);
+      device_ref<W>(*p).compare_exchange_strong(e, desired, order);
       return e;
     });
   }
