@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "histories/recorder.h"
@@ -98,6 +99,73 @@ TEST(SimContextWords, LoadLanesReadsTheSlabAtOnePoint) {
     EXPECT_FALSE(torn) << "seed " << seed;
     EXPECT_FALSE(out_of_order) << "seed " << seed;
   }
+}
+
+// A release (x.release) of a word its holder left in another state is a fault
+// naming the broken release; a release of the held word leaves `to` in it.
+TEST(SimContextWords, AReleaseOfAWordNotHeldFaults) {
+  uint32_t word = 0;
+  RunResult r = run_warps(1, 1, [&](SimContext& x, uint32_t) { x.release(&word, 1, 0); });
+  EXPECT_EQ(r.outcome, Outcome::Fault);
+  EXPECT_NE(r.message.find("release found the word changed"), std::string::npos) << r.message;
+  word = 1;
+  r = run_warps(1, 1, [&](SimContext& x, uint32_t) { x.release_pair(&word, &word, 1, 0); });
+  EXPECT_EQ(r.outcome, Outcome::Fault) << "the pair's second release found the word released by the first";
+  uint32_t a = 1, b = 1;
+  r = run_warps(1, 1, [&](SimContext& x, uint32_t) { x.release_pair(&a, &b, 1, 0); });
+  EXPECT_EQ(r.outcome, Outcome::Completed);
+  EXPECT_EQ(a + b, 0u);
+}
+
+// cas_pair and load_pair are two points, the first word's then the second's (the
+// GPU issues both at once): a reader that reads p, then q, sees the pair half done
+// under some schedule, and a reader that reads q, then p, never sees q taken before p.
+TEST(SimContextWords, PairsAreTwoPointsFirstWordFirst) {
+  bool saw_half = false, saw_q_first = false, pair_ok = true;
+  for (uint64_t seed = 0; seed < 200; ++seed) {
+    uint32_t p = 0, q = 0;
+    const RunResult r = run_warps(3, seed, [&](SimContext& x, uint32_t a) {
+      if (a == 0) {
+        const exec::WordPair old = x.cas_pair(&p, 0, 1, &q, 0, 1);
+        pair_ok &= old.first == 0 && old.second == 0;
+      } else if (a == 1) {
+        const uint32_t vp = x.load(&p);
+        saw_half |= vp == 1 && x.load(&q) == 0;
+      } else {
+        const exec::WordPair v = x.load_pair(&q, &p);
+        saw_q_first |= v.first == 1 && v.second == 0;
+      }
+    });
+    ASSERT_EQ(r.outcome, Outcome::Completed);
+  }
+  EXPECT_TRUE(pair_ok);
+  EXPECT_TRUE(saw_half) << "no schedule fell between the pair's two points";
+  EXPECT_FALSE(saw_q_first) << "the second word was taken before the first";
+}
+
+// cas_until retries until its predicate holds, parked in between: it takes the word
+// once its holder frees it, and a word nobody frees is a deadlock (the waiter is
+// visibly blocked, as the lock loop it replaces).
+TEST(SimContextWords, CasUntilTakesTheWordOnceFreeAndParksMeanwhile) {
+  for (uint64_t seed = 0; seed < 100; ++seed) {
+    uint32_t word = 1;  // held by actor 0
+    uint32_t seen = 99;
+    const RunResult r = run_warps(2, seed, [&](SimContext& x, uint32_t a) {
+      if (a == 0) {
+        x.release(&word, 1, 0);
+        return;
+      }
+      seen = x.cas_until(&word, 0, 2, [](uint32_t old) { return old == 0; }, exec::holding, exec::acquire);
+    });
+    ASSERT_EQ(r.outcome, Outcome::Completed) << "seed " << seed;
+    EXPECT_EQ(seen, 0u);
+    EXPECT_EQ(word, 2u);
+  }
+  uint32_t stuck = 1;
+  const RunResult r = run_warps(1, 1, [&](SimContext& x, uint32_t) {
+    x.cas_until(&stuck, 0, 2, [](uint32_t old) { return old == 0; });
+  });
+  EXPECT_EQ(r.outcome, Outcome::Deadlock);
 }
 
 // record_lp appends an lp event of the current op, between its inv and ret.
