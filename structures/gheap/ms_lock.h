@@ -70,7 +70,9 @@ GPULIN_HD exec::WordPair ms_trylock_both_while_inuse(X& x, const HeapView<Key, P
 }
 
 // MS_UNLOCK(x, A, B): CAS(state(x), A, B). In the fixed heaps a release that finds
-// the node in another state is an impossible state and fails the run loudly.
+// the node in another state is an impossible state and fails the run loudly (a
+// release of INUSE is x.release, whose simulator check fails it there; the GPU
+// stores without reading).
 template <class X, class Key, class P>
 GPULIN_HD void ms_unlock(X& x, const HeapView<Key, P>& h, uint32_t node, uint32_t from, uint32_t to) {
   if constexpr (P::mutant == Mutant::LostRootRelease)
