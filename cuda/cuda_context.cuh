@@ -131,14 +131,17 @@ class CudaContext {
   template <class... Tags>
   __device__ exec::WordPair cas_pair(uint32_t* p, uint32_t ep, uint32_t dp, uint32_t* q, uint32_t eq, uint32_t dq,
                                      Tags...) {
-    constexpr bool acquire_only = exec::is_acquire_v<Tags...>;
-    if constexpr (!acquire_only) scope_.sync();
+    if constexpr (!exec::is_acquire_v<Tags...>) scope_.sync();
     return scope_.from_two_lanes([=](uint32_t lane) {
       uint32_t e = lane ? eq : ep;
-      device_ref<uint32_t>(*(lane ? q : p))
-          .compare_exchange_strong(e, lane ? dq : dp, acquire_only ? cuda::memory_order_acquire : cuda::memory_order_acq_rel);
+      device_ref<uint32_t>(*(lane ? q : p)).compare_exchange_strong(e, lane ? dq : dp, cas_order<Tags...>());
       return e;
     });
+  }
+  // A taking CAS (exec::acquire) is an acquire; any other an acquire and a release.
+  template <class... Tags>
+  __device__ static constexpr cuda::memory_order cas_order() {
+    return exec::is_acquire_v<Tags...> ? cuda::memory_order_acquire : cuda::memory_order_acq_rel;
   }
   // One CAS that takes a lock (exec::acquire).
   template <class W>
@@ -162,20 +165,13 @@ class CudaContext {
   // a release, and there is none; the broadcast's own barrier follows).
   template <class Done, class... Tags>
   __device__ uint32_t cas_until(uint32_t* p, uint32_t from, uint32_t to, Done&& done, Tags...) {
-    constexpr bool holding = exec::is_holding_v<Tags...>;
-    constexpr bool acquire_only = exec::is_acquire_v<Tags...>;
-    if constexpr (!acquire_only) scope_.sync();
+    if constexpr (!exec::is_acquire_v<Tags...>) scope_.sync();
     uint32_t backoff = 32;
     for (uint64_t spins = 0;; ++spins) {
-      const uint32_t old = scope_.template from_leader<uint32_t>([=] {
-        uint32_t e = from;
-        device_ref<uint32_t>(*p).compare_exchange_strong(
-            e, to, acquire_only ? cuda::memory_order_acquire : cuda::memory_order_acq_rel);
-        return e;
-      });
+      const uint32_t old = leader_cas<uint32_t>(p, from, to, cas_order<Tags...>());
       if (done(old)) return old;
       if ((spins & 7) == 7 && stopped()) leave(p, old, kStopWasWaiting);
-      between_attempts<holding>(p, old, spins, backoff, "spin bound exceeded: a cas_until that never succeeded");
+      between_attempts<exec::is_holding_v<Tags...>>(p, old, spins, backoff, "spin bound exceeded: a cas_until that never succeeded");
     }
   }
   __device__ void wait_while_equals(uint32_t* p, uint32_t seen, exec::Holding) { wait_until_changed<true>(p, seen); }
@@ -374,8 +370,7 @@ class CudaContext {
   __device__ void begin_op(int64_t op) { op_ = op; }
   // Hold events leave the count to the operation's end (append_at).
   __device__ void end_op() {
-    if constexpr (Record)
-      if (scope_.rank() == 0 && events_ != kNotRead) rec_.event_count[scope_.actor()] = events_;
+    if (scope_.rank() == 0) store_event_count();
   }
   // With hold versions (device_events.h) a hold takes no ticket and waits for no
   // atomic: the acq is recorded unnumbered (its rel numbers it), and the rel's
@@ -436,8 +431,7 @@ class CudaContext {
   // that exits mid-operation leaves it pending in the recorder, holding what it held.
   __device__ void leave(const uint32_t* word, uint32_t seen, uint32_t why) {
     if (scope_.rank() == 0) {
-      if constexpr (Record)
-        if (events_ != kNotRead) rec_.event_count[scope_.actor()] = events_;  // its holds' events count
+      store_event_count();  // its holds' events count
       const uint32_t a = scope_.actor();
       const uint32_t slot = atomicAdd(wd_.wait_count, 1u);
       if (slot < wd_.wait_cap) wd_.waits[slot] = WatchdogWait{reinterpret_cast<uint64_t>(word), a, seen, why, 0};
@@ -473,6 +467,12 @@ class CudaContext {
     if (i < rec_.event_cap)
       rec_.events[size_t(a) * rec_.event_cap + i] =
           DeviceEvent{t, op_, node, kind, fn, key_off, key_len, is_null ? 1u : 0u, a};
+  }
+  // The leader's count of its actor's events, stored (append_at leaves it to the
+  // operation's end after a hold's event).
+  __device__ void store_event_count() {
+    if constexpr (Record)
+      if (events_ != kNotRead) rec_.event_count[scope_.actor()] = events_;
   }
   __device__ void event_only(uint32_t kind, int64_t node) {
     if constexpr (Record) {

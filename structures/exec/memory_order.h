@@ -10,6 +10,8 @@
 // after); the simulator runs every access sequentially consistent and ignores it.
 #pragma once
 
+#include <type_traits>
+
 namespace gpulin::exec {
 
 struct Relaxed {};
@@ -22,5 +24,8 @@ inline constexpr Relaxed relaxed{};
 // batch, just stored - before the CAS may go out.
 struct Acquire {};
 inline constexpr Acquire acquire{};
+// Whether an operation's tags (cas_until, cas_pair) ask for exec::acquire.
+template <class... Tags>
+inline constexpr bool is_acquire_v = (std::is_same_v<Tags, Acquire> || ...);
 
 }  // namespace gpulin::exec

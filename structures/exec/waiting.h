@@ -15,10 +15,8 @@ namespace gpulin::exec {
 struct Holding {};
 inline constexpr Holding holding{};
 
+// A wait's tags (cas_until's may also name exec::acquire, memory_order.h).
 template <class... Tags>
 inline constexpr bool is_holding_v = (std::is_same_v<Tags, Holding> || ...);
-// cas_until's and cas_pair's tags may also name exec::acquire (memory_order.h).
-template <class... Tags>
-inline constexpr bool is_acquire_v = (std::is_same_v<Tags, Acquire> || ...);
 
 }  // namespace gpulin::exec
