@@ -9,7 +9,7 @@
 // warm-up runs; the L2 cache is flushed before every timed run so that small sizes
 // do not measure the cache. GB/s counts bytes read plus bytes written.
 //
-//   gpulin_bench_merge [--quick] [--csv FILE] [--runs N] [--policies]
+//   gpulin_bench_merge [--quick] [--csv FILE] [--runs N] [--n ELEMENTS_PER_ARRAY] [--policies]
 //     --quick     1M and 4M per array, a few seconds
 //     --csv FILE  one row per (type, size, method), with the GPU's name
 //     --policies  also times merge_keys under other tilings (consumer threads x
@@ -180,19 +180,23 @@ void run_size(uint64_t n, int runs, bool policies, cudaStream_t stream, Timer& t
       rows.back().check = equal_to_cub(ours);
       CHECK_CUDA(cudaFree(vt));
     };
-    // consumer threads x items, stages, blocks per SM (the default is 384x21s2b2)
+    // consumer threads x items, stages, blocks per SM. The default policy (row
+    // "gpulin", 512x21s2b1) is not listed again: its kernel, instantiated in this
+    // file and in the library's, made the launch fail with "invalid argument" on
+    // the H100.
     variant(mp::MergePolicy<256, 15, 2, 3>{}, "gpulin_256x15s2b3");
     variant(mp::MergePolicy<256, 31, 2, 2>{}, "gpulin_256x31s2b2");
     variant(mp::MergePolicy<512, 15, 2, 2>{}, "gpulin_512x15s2b2");
     variant(mp::MergePolicy<384, 19, 2, 2>{}, "gpulin_384x19s2b2");
     variant(mp::MergePolicy<256, 23, 3, 2>{}, "gpulin_256x23s3b2");
-    // H100 candidates (its HBM3 is slower than the H200's: fewer, deeper pipelines?)
     variant(mp::MergePolicy<384, 21, 3, 1>{}, "gpulin_384x21s3b1");
     variant(mp::MergePolicy<384, 21, 2, 1>{}, "gpulin_384x21s2b1");
-    variant(mp::MergePolicy<512, 21, 2, 1>{}, "gpulin_512x21s2b1");
+    variant(mp::MergePolicy<384, 21, 2, 2>{}, "gpulin_384x21s2b2");
     variant(mp::MergePolicy<256, 21, 2, 3>{}, "gpulin_256x21s2b3");
     variant(mp::MergePolicy<640, 15, 2, 1>{}, "gpulin_640x15s2b1");
     variant(mp::MergePolicy<384, 13, 3, 2>{}, "gpulin_384x13s3b2");
+    variant(mp::MergePolicy<128, 15, 2, 6>{}, "gpulin_128x15s2b6");
+    variant(mp::MergePolicy<256, 11, 2, 4>{}, "gpulin_256x11s2b4");
   }
 
   const double copy_ms = rows[first].median_ms, cub_ms = rows[first + 1].median_ms;
@@ -209,6 +213,7 @@ void run_size(uint64_t n, int runs, bool policies, cudaStream_t stream, Timer& t
 int main(int argc, char** argv) {
   bool quick = false, policies = false;
   int runs = 9;
+  uint64_t only_n = 0;  // --n: one size (profiling)
   const char* csv = nullptr;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--quick")) {
@@ -217,10 +222,12 @@ int main(int argc, char** argv) {
       policies = true;
     } else if (!std::strcmp(argv[i], "--csv") && i + 1 < argc) {
       csv = argv[++i];
+    } else if (!std::strcmp(argv[i], "--n") && i + 1 < argc) {
+      only_n = std::strtoull(argv[++i], nullptr, 10);
     } else if (!std::strcmp(argv[i], "--runs") && i + 1 < argc) {
       runs = std::max(1, std::atoi(argv[++i]));
     } else {
-      std::fprintf(stderr, "usage: %s [--quick] [--csv FILE] [--runs N] [--policies]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--quick] [--csv FILE] [--runs N] [--n ELEMENTS_PER_ARRAY] [--policies]\n", argv[0]);
       return 2;
     }
   }
@@ -239,6 +246,7 @@ int main(int argc, char** argv) {
 
   std::vector<uint64_t> sizes = quick ? std::vector<uint64_t>{1u << 20, 4u << 20}
                                       : std::vector<uint64_t>{1000000, 10000000, 100000000, uint64_t(1) << 27};
+  if (only_n != 0) sizes = {only_n};
   std::vector<Row> rows;
   for (uint64_t n : sizes) run_size<int32_t>(n, quick ? 5 : runs, policies, stream, timer, rows);
   for (uint64_t n : sizes) run_size<float>(n, quick ? 5 : runs, policies, stream, timer, rows);
@@ -247,7 +255,7 @@ int main(int argc, char** argv) {
               "GB/s", "%copy", "vs_cub", "check");
   bool ok = true;
   for (const Row& r : rows) {
-    std::printf("%-6s %11llu %-16s %10.4f %10.4f %9.1f %7.1f%% %8.3f  %s\n", r.type.c_str(),
+    std::printf("%-6s %11llu %-22s %10.4f %10.4f %9.1f %7.1f%% %8.3f  %s\n", r.type.c_str(),
                 static_cast<unsigned long long>(r.n_per_array), r.method.c_str(), r.median_ms, r.min_ms, r.gbps,
                 r.pct_copy, r.vs_cub, r.check.c_str());
     ok = ok && r.check != "MISMATCH";

@@ -6,18 +6,23 @@
 // and `gpulin explore --structure merge` check it against std::merge.
 //
 // The output C = merge(A, B) is cut into windows of `tile` = consumer threads * items
-// outputs; block g of G owns the contiguous windows [W*g/G, W*(g+1)/G), its
-// partition of the path. The paper's two stages (§2 "Merge Path ... is divided into
-// 2 stages") run inside each block, by warps with separate roles:
+// outputs. The paper's two stages (§2 "Merge Path ... is divided into 2 stages") run
+// inside every block, by warps with separate roles, and the blocks share the work
+// through the scratch in global memory (MergeScratch), not by a fixed split of the
+// path: a block that runs faster (memory is not equally fast for every
+// multiprocessor) merges more windows, so all blocks end within about a window of
+// each other.
 //
-//  1. Partitioning (§2.1-2.2), the search warp. Where the cross diagonal d = w * tile
+//  1. Partitioning (§2.1-2.2), the search warps. Where the cross diagonal d = w * tile
 //     of each window boundary w meets the merge path: split(w) = diagonal_split(A, B,
 //     d), the number of A elements among the first d outputs, by the regular binary
-//     search of §2.2 (approach 2), one lane per diagonal, 32 diagonals a batch, two
-//     batches ahead. Equidistant diagonals give every window the same work (§2.1,
-//     Observation 2).
+//     search of §2.2 (approach 2), one lane per diagonal. A search warp takes the next
+//     batch of 32 boundaries from a global counter, writes their splits to the
+//     scratch and publishes the batch with a flag. Equidistant diagonals give every
+//     window the same work (§2.1, Observation 2).
 //
-//  2. Merging (§2.3), a sliding window in shared memory. The copy warp brings each
+//  2. Merging (§2.3), a sliding window in shared memory. The copy warp takes the next
+//     window w from a global counter, waits for its corners' batches, and brings the
 //     window's A and B sub-arrays (corners split(w), split(w+1)) into a shared-memory
 //     stage with sequential reads (§2.5 item 1: the bulk copy engine on the GPU, an
 //     immediate copy in the simulator), `stages` windows ahead. Each consumer thread
@@ -29,25 +34,30 @@
 //     merge_path_core.h's diagonal_split_t / serial_merge_emit, the core the heap's
 //     MergeAndSort uses too.
 //
-// The roles hand work over through transaction barriers (mbarriers on the GPU), so
-// no block-wide barrier stops the consumers:
-//   search warp --ready[b]--> copy warp --full[s]--> consumer warps
-//   search warp <--free[b]--- copy warp <--empty[s]-- consumer warps
-// (every search lane and every consumer thread arrives for itself, after its own
-// accesses: each barrier phase orders exactly the accesses it covers)
+// Inside a block the roles hand work over through transaction barriers (mbarriers on
+// the GPU), so no block-wide barrier stops the consumers:
+//   copy warp --full[s]--> consumer warps,  copy warp <--empty[s]-- consumer warps
+// (every consumer thread arrives for itself, after its own accesses: each barrier
+// phase orders exactly the accesses it covers); between blocks, search warps hand
+// splits to copy warps through the scratch's flags (a release store, an acquire
+// wait). When the windows run out the copy warp publishes a last, empty window that
+// tells the consumers to stop.
 //
 // Stability: on equal keys the element of A comes first (the core's convention).
 // Any strict weak order `comp` (Less, Greater, ...) may replace `<`.
 //
 // The context `X` (named `Block` below): structures/exec/context.h, "warp-role
-// contexts" - ids, for_each_lane, Regs, warp_sync, copy16, block_sync and the
-// transaction barriers (init_barrier, expect_bytes, bulk_load, arrive, wait).
+// contexts" - ids, for_each_lane, Regs, warp_sync, copy16, block_sync, the
+// transaction barriers (init_barrier, expect_bytes, bulk_load, arrive, wait), and
+// the shared words of the scratch (fetch_add, store, load, wait_while_equals).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
+#include "structures/exec/memory_order.h"
+#include "structures/exec/waiting.h"
 #include "structures/merge_path/merge_mutant.h"
 #include "structures/merge_path/merge_path_core.h"
 
@@ -90,17 +100,18 @@ struct MergePolicy {
   static constexpr int min_blocks = MinBlocks;
 };
 
-// Hopper (sm_90) defaults, chosen with gpulin_bench_merge --policies on an H200
-// (bench/merge/README.md): 12 consumer warps, about 8K outputs a window, two stages,
-// two blocks a multiprocessor (about 97 KB of shared memory each, 72 registers).
-// Larger windows amortise each thread's diagonal search over more outputs; odd
-// `items` keeps the threads' shared-memory writes free of bank conflicts (stride
-// `items` words).
+// Hopper (sm_90) defaults, chosen with gpulin_bench_merge --policies on an H100 and
+// an H200 (bench/merge/README.md). 4-byte keys: 16 consumer warps, 10752 outputs a
+// window, two stages, one block a multiprocessor (about 130 KB of shared memory), the
+// fastest on the H100 and within 1 % of the fastest on the H200. The wider elements
+// keep the H200's choice (12 warps, two blocks a multiprocessor). Larger windows
+// amortise each thread's diagonal search over more outputs; odd `items` keeps the
+// threads' shared-memory writes free of bank conflicts (stride `items` words).
 template <class Key, class Value>
 struct DefaultMergePolicy {
   static constexpr bool pairs = !std::is_same_v<Value, NoValue>;
   static constexpr size_t bytes = sizeof(Key) + (pairs ? sizeof(Value) : 0);
-  using type = std::conditional_t<(bytes <= 4), MergePolicy<384, 21, 2, 2>,
+  using type = std::conditional_t<(bytes <= 4), MergePolicy<512, 21, 2, 1>,
                                   std::conditional_t<(bytes <= 8), MergePolicy<384, 11, 2, 2>, MergePolicy<384, 7, 2, 2>>>;
 };
 
@@ -123,21 +134,39 @@ GPULIN_HD uint64_t window_split(const Key* a, uint64_t na, const Key* b, uint64_
   return diagonal_split(a, na, b, nb, diag, comp);
 }
 
-// Block g's first window, of W windows over G blocks.
-GPULIN_HD inline uint64_t block_first_window(uint64_t windows, uint64_t blocks, uint64_t g) {
-  return windows * g / blocks;
-}
-
 // What one window merges, as the copy warp published it with the data (shared
-// memory; slots are element indices into the stage arrays).
+// memory; slots are element indices into the stage arrays). c0 == kNoWindow: the
+// windows have run out, the consumers stop.
 struct WindowDesc {
+  uint64_t c0;                // the window's first output
   uint32_t la, lb;            // elements of A and of B in the window (la + lb <= tile)
   uint32_t slot_a, slot_b;    // stage slot of the window's first A / first B key
   uint32_t vslot_a, vslot_b;  // the same for values (pairs)
-  uint32_t pad[2];
 };
+inline constexpr uint64_t kNoWindow = ~uint64_t(0);
 
 inline constexpr uint32_t kBatch = 32;  // window boundaries searched at once (one per lane)
+
+// The merge's scratch in global memory (the temp storage of merge.h's API), for W
+// windows: two counters and a flag per batch of kBatch boundaries, all zero when the
+// merge starts (merge_dispatch clears them before the launch), then the splits of
+// boundaries 0 .. W, each written once by a search warp before its batch's flag.
+struct MergeScratch {
+  static constexpr uint32_t kNextWindow = 0;  // the next window a copy warp takes
+  static constexpr uint32_t kNextBatch = 1;   // the next batch a search warp takes
+  static constexpr uint32_t kFlags = 2;       // flag of batch b: word kFlags + b, 1 once published
+  GPULIN_HD static uint64_t batches(uint64_t windows) { return (windows + 1 + kBatch - 1) / kBatch; }
+  GPULIN_HD static uint64_t cleared_bytes(uint64_t windows) { return 4 * (kFlags + batches(windows)); }
+  GPULIN_HD static uint64_t splits_offset(uint64_t windows) { return (cleared_bytes(windows) + 15) / 16 * 16; }
+  GPULIN_HD static uint64_t bytes(uint64_t windows) { return splits_offset(windows) + 8 * (windows + 1); }
+  uint32_t* words = nullptr;   // counters, then flags
+  uint64_t* splits = nullptr;  // split(w) for w in [0, W]
+  // The scratch in `base` (16-byte aligned, bytes(windows) long).
+  GPULIN_HD static MergeScratch in(void* base, uint64_t windows) {
+    return {static_cast<uint32_t*>(base),
+            reinterpret_cast<uint64_t*>(static_cast<unsigned char*>(base) + splits_offset(windows))};
+  }
+};
 
 // Shared-memory layout of one block (bytes from a 16-byte aligned base).
 template <class Policy, class Key, class Value>
@@ -160,13 +189,10 @@ struct MergeLayout {
   static constexpr uint32_t cap = tile + 4 * e;
 
   static constexpr size_t align16(size_t x) { return (x + 15) / 16 * 16; }
-  // Transaction barriers: full[s], empty[s] per stage, ready[b], free[b] per batch slot.
+  // Transaction barriers: full[s], empty[s] per stage.
   static constexpr size_t full = 0;
   static constexpr size_t empty = full + 8 * stages_n;
-  static constexpr size_t ready = empty + 8 * stages_n;
-  static constexpr size_t freed = ready + 16;
-  static constexpr size_t ring = align16(freed + 16);  // 2 x kBatch window splits
-  static constexpr size_t desc = ring + 2 * kBatch * sizeof(uint64_t);
+  static constexpr size_t desc = align16(empty + 8 * stages_n);
   static constexpr size_t stage_k_bytes = align16(cap * sizeof(Key));
   static constexpr size_t stage_v_bytes = pairs ? align16(cap * sizeof(Value)) : 0;
   static constexpr size_t stage_bytes = stage_k_bytes + stage_v_bytes;
@@ -266,6 +292,7 @@ struct MergeArgs {
   Value* cv;
   uint64_t windows;
   Comp comp;
+  MergeScratch scratch = {};  // global; its counters and flags zero at the start
 };
 
 // Typed views of one block's shared memory.
@@ -275,9 +302,6 @@ struct MergeSmem {
   unsigned char* base;
   GPULIN_HD uint64_t* full(uint32_t s) const { return reinterpret_cast<uint64_t*>(base + L::full) + s; }
   GPULIN_HD uint64_t* empty(uint32_t s) const { return reinterpret_cast<uint64_t*>(base + L::empty) + s; }
-  GPULIN_HD uint64_t* ready(uint32_t b) const { return reinterpret_cast<uint64_t*>(base + L::ready) + b; }
-  GPULIN_HD uint64_t* freed(uint32_t b) const { return reinterpret_cast<uint64_t*>(base + L::freed) + b; }
-  GPULIN_HD uint64_t* ring(uint32_t b) const { return reinterpret_cast<uint64_t*>(base + L::ring) + b * kBatch; }
   GPULIN_HD WindowDesc* desc(uint32_t s) const { return reinterpret_cast<WindowDesc*>(base + L::desc) + s; }
   GPULIN_HD Key* stage_k(uint32_t s) const { return reinterpret_cast<Key*>(base + L::stages + s * L::stage_bytes); }
   GPULIN_HD Value* stage_v(uint32_t s) const {
@@ -296,53 +320,80 @@ GPULIN_HD void init_block(Block& blk, MergeSmem<Policy, Key, Value> sm) {
     blk.init_barrier(sm.full(s), 1);                           // copy thread's arrival + bytes
     blk.init_barrier(sm.empty(s), Policy::consumer_threads);  // every consumer thread's
   }
-  for (uint32_t b = 0; b < 2; ++b) {
-    blk.init_barrier(sm.ready(b), kBatch);  // every search lane's; the copy thread waits
-    blk.init_barrier(sm.freed(b), 1);       // the copy thread's; the search warp waits
+}
+
+// Search warp (§2.1-2.2): takes batches of kBatch boundaries until none is left;
+// lane j finds the split of boundary 32 b + j with the core's diagonal search over
+// global memory and writes it to the scratch; then the batch's flag goes up (the
+// store's release orders every lane's split before it).
+template <class Policy, class Block, class Key, class Value, class Comp>
+GPULIN_HD void search_batches(Block& blk, const MergeArgs<Key, Value, Comp>& p) {
+  const uint64_t batches = MergeScratch::batches(p.windows);
+  for (;;) {
+    // The counter only hands out numbers: relaxed (the flag carries the order).
+    const uint64_t b = blk.fetch_add(p.scratch.words + MergeScratch::kNextBatch, 1u, exec::relaxed);
+    if (b >= batches) return;
+    blk.for_each_lane([&](uint32_t lane) {
+      const uint64_t bound = b * kBatch + lane;
+      if (bound <= p.windows) p.scratch.splits[bound] = window_split<Policy>(p.a, p.na, p.b, p.nb, bound, p.comp);
+    });
+    blk.store(p.scratch.words + MergeScratch::kFlags + b, 1u);
   }
 }
 
-// Batches of window boundaries a block searches: boundaries w_begin .. w_end.
-GPULIN_HD inline uint64_t batch_count(uint64_t w_begin, uint64_t w_end) { return (w_end - w_begin) / kBatch + 1; }
+// A window the copy warp took, with its corners (w == kNoWindow: none was left).
+struct TakenWindow {
+  uint64_t w = kNoWindow;
+  uint64_t a0 = 0, a1 = 0;  // split(w), split(w + 1)
+};
 
-// Search warp, batch b (§2.1-2.2): lane j finds split(w_begin + 32 b + j) with the
-// core's diagonal search over global memory, into ring slot b % 2.
-template <class Policy, class Block, class Key, class Value, class Comp>
-GPULIN_HD void search_batch(Block& blk, const MergeArgs<Key, Value, Comp>& p, MergeSmem<Policy, Key, Value> sm,
-                            uint64_t w_begin, uint64_t w_end, uint64_t b) {
-  const uint32_t slot = static_cast<uint32_t>(b & 1);
-  if (b >= 2) blk.wait(sm.freed(slot), static_cast<uint32_t>(((b >> 1) - 1) & 1));  // batch b-2 used up
-  uint64_t* ring = sm.ring(slot);
-  blk.for_each_lane([&](uint32_t lane) {
-    const uint64_t bound = w_begin + b * kBatch + lane;
-    if (bound <= w_end) ring[lane] = window_split<Policy>(p.a, p.na, p.b, p.nb, bound, p.comp);
-    blk.arrive(sm.ready(slot));  // each lane releases its own entry
-  });
+// Copy warp: the next window from the scratch's counter, once the batches holding
+// its two corners are published (an acquire of each flag, then the splits).
+template <class Block, class Key, class Value, class Comp>
+GPULIN_HD TakenWindow take_window(Block& blk, const MergeArgs<Key, Value, Comp>& p) {
+  TakenWindow t;
+  const uint64_t w = blk.fetch_add(p.scratch.words + MergeScratch::kNextWindow, 1u, exec::relaxed);
+  if (w >= p.windows) return t;
+  auto wait_published = [&](uint64_t b) {
+    uint32_t* flag = p.scratch.words + MergeScratch::kFlags + b;
+    // exec::holding: the copy warp holds the stages its consumers wait behind, so
+    // it re-reads without sleeping (a wait happens only at the start, while the
+    // first batches are searched).
+    if (blk.load(flag) == 0) blk.wait_while_equals(flag, 0u, exec::holding);
+  };
+  wait_published(w / kBatch);
+  if ((w + 1) / kBatch != w / kBatch) wait_published((w + 1) / kBatch);
+  t.w = w;
+  t.a0 = p.scratch.splits[w];
+  t.a1 = p.scratch.splits[w + 1];
+  return t;
 }
 
-// Copy warp (one thread), window k = w - w_begin of the block: waits for its corners
-// and a free stage, publishes the window in stage k % stages: the descriptor, the
-// bulk copies and the element-wise ends, then the arrival that completes the stage's
-// phase once the bytes have landed.
+// Copy warp, the block's k-th window `t` (already taken): waits for a free stage,
+// publishes the window in stage k % stages: the descriptor, the bulk copies and the
+// element-wise ends (the leader issues them), then the arrival that completes the
+// stage's phase once the bytes have landed. With no window left it publishes the
+// consumers' stop instead.
 template <class Policy, MergeMutant Mutant = MergeMutant::None, class Block, class Key, class Value, class Comp>
 GPULIN_HD void issue_window(Block& blk, const MergeArgs<Key, Value, Comp>& p, MergeSmem<Policy, Key, Value> sm,
-                            uint64_t w_begin, uint64_t k) {
+                            uint64_t k, const TakenWindow& t) {
   using L = MergeLayout<Policy, Key, Value>;
   constexpr bool pairs = L::pairs;
   constexpr uint64_t tile = Policy::tile;
   constexpr uint32_t S = Policy::stages;
-  // Corners: boundaries k (batch k / 32) and k + 1 (batch (k + 1) / 32).
-  const uint64_t b0 = k / kBatch, b1 = (k + 1) / kBatch;
-  if (k == 0) blk.wait(sm.ready(0), 0);
-  if (b1 != b0) blk.wait(sm.ready(static_cast<uint32_t>(b1 & 1)), static_cast<uint32_t>((b1 >> 1) & 1));
   const uint32_t s = static_cast<uint32_t>(k % S);
   if (k >= S) blk.wait(sm.empty(s), static_cast<uint32_t>((k / S - 1) & 1));  // window k - S consumed
-  const uint64_t a0 = sm.ring(static_cast<uint32_t>(b0 & 1))[k % kBatch];
-  const uint64_t a1 = sm.ring(static_cast<uint32_t>(b1 & 1))[(k + 1) % kBatch];
-  if (b1 != b0) blk.arrive(sm.freed(static_cast<uint32_t>(b0 & 1)));  // batch b0 used up
+  if (!blk.leader()) return;
+  uint64_t* bar = sm.full(s);
+  if (t.w == kNoWindow) {
+    sm.desc(s)->c0 = kNoWindow;
+    blk.arrive(bar);
+    return;
+  }
+  const uint64_t a0 = t.a0, a1 = t.a1;
 
   const uint64_t total = p.na + p.nb;
-  const uint64_t c0 = (w_begin + k) * tile;
+  const uint64_t c0 = t.w * tile;
   const uint64_t c1 = mp_min(c0 + tile, total);
   uint64_t la = a1 - a0, lb = (c1 - c0) - la;
   const uint64_t bb0 = c0 - a0;
@@ -353,7 +404,7 @@ GPULIN_HD void issue_window(Block& blk, const MergeArgs<Key, Value, Comp>& p, Me
   const Placement pa = place_range(p.a, p.na, a0, la, 0);
   const Placement pb = place_range(p.b, p.nb, bb0, lb, pa.end);
   GPULIN_MP_CHECK(pb.end <= L::cap);
-  WindowDesc d{static_cast<uint32_t>(la), static_cast<uint32_t>(lb), pa.slot0, pb.slot0, 0, 0, {0, 0}};
+  WindowDesc d{c0, static_cast<uint32_t>(la), static_cast<uint32_t>(lb), pa.slot0, pb.slot0, 0, 0};
   uint64_t bytes = bulk_bytes(pa, sizeof(Key)) + bulk_bytes(pb, sizeof(Key));
   Placement va{}, vb{};
   if constexpr (pairs) {
@@ -365,7 +416,6 @@ GPULIN_HD void issue_window(Block& blk, const MergeArgs<Key, Value, Comp>& p, Me
     bytes += bulk_bytes(va, sizeof(Value)) + bulk_bytes(vb, sizeof(Value));
   }
   *sm.desc(s) = d;
-  uint64_t* bar = sm.full(s);
   blk.expect_bytes(bar, static_cast<uint32_t>(bytes));
   load_placed(blk, sm.stage_k(s), p.a, a0, pa, bar);
   load_placed(blk, sm.stage_k(s), p.b, bb0, pb, bar);
@@ -389,12 +439,13 @@ GPULIN_HD void store_slice(Block& blk, T* dst, const T* src, uint32_t n) {
   });
 }
 
-// Consumer warp `warp`, window k = w - w_begin (§2.3): every lane finds its diagonal
+// Consumer warp `warp`, the block's k-th window (§2.3): every lane finds its diagonal
 // in the window, merges `items` outputs into registers and hands the stage back; the
 // warp passes its outputs through its buffer and stores its slice of the window.
+// False: the copy warp published the stop, there is no k-th window.
 template <class Policy, class Block, class Key, class Value, class Comp>
-GPULIN_HD void consume_window(Block& blk, const MergeArgs<Key, Value, Comp>& p, MergeSmem<Policy, Key, Value> sm,
-                              uint64_t w_begin, uint64_t k, uint32_t warp,
+GPULIN_HD bool consume_window(Block& blk, const MergeArgs<Key, Value, Comp>& p, MergeSmem<Policy, Key, Value> sm,
+                              uint64_t k, uint32_t warp,
                               typename Block::template Regs<Key, Policy::items>& out_k,
                               typename Block::template Regs<Value, Policy::items>& out_v) {
   using L = MergeLayout<Policy, Key, Value>;
@@ -405,6 +456,7 @@ GPULIN_HD void consume_window(Block& blk, const MergeArgs<Key, Value, Comp>& p, 
   blk.wait(sm.full(s), static_cast<uint32_t>((k / S) & 1));
 
   const WindowDesc d = *sm.desc(s);
+  if (d.c0 == kNoWindow) return false;
   const uint32_t n = d.la + d.lb;
   const Key* sk = sm.stage_k(s);
   const Value* sv = sm.stage_v(s);
@@ -447,19 +499,20 @@ GPULIN_HD void consume_window(Block& blk, const MergeArgs<Key, Value, Comp>& p, 
     }
   });
   blk.warp_sync();
-  const uint64_t c0 = (w_begin + k) * Policy::tile + first;
+  const uint64_t c0 = d.c0 + first;
   store_slice(blk, p.c + c0, wk, len);
   if constexpr (pairs) store_slice(blk, p.cv + c0, wv, len);
   blk.warp_sync();  // the buffer is rewritten for the next window
+  return true;
 }
 
-// One block of the merge (§2), the whole kernel body: block g owns windows
-// [W*g/G, W*(g+1)/G). Thread 0 initialises the transaction barriers before any role
-// starts (the block's only block-wide barrier); then warps 0 .. C-1 merge
-// (consumers), warp C searches the window boundaries (partitioning), warp C+1's
-// leader copies windows into shared memory. `smem` is MergeLayout::bytes, 16-byte
-// aligned. `Mutant` is a bug injection for the explorer (merge_mutant.h); the GPU
-// kernels use the default.
+// One block of the merge (§2), the whole kernel body. Thread 0 initialises the
+// transaction barriers before any role starts (the block's only block-wide
+// barrier); then warps 0 .. C-1 merge (consumers), warp C searches window boundaries
+// (partitioning), warp C+1 copies windows into shared memory; search and copy warps
+// take their work from args.scratch until none is left. `smem` is
+// MergeLayout::bytes, 16-byte aligned. `Mutant` is a bug injection for the explorer
+// (merge_mutant.h); the GPU kernels use the default.
 template <class Policy, MergeMutant Mutant = MergeMutant::None, class Block, class Key, class Value, class Comp>
 GPULIN_HD void merge_block(Block& blk, MergeArgs<Key, Value, Comp> args, unsigned char* smem) {
   const MergeSmem<Policy, Key, Value> sm{smem};
@@ -468,20 +521,22 @@ GPULIN_HD void merge_block(Block& blk, MergeArgs<Key, Value, Comp> args, unsigne
     blk.publish_barrier_init();
   }
   blk.block_sync();
-  const uint64_t blocks = blk.blocks(), g = blk.block();
-  const uint64_t w_begin = block_first_window(args.windows, blocks, g);
-  const uint64_t w_end = block_first_window(args.windows, blocks, g + 1);
   const uint32_t warp = blk.warp();
   if (warp == Policy::consumer_warps) {
-    const uint64_t batches = batch_count(w_begin, w_end);
-    for (uint64_t b = 0; b < batches; ++b) search_batch(blk, args, sm, w_begin, w_end, b);
+    search_batches<Policy>(blk, args);
   } else if (warp == Policy::consumer_warps + 1) {
-    if (blk.leader())
-      for (uint64_t k = 0; w_begin + k < w_end; ++k) issue_window<Policy, Mutant>(blk, args, sm, w_begin, k);
+    // The next window is taken before its stage is free: the counter's and the
+    // flags' round trips overlap the consumers' merging.
+    for (uint64_t k = 0;; ++k) {
+      const TakenWindow t = take_window(blk, args);
+      issue_window<Policy, Mutant>(blk, args, sm, k, t);
+      if (t.w == kNoWindow) break;
+    }
   } else {
     typename Block::template Regs<Key, Policy::items> out_k;
     typename Block::template Regs<Value, Policy::items> out_v;
-    for (uint64_t k = 0; w_begin + k < w_end; ++k) consume_window(blk, args, sm, w_begin, k, warp, out_k, out_v);
+    for (uint64_t k = 0; consume_window(blk, args, sm, k, warp, out_k, out_v); ++k) {
+    }
   }
 }
 

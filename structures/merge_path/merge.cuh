@@ -24,9 +24,10 @@
 
 namespace gpulin::merge_path {
 
-// The merge kernel (§2): block g owns windows [W*g/G, W*(g+1)/G). Warps 0 .. C-1
-// merge (consumers), warp C searches the window boundaries (partitioning), warp C+1
-// copies windows into shared memory; global_merge.h has the protocol.
+// The merge kernel (§2): every block's warps 0 .. C-1 merge (consumers), warp C
+// searches window boundaries (partitioning), warp C+1 copies windows into shared
+// memory; the blocks share the windows through the scratch (global_merge.h has the
+// protocol).
 template <class Policy, class Key, class Value, class Comp>
 __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     merge_path_kernel(MergeArgs<Key, Value, Comp> args) {
@@ -77,18 +78,25 @@ cudaError_t grid_limit(uint64_t& blocks) {
   return cudaSuccess;
 }
 
-// Temp storage the merge asks for: none is used (the partitioning runs inside the
-// merge kernel); a token amount keeps CUB-style callers' allocations meaningful.
-inline constexpr size_t kTempBytes = 16;
+// Temp storage the merge asks for: the scratch the blocks share the windows through
+// (MergeScratch: 12 bytes a window of Policy::tile outputs, about 1.5 KB per million
+// keys with the default policy), at least 16 bytes.
+template <class Policy>
+size_t temp_bytes_for(uint64_t total) {
+  if (total == 0) return 16;  // nothing to merge, no scratch
+  const uint64_t b = MergeScratch::bytes(window_count<Policy>(total, 0));
+  return b > 16 ? static_cast<size_t>(b) : 16;
+}
 
 template <class Policy, class Key, class Value, class Comp>
 cudaError_t merge_dispatch(void* d_temp, size_t& temp_bytes, MergeArgs<Key, Value, Comp> args, cudaStream_t stream) {
   const uint64_t total = args.na + args.nb;
   if (d_temp == nullptr) {
-    temp_bytes = kTempBytes;
+    temp_bytes = temp_bytes_for<Policy>(total);
     return cudaSuccess;
   }
-  if (temp_bytes < kTempBytes) return cudaErrorInvalidValue;
+  if (temp_bytes < temp_bytes_for<Policy>(total) || reinterpret_cast<uintptr_t>(d_temp) % 16 != 0)
+    return cudaErrorInvalidValue;
   if (total == 0) return cudaSuccess;
   if (!naturally_aligned(args.a) || !naturally_aligned(args.b) || !naturally_aligned(args.c))
     return cudaErrorMisalignedAddress;
@@ -102,6 +110,11 @@ cudaError_t merge_dispatch(void* d_temp, size_t& temp_bytes, MergeArgs<Key, Valu
   const uint64_t windows = window_count<Policy>(args.na, args.nb);
   const uint64_t blocks = windows < resident ? windows : resident;
   args.windows = windows;
+  args.scratch = MergeScratch::in(d_temp, windows);
+  // The counters and flags start at zero; the splits need no clearing (each is
+  // written before its flag goes up).
+  err = cudaMemsetAsync(d_temp, 0, MergeScratch::cleared_bytes(windows), stream);
+  if (err != cudaSuccess) return err;
   constexpr size_t smem = MergeLayout<Policy, Key, Value>::bytes;
   merge_path_kernel<Policy><<<static_cast<unsigned>(blocks), Policy::threads, smem, stream>>>(args);
   return cudaGetLastError();

@@ -13,9 +13,11 @@
 //
 // Two ways to call, CUB's and a convenient one:
 //   1. temp storage: call with d_temp == nullptr to get temp_bytes, allocate, call
-//      again. No allocation, no synchronisation: one kernel on `stream`. (The
-//      partitioning runs inside the merge kernel, so temp_bytes is a token 16 bytes,
-//      kept so that CUB-style callers need no special case.)
+//      again. No allocation, no synchronisation: a clearing of the temp storage's
+//      first bytes and one kernel on `stream`. The temp storage is the scratch the
+//      kernel's blocks share the windows through (global_merge.h, MergeScratch):
+//      about 12 bytes per 8K outputs, 16-byte aligned (cudaMalloc's are); a smaller
+//      or misaligned one is cudaErrorInvalidValue. Its contents need no preparing.
 //   2. no temp-storage arguments: the call allocates its temp storage itself,
 //      stream-ordered (cudaMallocAsync / cudaFreeAsync on `stream`).
 // Returns the first CUDA error (launch errors included); cudaErrorMisalignedAddress

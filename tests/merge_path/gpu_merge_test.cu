@@ -6,7 +6,9 @@
 
 #include <thrust/device_vector.h>
 #include <thrust/equal.h>
+#include <thrust/copy.h>
 #include <thrust/execution_policy.h>
+#include <thrust/fill.h>
 #include <thrust/functional.h>
 #include <thrust/host_vector.h>
 #include <thrust/iterator/counting_iterator.h>
@@ -18,6 +20,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <numeric>
 #include <vector>
 
 #include "structures/merge_path/merge.h"
@@ -177,7 +180,7 @@ TEST(GpuMerge, ErrorsAndEmpty) {
   SKIP_WITHOUT_DEVICE();
   size_t bytes = 123;
   CUDA_OK(merge_keys<int32_t>(nullptr, bytes, nullptr, 0, nullptr, 0, nullptr));
-  EXPECT_EQ(bytes, 16u);  // a token amount: the partitioning runs inside the merge kernel
+  EXPECT_EQ(bytes, 16u);  // the least it asks for, even for nothing to merge
   CUDA_OK(merge_keys<int32_t>(nullptr, 0, nullptr, 0, nullptr));  // empty merge: nothing to do
   thrust::device_vector<int32_t> a(100, 1), c(200);
   size_t need = 0;
@@ -187,6 +190,22 @@ TEST(GpuMerge, ErrorsAndEmpty) {
   size_t too_small = need - 1;
   EXPECT_EQ(merge_keys(static_cast<void*>(raw(temp)), too_small, raw(a), 100, raw(a), 100, raw(c)),
             cudaErrorInvalidValue);
+  EXPECT_EQ(merge_keys(static_cast<void*>(raw(temp) + 8), need, raw(a), 100, raw(a), 100, raw(c)),
+            cudaErrorInvalidValue);  // the scratch's splits are 16-byte aligned from its start
+  // Reused temp storage, left as the last merge left it: each merge clears what it
+  // needs (its counters and flags), so garbage in it changes nothing.
+  thrust::fill(temp.begin(), temp.end(), static_cast<unsigned char>(0xA7));
+  thrust::device_vector<int32_t> b(100);
+  thrust::sequence(b.begin(), b.end());
+  for (int round = 0; round < 3; ++round) {
+    CUDA_OK(merge_keys(static_cast<void*>(raw(temp)), need, raw(a), 100, raw(b), 100, raw(c)));
+    std::vector<int32_t> got(200);
+    thrust::copy(c.begin(), c.end(), got.begin());
+    std::vector<int32_t> ha(100, 1), hb(100), want(200);
+    std::iota(hb.begin(), hb.end(), 0);
+    std::merge(ha.begin(), ha.end(), hb.begin(), hb.end(), want.begin());
+    EXPECT_EQ(got, want) << "round " << round;
+  }
   const int32_t* misaligned = reinterpret_cast<const int32_t*>(reinterpret_cast<const char*>(raw(a)) + 1);
   EXPECT_EQ(merge_keys(static_cast<void*>(raw(temp)), need, misaligned, 10, raw(a), 10, raw(c)),
             cudaErrorMisalignedAddress);

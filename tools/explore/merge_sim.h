@@ -37,8 +37,8 @@ struct SimMergeStats {
 };
 
 // Blocks a simulated merge has when none are asked for (an H100: 132
-// multiprocessors, two blocks of the default policy each).
-inline constexpr uint64_t kSimDefaultBlocks = 264;
+// multiprocessors, one block of the default 4-byte policy each).
+inline constexpr uint64_t kSimDefaultBlocks = 132;
 
 // Warps of one block: the consumers, the search warp, the copy warp.
 template <class Policy>
@@ -57,6 +57,14 @@ SimMergeStats sim_merge_impl(MergeArgs<Key, Value, Comp> args, uint64_t blocks, 
   static_assert(W <= sim::kMaxActors, "a block's warps must fit one simulator run");
   const uint64_t windows = window_count<Policy>(args.na, args.nb);
   args.windows = windows;
+  // The scratch in global memory the blocks share the windows through, its counters
+  // and flags zero (as merge_dispatch clears them), its splits stale.
+  const size_t scratch_bytes = MergeScratch::bytes(windows);
+  std::unique_ptr<uint64_t[]> scratch(new uint64_t[(scratch_bytes + 15) / 8]);
+  void* scratch_base = reinterpret_cast<void*>((reinterpret_cast<uintptr_t>(scratch.get()) + 15) / 16 * 16);
+  std::memset(scratch_base, 0x5C, scratch_bytes);
+  std::memset(scratch_base, 0, MergeScratch::cleared_bytes(windows));
+  args.scratch = MergeScratch::in(scratch_base, windows);
   const uint64_t g_count = std::min<uint64_t>(windows, blocks == 0 ? kSimDefaultBlocks : blocks);
   st.windows = windows;
   st.blocks = g_count;
