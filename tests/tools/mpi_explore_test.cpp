@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <string>
 
 #include "tests/tools/report_fields.h"
 #include "tests/tools/run_gpulin.h"
@@ -16,16 +17,7 @@ CliResult mpirun4(const std::string& args) {
   // CI may run as root; four ranks on fewer cores.
   setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
   setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
-  const std::string cmd = quote(MPIEXEC) + " -np 4 --oversubscribe " + quote(GPULIN_BIN) + " " + args;
-  const std::filesystem::path d = scratch_dir("mpi");
-  const int status = std::system((cmd + " >" + quote((d / "out").string()) + " 2>" + quote((d / "err").string()) +
-                                  " </dev/null").c_str());
-  CliResult r;
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = slurp(d / "out");
-  r.err = slurp(d / "err");
-  std::filesystem::remove_all(d);
-  return r;
+  return run_shell(quote(MPIEXEC) + " -np 4 --oversubscribe " + quote(GPULIN_BIN) + " " + args);
 }
 
 void expect_mpi_equals_whole(const std::string& args) {

@@ -79,6 +79,31 @@ TEST(ScaleOut, RandomShardsOfTheSlabHashMergeToTheWholeRun) {
                                "random_slab");
 }
 
+// The Slurm scripts as Slurm would run them (the array task's id in its
+// environment): the merge step's report equals the whole run's; a missing shard
+// stops the merge.
+TEST(ScaleOut, SlurmArrayScriptsMergeToTheWholeRun) {
+  const fs::path dir = scratch_dir("slurm");
+  const std::string args = "--actors 3 --ops 2 --strategy dfs --preemptions 1 --schedules 100000000";
+  const std::string env = "SHARDS=3 REPORTS=" + quote(dir.string()) + " GPULIN=" + quote(GPULIN_BIN) + " ";
+  const fs::path slurm = kSource / "scripts/slurm";
+  for (int i = 1; i <= 3; ++i) {
+    const CliResult task = run_shell("SLURM_ARRAY_TASK_ID=" + std::to_string(i) + " " + env + "bash " +
+                                     quote((slurm / "explore-shard.sbatch").string()) + " " + args);
+    ASSERT_EQ(task.code, 0) << task.err;
+  }
+  const CliResult merge = run_shell(env + "bash " + quote((slurm / "merge.sbatch").string()));
+  ASSERT_EQ(merge.code, 0) << merge.err;
+  EXPECT_NE(merge.out.find("shards 1/3,2/3,3/3"), std::string::npos) << merge.out;
+  const CliResult whole = gpulin("explore " + args + " --json");
+  expect_same_outcome(report_fields(whole.out), report_fields(slurp(dir / "merged.json")));
+  fs::remove(dir / "shard-2.json");
+  const CliResult incomplete = run_shell(env + "bash " + quote((slurm / "merge.sbatch").string()));
+  EXPECT_EQ(incomplete.code, 2);
+  EXPECT_NE(incomplete.err.find("shard-2.json (shard 2/3 did not finish)"), std::string::npos) << incomplete.err;
+  fs::remove_all(dir);
+}
+
 TEST(ScaleOut, JsonReportHasEveryCountAsAField) {
   const CliResult r = gpulin("explore --actors 2 --ops 2 --strategy pct --schedules 20 --json");
   ASSERT_EQ(r.code, 0) << r.err;
@@ -181,6 +206,7 @@ TEST(CheckMany, ListExitSaysWhetherAnyFailed) {
   EXPECT_NE(missing.out.find("map_explicit.jsonl: linearizable"), std::string::npos) << missing.out;
   EXPECT_NE(missing.out.find("/nonexistent/x.jsonl: error"), std::string::npos) << missing.out;
   EXPECT_EQ(gpulin("check " + pq_bad + " /nonexistent/x.jsonl").code, 1);
+  EXPECT_EQ(gpulin("check --budget 1 " + pq_bad + " /nonexistent/x.jsonl").code, 2);
   EXPECT_EQ(gpulin("check " + quote(scratch_dir("empty").string())).code, 2);
 }
 
