@@ -208,9 +208,10 @@ explore::ExploreReport report_of(const ExploreArgs& a, const Exploration& e, exp
 // ranks' reports and prints the whole.
 int explore_mpi(ExploreArgs& a, const Exploration& e) {
   a.o.progress = false;
-  const auto reports = mpi_explore([&](const explore::UnitSource& parts) {
+  const auto reports = mpi_explore([&](const explore::UnitSource& parts, int rank) {
     explore::ExploreOptions o = a.o;
     o.units = parts;
+    if (!o.out_dir.empty()) o.out_dir += fmt::format("/rank-{}", rank);  // ranks find different firsts
     return explore::report_json(report_of(a, e, e.run(o), "mpi rank"));
   });
   if (!reports) return int(kPass);  // not rank 0: rank 0 reports
@@ -246,6 +247,8 @@ int run_exploration(ExploreArgs& a) {
     if (!shard) return bad_input(fmt::format("--shard '{}': want i/N with 1 <= i <= N", a.shard));
     a.o.units = explore::shard_units(*shard);
     split = "shard " + a.shard;
+    // Shards may share a folder (a cluster's file system); each finds its own firsts.
+    if (!a.o.out_dir.empty()) a.o.out_dir += fmt::format("/shard-{}", shard->index);
   }
   const explore::ExploreSummary summary = e->run(a.o);
   if (a.json)

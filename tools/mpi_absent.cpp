@@ -7,7 +7,7 @@ namespace gpulin::cli {
 
 bool mpi_available() { return false; }
 
-std::optional<std::vector<std::string>> mpi_explore(const std::function<std::string(const explore::UnitSource&)>&) {
+std::optional<std::vector<std::string>> mpi_explore(const RankExplore&) {
   throw std::runtime_error("this gpulin was built without MPI (install libopenmpi-dev: scripts/setup.sh)");
 }
 

@@ -54,8 +54,7 @@ std::vector<std::string> serve(std::atomic<uint64_t>& next, int ranks) {
 
 bool mpi_available() { return true; }
 
-std::optional<std::vector<std::string>> mpi_explore(
-    const std::function<std::string(const explore::UnitSource& parts)>& explore) {
+std::optional<std::vector<std::string>> mpi_explore(const RankExplore& explore) {
   int provided = 0;
   // Only the main thread calls MPI; rank 0's explorer thread never does.
   MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
@@ -72,7 +71,7 @@ std::optional<std::vector<std::string>> mpi_explore(
         own = explore([&next](uint64_t parts) -> std::optional<uint64_t> {
           const uint64_t part = next++;
           return part < parts ? std::optional<uint64_t>(part) : std::nullopt;
-        });
+        }, 0);
       } catch (...) {
         failed = std::current_exception();
       }
@@ -86,7 +85,7 @@ std::optional<std::vector<std::string>> mpi_explore(
     all = std::vector<std::string>{std::move(own)};
     for (std::string& r : others) all->push_back(std::move(r));
   } else {
-    const std::string report = explore(ask_rank0);
+    const std::string report = explore(ask_rank0, rank);
     MPI_Send(report.data(), static_cast<int>(report.size()), MPI_CHAR, 0, kReport, MPI_COMM_WORLD);
   }
   MPI_Finalize();

@@ -18,9 +18,10 @@ namespace gpulin::cli {
 // True when gpulin was built with MPI.
 bool mpi_available();
 
-// Initialises MPI, runs `explore` on every rank with parts handed out by rank 0 and
-// finalises MPI. On rank 0: every rank's report (rank 0's first); elsewhere nullopt.
-std::optional<std::vector<std::string>> mpi_explore(
-    const std::function<std::string(const explore::UnitSource& parts)>& explore);
+// Initialises MPI, runs `explore` on every rank (given its parts, handed out by rank
+// 0, and its rank) and finalises MPI. On rank 0: every rank's report (rank 0's
+// first); elsewhere nullopt.
+using RankExplore = std::function<std::string(const explore::UnitSource& parts, int rank)>;
+std::optional<std::vector<std::string>> mpi_explore(const RankExplore& explore);
 
 }  // namespace gpulin::cli

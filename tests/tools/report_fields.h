@@ -19,7 +19,8 @@ inline const char* const kOutcomeFields[] = {"schedules", "histories", "violatio
 struct ReportFields {
   std::map<std::string, uint64_t> counts;
   bool exhaustive = false;
-  std::map<std::string, std::string> first_replay;  // failure kind -> replay string
+  std::map<std::string, std::string> first_replay;   // failure kind -> replay string
+  std::map<std::string, std::string> first_history;  // failure kind -> its history file
   std::string split;
 };
 
@@ -42,10 +43,12 @@ inline ReportFields report_fields(const std::string& json) {
   simdjson::dom::array first;
   EXPECT_FALSE(obj["first_failures"].get_array().get(first));
   for (simdjson::dom::element e : first) {
-    std::string_view kind, replay;
+    std::string_view kind, replay, history;
     EXPECT_FALSE(e["kind"].get_string().get(kind));
     EXPECT_FALSE(e["replay"].get_string().get(replay));
+    EXPECT_FALSE(e["history"].get_string().get(history));
     f.first_replay[std::string(kind)] = std::string(replay);
+    f.first_history[std::string(kind)] = std::string(history);
   }
   return f;
 }

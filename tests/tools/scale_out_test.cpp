@@ -74,6 +74,23 @@ TEST(ScaleOut, PctShardsMergeToTheWholeRun) {
   EXPECT_GT(w.counts.at("violations"), 0u);  // the comparison covered failures
 }
 
+// Shards writing failures into one --out folder keep apart (a folder each), and the
+// merged report's first failure names the file its shard wrote.
+TEST(ScaleOut, ShardsSharingAnOutFolderKeepTheirFailuresApart) {
+  const fs::path dir = scratch_dir("shared_out");
+  const std::string args = "explore --actors 3 --ops 3 --strategy pct --schedules 200 --mutant early-root-release --out " +
+                           quote((dir / "failures").string());
+  const std::string files = run_shards(args, 2, dir, nullptr);
+  const ReportFields m = report_fields(gpulin("merge-reports --json" + files).out);
+  ASSERT_EQ(m.first_history.count("violation"), 1u);
+  const std::string history = m.first_history.at("violation");
+  EXPECT_NE(history.find("/failures/shard-"), std::string::npos) << history;
+  EXPECT_NE(slurp(history).find(m.first_replay.at("violation")), std::string::npos) << history;
+  EXPECT_TRUE(fs::is_directory(dir / "failures/shard-1"));
+  EXPECT_TRUE(fs::is_directory(dir / "failures/shard-2"));
+  fs::remove_all(dir);
+}
+
 TEST(ScaleOut, RandomShardsOfTheSlabHashMergeToTheWholeRun) {
   expect_shards_merge_to_whole("explore --structure slab-map --warps 3 --ops 3 --strategy random --schedules 120", 3,
                                "random_slab");

@@ -130,7 +130,7 @@ bool explore_subtree(ScheduleCounter& c, const WorkUnit& part, uint64_t unit, ui
 // of schedule 0's run, which a part that does not hold it measures first.
 class ScheduleRange {
  public:
-  ScheduleRange(ScheduleCounter& c) : c_(c) {}
+  explicit ScheduleRange(ScheduleCounter& c) : c_(c) {}
   void explore(const WorkUnit& part, uint64_t unit) {
     for (uint64_t i = part.first; i < part.last; ++i) {
       if (c_.o.strategy == "pct" && !pct_length_ && i != 0) measure_pct_length();
