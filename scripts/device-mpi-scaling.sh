@@ -33,9 +33,11 @@ export OPAL_PREFIX="$mpi"
 export PATH="$mpi/bin:$PATH:/usr/local/cuda/bin"
 export LD_LIBRARY_PATH="$mpi/lib/x86_64-linux-gnu:$mpi/lib/libpsm1:${LD_LIBRARY_PATH:-}"
 export GPULIN_DEPS_PREFIX="$prefix"
-# Root, one node, no network: shared memory between ranks, nothing else probed.
+# Root, one node, no network: shared memory between ranks, nothing else probed; the
+# isolated launcher, since without an ssh client the default one refuses to start
+# ("plm_rsh_agent: ssh : rsh ... could not be found", tried here with ssh hidden).
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_btl=self,vader OMPI_MCA_pml=ob1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+export OMPI_MCA_plm=isolated OMPI_MCA_btl=self,vader OMPI_MCA_pml=ob1 OMPI_MCA_btl_vader_single_copy_mechanism=none
 
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.3f\n", b - a }'; }
