@@ -192,6 +192,7 @@ TEST(CheckMany, FolderGivesOneLinePerFileAndEveryTotal) {
       << r.out;
   EXPECT_EQ(r.out.find("notes.txt"), std::string::npos);
   EXPECT_NE(r.out.find("3 files, 1 linearizable, 1 violation, 0 undecided, 1 error"), std::string::npos) << r.out;
+  EXPECT_EQ(gpulin("check --render page.html " + quote(dir.string())).code, 2);  // a page is of one history
 
   const CliResult j = gpulin("check --json " + quote(dir.string()));
   EXPECT_EQ(j.code, 1);

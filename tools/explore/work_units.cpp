@@ -2,16 +2,19 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
+#include <charconv>
 
 #include "sim/strategies/dfs_strategy.h"
 
 namespace gpulin::explore {
 
 std::optional<Shard> parse_shard(const std::string& text) {
-  unsigned index = 0, count = 0;
-  char tail = 0;
-  if (std::sscanf(text.c_str(), "%u/%u%c", &index, &count, &tail) != 2) return std::nullopt;
+  const char* const end = text.data() + text.size();
+  uint32_t index = 0, count = 0;
+  const auto [slash, e1] = std::from_chars(text.data(), end, index);  // digits only: no sign, no space
+  if (e1 != std::errc() || slash == end || *slash != '/') return std::nullopt;
+  const auto [tail, e2] = std::from_chars(slash + 1, end, count);
+  if (e2 != std::errc() || tail != end) return std::nullopt;
   if (index < 1 || count < 1 || index > count) return std::nullopt;
   return Shard{index, count};
 }
