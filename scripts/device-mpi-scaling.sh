@@ -11,8 +11,9 @@
 # Open MPI travels as Debian packages: run scripts/fetch-device-debs.sh here first,
 # then carry .debs; they are unpacked with dpkg -x into a prefix, and OPAL_PREFIX
 # tells Open MPI where it lives. gpulin is built with MPI in build-mpi (only the
-# gpulin target; a later call on the same machine reuses it), unless GPULIN names a
-# gpulin already built with MPI.
+# gpulin target; a later call on the same machine reuses it, so a build that
+# outlasts one 10-minute call goes on in the next), unless GPULIN names a gpulin
+# already built with MPI.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out="${OUT:-out/device}"
@@ -42,22 +43,26 @@ export OMPI_MCA_plm=isolated OMPI_MCA_btl=self,vader OMPI_MCA_pml=ob1 OMPI_MCA_b
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.3f\n", b - a }'; }
 
-if [ -n "${GPULIN:-}" ]; then
-  gpulin="$GPULIN"
-else
-echo "== build (build-mpi, gpulin only)"
-gen=(); command -v ninja >/dev/null && gen=(-G Ninja)
-cmake -S . -B build-mpi "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-  -DGPULIN_BUILD_TESTS=OFF -DGPULIN_BUILD_BENCH=OFF \
-  -DCMAKE_PREFIX_PATH="$prefix/usr;$prefix/usr/lib/x86_64-linux-gnu/cmake" \
-  -DMPI_CXX_COMPILER="$mpi/bin/mpicxx.openmpi" -DMPIEXEC_EXECUTABLE="$mpi/bin/mpirun.openmpi" \
-  >"$out/mpi-configure.log" 2>&1 || { tail -30 "$out/mpi-configure.log"; exit 2; }
-grep -q "^MPI_CXX_FOUND:.*=TRUE\|Found MPI_CXX" "$out/mpi-configure.log" build-mpi/CMakeCache.txt 2>/dev/null ||
-  { echo "CMake did not find the unpacked Open MPI:"; grep -i mpi "$out/mpi-configure.log" | tail; exit 2; }
-cmake --build build-mpi -j"$(nproc)" --target gpulin >"$out/mpi-build.log" 2>&1 ||
-  { grep -E "error" "$out/mpi-build.log" | head -30; tail -20 "$out/mpi-build.log"; exit 2; }
-gpulin=build-mpi/tools/gpulin
-fi
+build_gpulin() {
+  echo "== build (build-mpi, gpulin only)"
+  local gen=()
+  command -v ninja >/dev/null && gen=(-G Ninja)
+  cmake -S . -B build-mpi "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+    -DGPULIN_BUILD_TESTS=OFF -DGPULIN_BUILD_BENCH=OFF \
+    -DCMAKE_PREFIX_PATH="$prefix/usr;$prefix/usr/lib/x86_64-linux-gnu/cmake" \
+    -DMPI_CXX_COMPILER="$mpi/bin/mpicxx.openmpi" -DMPIEXEC_EXECUTABLE="$mpi/bin/mpirun.openmpi" \
+    >"$out/mpi-configure.log" 2>&1 || { tail -30 "$out/mpi-configure.log"; exit 2; }
+  cmake --build build-mpi -j"$(nproc)" --target gpulin >"$out/mpi-build.log" 2>&1 ||
+    { grep -E "error" "$out/mpi-build.log" | head -30; tail -20 "$out/mpi-build.log"; exit 2; }
+}
+gpulin="${GPULIN:-build-mpi/tools/gpulin}"
+[ -n "${GPULIN:-}" ] || build_gpulin
+# A gpulin built without MPI refuses --mpi: say why before timing anything.
+ldd "$gpulin" | grep -q "libmpi\.so" || {
+  echo "$gpulin is not linked with Open MPI (did CMake find the unpacked one?)"
+  grep -i mpi "$out/mpi-configure.log" 2>/dev/null | tail
+  exit 2
+}
 echo "== explore $args"
 t0=$(now)
 # shellcheck disable=SC2086
