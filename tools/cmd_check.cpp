@@ -1,12 +1,14 @@
 // gpulin check FILE: one history against its model, by the proof's witness, the
-// general search, or both (auto).
+// general search, or both (auto). Several files or folders: check_many.h.
 #include <chrono>
+#include <filesystem>
 
 #include <fmt/core.h>
 
 #include "histories/binary_format.h"
 #include "histories/jsonl_writer.h"
 #include "tools/check_keyed.h"
+#include "tools/check_many.h"
 #include "tools/check_report.h"
 #include "tools/commands.h"
 #include "tools/render_page.h"
@@ -19,7 +21,9 @@ namespace gpulin::cli {
 
 namespace {
 struct CheckArgs {
+  std::vector<std::string> files;  // one history, or several, or folders of them
   std::string file;
+  unsigned jobs = 0;
   std::string method = "auto";
   uint64_t budget = SearchOptions{}.max_steps;        // search steps, whole check
   size_t memory = SearchOptions{}.max_memory_bytes;  // bytes of the search's memo
@@ -96,12 +100,35 @@ int check_file(const CheckArgs& a) {
   }
   return with_page(print_report(out, a.json), &h);
 }
+// Several files or a folder: each checked alone, in parallel, and summarised.
+int check_files(CheckArgs& a) {
+  std::error_code ec;
+  if (a.files.size() == 1 && !std::filesystem::is_directory(a.files[0], ec)) {
+    a.file = a.files[0];
+    return check_file(a);
+  }
+  if (!a.render.empty()) {
+    fmt::print(stderr, "gpulin check: --render takes one history file\n");
+    return kBadInput;
+  }
+  ManyCheckArgs many{a.files, {}, a.jobs, a.json};
+  many.check_args = {"--method",  a.method, "--budget", std::to_string(a.budget), "--memory", std::to_string(a.memory),
+                     "--seconds", fmt::format("{}", a.seconds), "--minimise-max-ops", "0"};
+  if (a.no_partition) many.check_args.push_back("--no-partition");
+  return check_many(many);
+}
 }  // namespace
 
 void add_check(CLI::App& app, std::function<int()>& run) {
   auto a = std::make_shared<CheckArgs>();
-  CLI::App* sub = app.add_subcommand("check", "check a history file (exit 0 pass, 1 violation, 2 bad input, 3 undecided)");
-  sub->add_option("file", a->file, "history, JSON Lines (history-format v1) or its binary form")->required();
+  CLI::App* sub = app.add_subcommand("check", "check a history file, or many files and folders in parallel (exit 0 pass, "
+                                              "1 violation, 2 bad input, 3 undecided)");
+  sub->add_option("files", a->files,
+                  "history, JSON Lines (history-format v1) or its binary form; several files or folders (their *.jsonl "
+                  "and *.bin) are checked in parallel, one line per file and the totals of every verdict")
+      ->required();
+  sub->add_option("--jobs", a->jobs, "files checked at once (several files or folders; default: one per core)")
+      ->check(CLI::Range(1u, 4096u));
   sub->add_option("--method", a->method, "auto, search or witness")->check(CLI::IsMember({"auto", "search", "witness"}));
   sub->add_option("--budget", a->budget,
                   "search budget in steps over the whole check, 0 for none (then: undecided, exit 3)")
@@ -119,7 +146,7 @@ void add_check(CLI::App& app, std::function<int()>& run) {
   sub->add_flag("--no-partition", a->no_partition, "search without partitioning by key");
   sub->add_option("--render", a->render, "also write the history's timeline page here (gpulin render)");
   sub->add_option("--minimise-max-ops", a->minimise_max_ops, "minimise violations of histories up to this many ops");
-  sub->callback([a, &run] { run = [a] { return check_file(*a); }; });
+  sub->callback([a, &run] { run = [a] { return check_files(*a); }; });
 }
 
 }  // namespace gpulin::cli

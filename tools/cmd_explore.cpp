@@ -5,6 +5,9 @@
 #include <fmt/core.h>
 
 #include "tools/commands.h"
+#include "tools/explore_text.h"
+#include "tools/mpi_explore.h"
+#include "tools/explore/report_json.h"
 #include "tools/render_page.h"
 #include "tools/explore/bucket_explore.h"
 #include "tools/explore/explore.h"
@@ -25,30 +28,42 @@ struct ExploreArgs {
   explore::BucketConfig bucket;
   std::string alloc = "light";
   std::string render;  // the first failure's timeline page goes here
+  std::string shard;   // "i/N"
+  bool json = false;
+  bool mpi = false;
 };
 
-std::string strategy_text(const explore::ExploreOptions& o) {
-  return fmt::format("strategy={}{} seed={}", o.strategy,
-                     o.strategy == "pct"   ? fmt::format(" depth={}", o.depth)
-                     : o.strategy == "dfs" ? fmt::format(" preemptions={}", o.preemptions)
-                                           : "",
-                     o.seed);
+// The options that define the run, as JSON values: reports merge only when these
+// are equal. Every structure's options are listed, so that none is forgotten.
+std::vector<std::pair<std::string, std::string>> run_fields(const ExploreArgs& a) {
+  const explore::ExploreOptions& o = a.o;
+  auto text = [](const std::string& s) { return fmt::format("\"{}\"", s); };
+  auto num = [](uint64_t v) { return std::to_string(v); };
+  return {{"structure", text(a.structure)}, {"variant", text(a.variant)}, {"mutant", text(a.mutant)},
+          {"strategy", text(o.strategy)}, {"depth", num(o.depth)}, {"preemptions", num(o.preemptions)},
+          {"schedules", num(o.schedules)}, {"seed", num(o.seed)}, {"program_every", num(o.program_every)},
+          {"max_points", num(o.max_points)}, {"search_max_ops", num(o.judge.search_max_ops)},
+          {"shrink", o.shrink ? "true" : "false"}, {"actors", num(o.shape.actors)}, {"ops", num(o.shape.ops)},
+          {"k", num(o.config.k)}, {"partial", num(o.shape.partial_percent)}, {"inserts", num(o.shape.insert_percent)},
+          {"keys", num(o.shape.key_range)}, {"threads", num(o.config.threads)}, {"blocks", num(a.merge.blocks)},
+          {"len", num(a.merge.max_len)}, {"warps", num(a.slab.warps)}, {"buckets", num(a.slab.buckets)},
+          {"alloc", text(a.alloc)}, {"slab_ops", num(a.slab.ops)}, {"slab_keys", num(a.slab.keys)},
+          {"r", num(a.psync.r)}, {"cycles", num(a.psync.cycles)}, {"psync_keys", num(a.psync.keys)},
+          {"d", num(a.bucket.d)}, {"bucket_ops", num(a.bucket.ops)}};
 }
-
-void print_counts(const explore::ExploreOptions& o, const explore::ExploreSummary& s, bool histories);
 
 void print_summary(const explore::ExploreOptions& o, const explore::ExploreSummary& s) {
   fmt::print("{} {} k={} actors={} ops={} {}{}\n", explore::structure_name(o.config.flavor),
              explore::variant_name(o.config.variant), o.config.k, o.shape.actors, o.shape.ops, strategy_text(o),
              o.config.mutant == gheap::Mutant::None ? "" : " mutant=" + explore::mutant_name(o.config.mutant));
-  print_counts(o, s, true);
+  print_counts(o.strategy, s, true);
 }
 
 void print_merge_summary(const explore::ExploreOptions& o, const explore::MergeConfig& m,
                          const explore::ExploreSummary& s) {
   fmt::print("merge blocks<={} len<={} {}{}\n", m.blocks, m.max_len, strategy_text(o),
              m.mutant == merge_path::MergeMutant::None ? "" : " mutant=" + explore::merge_mutant_name(m.mutant));
-  print_counts(o, s, false);
+  print_counts(o.strategy, s, false);
 }
 
 void print_slab_summary(const explore::ExploreOptions& o, const explore::SlabConfig& c,
@@ -56,49 +71,21 @@ void print_slab_summary(const explore::ExploreOptions& o, const explore::SlabCon
   fmt::print("slab-{} buckets={} keys<{} alloc={} warps={} ops={} {}{}\n", explore::slab_mode_name(c.mode), c.buckets,
              c.keys, c.light ? "light" : "regular", c.warps, c.ops, strategy_text(o),
              c.mutant == slab_hash::Mutant::None ? "" : " mutant=" + explore::slab_mutant_name(c.mutant));
-  print_counts(o, s, true);
+  print_counts(o.strategy, s, true);
 }
 
 void print_psync_summary(const explore::ExploreOptions& o, const explore::PsyncConfig& c,
                          const explore::ExploreSummary& s) {
   fmt::print("psync r={} cycles={} keys<{} {}{}\n", c.r, c.cycles, c.keys, strategy_text(o),
              c.mutant == psync::Mutant::None ? "" : " mutant=" + explore::psync_mutant_name(c.mutant));
-  print_counts(o, s, true);
+  print_counts(o.strategy, s, true);
 }
 
 void print_bucket_summary(const explore::ExploreOptions& o, const explore::BucketConfig& c,
                           const explore::ExploreSummary& s) {
   fmt::print("bucket-heap {} d={} ops={} {}{}\n", explore::bucket_variant_name(c.variant), c.d, c.ops, strategy_text(o),
              c.mutant == bucket_heap::Mutant::None ? "" : " mutant=" + explore::bucket_mutant_name(c.mutant));
-  print_counts(o, s, true);
-}
-
-// Heaps and the slab hash count every kind of failure of their histories. The merge
-// has no history, lock invariant or proof points: it counts distinct outputs, and
-// its wrong results as violations of its specification (std::merge).
-void print_counts(const explore::ExploreOptions& o, const explore::ExploreSummary& s, bool histories) {
-  const char* unit = histories ? "operations" : "input keys";
-  fmt::print("  schedules            {}{}\n", s.schedules,
-             o.strategy == "dfs" ? (s.exhaustive ? " (exhaustive within the bound)" : " (bound not exhausted)") : "");
-  fmt::print("  scheduling points/s  {:.1f} M  ({} points in {:.2f} s of simulation; {:.2f} s in all)\n",
-             s.points / std::max(s.sim_seconds, 1e-9) / 1e6, s.points, s.sim_seconds, s.total_seconds);
-  fmt::print("  distinct {}   {}\n", histories ? "histories" : "outputs  ", s.distinct_histories);
-  if (histories) fmt::print("  searched histories   {}\n", s.searched);
-  auto n = [&s](explore::Failure f) { auto it = s.counts.find(f); return it == s.counts.end() ? 0 : it->second; };
-  fmt::print("  violations           {}\n", n(explore::Failure::Violation));
-  if (histories) fmt::print("  invariant failures   {}\n", n(explore::Failure::Invariant));
-  fmt::print("  deadlocks            {}\n", n(explore::Failure::Deadlock));
-  fmt::print("  livelocks            {}\n", n(explore::Failure::Livelock));
-  fmt::print("  faults               {}\n", n(explore::Failure::Fault));
-  if (histories) {
-    fmt::print("  proof-point failures {}  (witness rule fails, search linearizes)\n", n(explore::Failure::WitnessOnly));
-    fmt::print("  undecided            {}\n", n(explore::Failure::Undecided));
-  }
-  for (const auto& [kind, r] : s.first) {
-    fmt::print("first {} (schedule {}), shrunk to {} {}:\n  {}\n  replay: gpulin replay --schedule '{}'\n",
-               explore::to_string(kind), r.found_at, r.ops, unit, r.message, r.schedule);
-    if (!r.history_path.empty()) fmt::print("  history: {}\n", r.history_path);
-  }
+  print_counts(o.strategy, s, true);
 }
 
 std::string names_text(const std::vector<std::string>& names) {
@@ -122,11 +109,12 @@ int finish(const ExploreArgs& a, const explore::ExploreSummary& s) {
     const explore::FailureReport* first = nullptr;
     for (const auto& [kind, r] : s.first)
       if (r.history && (!first || r.found_at < first->found_at)) first = &r;
+    std::FILE* out = a.json ? stderr : stdout;  // --json keeps stdout one JSON object
     if (!first) {
-      fmt::print("  page: none (no failure with a history)\n");
+      fmt::print(out, "  page: none (no failure with a history)\n");
     } else {
       try {
-        fmt::print("  page: {}\n", write_timeline_page(*first->history, a.render,
+        fmt::print(out, "  page: {}\n", write_timeline_page(*first->history, a.render,
                                                        fmt::format("first {} (schedule {}): {}", explore::to_string(first->kind),
                                                                    first->found_at, first->schedule),
                                                        {}, {}, 20, std::string(explore::to_string(first->kind)) + ": " + first->message));
@@ -138,40 +126,135 @@ int finish(const ExploreArgs& a, const explore::ExploreSummary& s) {
   return exit_code(s);
 }
 
-int explore_slab(ExploreArgs& a, slab_hash::Mode mode) {
+// One structure's exploration, once its options are checked: the run (of the whole,
+// a shard or an MPI rank's parts) and its text summary.
+struct Exploration {
+  std::function<explore::ExploreSummary(const explore::ExploreOptions&)> run;
+  std::function<void(const explore::ExploreSummary&)> print;
+  bool histories = true;  // the merge has outputs, not histories
+  bool splits = true;     // --shard and --mpi apply (the merge runs whole)
+};
+
+std::optional<Exploration> slab_exploration(ExploreArgs& a, slab_hash::Mode mode) {
   explore::SlabConfig& c = a.slab;
   c.mode = mode;
   c.light = a.alloc == "light";
   const auto m = explore::parse_slab_mutant(a.mutant);
-  if (!m) return bad_input(fmt::format("unknown slab mutant '{}' (none, {})", a.mutant, slab_mutants_text()));
+  if (!m) return bad_input(fmt::format("unknown slab mutant '{}' (none, {})", a.mutant, slab_mutants_text())), std::nullopt;
   c.mutant = *m;
-  if (c.ops > 32) return bad_input(fmt::format("--ops {}: a warp has at most 32 operations (one per lane)", c.ops));
-  const auto summary = explore::run_slab_explore(a.o, c);
-  print_slab_summary(a.o, c, summary);
-  return finish(a, summary);
+  if (c.ops > 32) return bad_input(fmt::format("--ops {}: a warp has at most 32 operations (one per lane)", c.ops)), std::nullopt;
+  return Exploration{[&c](const explore::ExploreOptions& o) { return explore::run_slab_explore(o, c); },
+                     [&a](const explore::ExploreSummary& s) { print_slab_summary(a.o, a.slab, s); }};
 }
 
-int explore_bucket(ExploreArgs& a) {
+std::optional<Exploration> bucket_exploration(ExploreArgs& a) {
   explore::BucketConfig& c = a.bucket;
   const auto m = explore::parse_bucket_mutant(a.mutant);
   if (!m)
-    return bad_input(
-        fmt::format("unknown bucket-heap mutant '{}' (none, {})", a.mutant, names_text(explore::bucket_mutant_names())));
+    return bad_input(fmt::format("unknown bucket-heap mutant '{}' (none, {})", a.mutant,
+                                 names_text(explore::bucket_mutant_names()))),
+           std::nullopt;
   c.mutant = *m;
   c.variant = a.variant == "paper" ? bucket_heap::Variant::Paper : bucket_heap::Variant::Fixed;
-  const auto summary = explore::run_bucket_explore(a.o, c);
-  print_bucket_summary(a.o, c, summary);
-  return finish(a, summary);
+  return Exploration{[&c](const explore::ExploreOptions& o) { return explore::run_bucket_explore(o, c); },
+                     [&a](const explore::ExploreSummary& s) { print_bucket_summary(a.o, a.bucket, s); }};
 }
 
-int explore_psync(ExploreArgs& a) {
+std::optional<Exploration> psync_exploration(ExploreArgs& a) {
   explore::PsyncConfig& c = a.psync;
   const auto m = explore::parse_psync_mutant(a.mutant);
   if (!m)
-    return bad_input(fmt::format("unknown psync mutant '{}' (none, {})", a.mutant, names_text(explore::psync_mutant_names())));
+    return bad_input(fmt::format("unknown psync mutant '{}' (none, {})", a.mutant,
+                                 names_text(explore::psync_mutant_names()))),
+           std::nullopt;
   c.mutant = *m;
-  const auto summary = explore::run_psync_explore(a.o, c);
-  print_psync_summary(a.o, c, summary);
+  return Exploration{[&c](const explore::ExploreOptions& o) { return explore::run_psync_explore(o, c); },
+                     [&a](const explore::ExploreSummary& s) { print_psync_summary(a.o, a.psync, s); }};
+}
+
+std::optional<Exploration> merge_exploration(ExploreArgs& a) {
+  const auto m = explore::parse_merge_mutant(a.mutant);
+  if (!m) return bad_input(fmt::format("unknown merge mutant '{}'", a.mutant)), std::nullopt;
+  a.merge.mutant = *m;
+  return Exploration{[&a](const explore::ExploreOptions& o) { return explore::run_merge_explore(o, a.merge); },
+                     [&a](const explore::ExploreSummary& s) { print_merge_summary(a.o, a.merge, s); }, false, false};
+}
+
+std::optional<Exploration> heap_exploration(ExploreArgs& a) {
+  explore::ExploreOptions& o = a.o;
+  o.config.flavor = *explore::parse_structure(a.structure);
+  o.config.variant = *explore::parse_variant(a.variant);
+  const auto m = explore::parse_mutant(a.mutant);
+  if (!m) return bad_input(fmt::format("unknown mutant '{}'", a.mutant)), std::nullopt;
+  o.config.mutant = *m;
+  return Exploration{[](const explore::ExploreOptions& o) { return explore::run_explore(o); },
+                     [&a](const explore::ExploreSummary& s) { print_summary(a.o, s); }};
+}
+
+std::optional<Exploration> exploration(ExploreArgs& a) {
+  if (const auto mode = explore::parse_slab_structure(a.structure)) return slab_exploration(a, *mode);
+  if (a.structure == "psync") return psync_exploration(a);
+  if (a.structure == "bucket-heap") return bucket_exploration(a);
+  if (a.structure == "merge") return merge_exploration(a);
+  return heap_exploration(a);
+}
+
+explore::ExploreReport report_of(const ExploreArgs& a, const Exploration& e, explore::ExploreSummary s,
+                                 std::string split) {
+  return {run_fields(a), std::move(split), std::move(s), e.histories};
+}
+
+// explore --mpi: every rank explores the parts rank 0 hands it; rank 0 merges the
+// ranks' reports and prints the whole.
+int explore_mpi(ExploreArgs& a, const Exploration& e) {
+  a.o.progress = false;
+  const auto reports = mpi_explore([&](const explore::UnitSource& parts, int rank) {
+    explore::ExploreOptions o = a.o;
+    o.units = parts;
+    if (!o.out_dir.empty()) o.out_dir += fmt::format("/rank-{}", rank);  // ranks find different firsts
+    return explore::report_json(report_of(a, e, e.run(o), "mpi rank"));
+  });
+  if (!reports) return int(kPass);  // not rank 0: rank 0 reports
+  std::vector<explore::ExploreReport> parsed;
+  std::vector<std::string> sources;
+  for (size_t r = 0; r < reports->size(); ++r) {
+    sources.push_back(fmt::format("rank {}", r));
+    parsed.push_back(explore::parse_report_json((*reports)[r], sources.back()));
+  }
+  explore::ExploreReport merged = explore::merge_reports(parsed, sources);
+  merged.split = fmt::format("mpi {} ranks", reports->size());
+  if (a.json)
+    fmt::print("{}\n", explore::report_json(merged));
+  else
+    e.print(merged.summary);
+  return exit_code(merged.summary);
+}
+
+int run_exploration(ExploreArgs& a) {
+  a.o.progress = isatty(STDERR_FILENO) && !a.json;
+  auto e = exploration(a);
+  if (!e) return int(kBadInput);
+  if (!e->splits && (a.mpi || !a.shard.empty()))
+    return bad_input(fmt::format("--shard and --mpi split heaps, the slab hash, psync and bucket-heap, not {}", a.structure));
+  if (a.mpi && !a.shard.empty()) return bad_input("--shard and --mpi: choose one (MPI splits the run itself)");
+  if (a.mpi) {
+    if (!mpi_available()) return bad_input("--mpi: this gpulin was built without MPI (scripts/setup.sh installs it)");
+    return explore_mpi(a, *e);
+  }
+  std::string split = "all";
+  if (!a.shard.empty()) {
+    const auto shard = explore::parse_shard(a.shard);
+    if (!shard) return bad_input(fmt::format("--shard '{}': want i/N with 1 <= i <= N", a.shard));
+    a.o.units = explore::shard_units(*shard);
+    split = "shard " + a.shard;
+    // Shards may share a folder (a cluster's file system); each finds its own firsts.
+    if (!a.o.out_dir.empty()) a.o.out_dir += fmt::format("/shard-{}", shard->index);
+  }
+  const explore::ExploreSummary summary = e->run(a.o);
+  if (a.json)
+    fmt::print("{}\n", explore::report_json(report_of(a, *e, summary, split)));
+  else
+    e->print(summary);
   return finish(a, summary);
 }
 }  // namespace
@@ -220,33 +303,20 @@ void add_explore(CLI::App& app, std::function<int()>& run) {
   sub->add_option("--max-points", o.max_points, "scheduling points per run before a livelock is reported");
   sub->add_option("--search-max-ops", o.judge.search_max_ops, "run the general search on histories up to this many ops");
   sub->add_flag("--no-shrink", [&o](int64_t) { o.shrink = false; }, "report failures without shrinking them");
+  sub->add_option("--shard", args->shard,
+                  "explore part i of N (1-based): disjoint random/pct schedules or dfs subtrees; "
+                  "merge-reports joins the N --json reports into the whole run's");
+  sub->add_flag("--mpi", args->mpi,
+                "under mpirun: the ranks share the run, rank 0 handing out schedule ranges or dfs subtrees as "
+                "ranks ask, and rank 0 prints the merged report");
+  sub->add_flag("--json", args->json,
+                "print the report as one JSON object (counts, first failures with replay strings, the "
+                "fingerprints of the distinct histories)");
   sub->callback([args, sub, &run] {
     // The heap's workload options also shape slab programs where given.
     if (sub->count("--ops")) args->slab.ops = args->bucket.ops = args->o.shape.ops;
     if (sub->count("--keys")) args->slab.keys = args->psync.keys = args->o.shape.key_range;
-    run = [args]() {
-      auto& o = args->o;
-      o.progress = isatty(STDERR_FILENO);
-      if (const auto mode = explore::parse_slab_structure(args->structure)) return explore_slab(*args, *mode);
-      if (args->structure == "psync") return explore_psync(*args);
-      if (args->structure == "bucket-heap") return explore_bucket(*args);
-      if (args->structure == "merge") {
-        const auto m = explore::parse_merge_mutant(args->mutant);
-        if (!m) return bad_input(fmt::format("unknown merge mutant '{}'", args->mutant));
-        args->merge.mutant = *m;
-        const auto summary = explore::run_merge_explore(o, args->merge);
-        print_merge_summary(o, args->merge, summary);
-        return finish(*args, summary);
-      }
-      o.config.flavor = *explore::parse_structure(args->structure);
-      o.config.variant = *explore::parse_variant(args->variant);
-      auto m = explore::parse_mutant(args->mutant);
-      if (!m) return bad_input(fmt::format("unknown mutant '{}'", args->mutant));
-      o.config.mutant = *m;
-      const auto summary = explore::run_explore(o);
-      print_summary(o, summary);
-      return finish(*args, summary);
-    };
+    run = [args]() { return run_exploration(*args); };
   });
 }
 

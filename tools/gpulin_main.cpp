@@ -1,4 +1,4 @@
-// gpulin: explore, check, replay, import, survey, stress, sssp, render, knapsack. See README.md.
+// gpulin: explore, merge-reports, check, replay, import, survey, stress, sssp, render, knapsack. See README.md.
 #include <cstdio>
 
 #include "tools/commands.h"
@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
   gpulin::cli::add_sssp(app, run);
   gpulin::cli::add_render(app, run);
   gpulin::cli::add_knapsack(app, run);
+  gpulin::cli::add_merge_reports(app, run);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -15,7 +15,9 @@ namespace gpulin::sim {
 
 class PctStrategy final : public Strategy {
  public:
-  PctStrategy(uint64_t seed, uint32_t depth) : rng_(seed), depth_(depth < 1 ? 1 : depth) {}
+  // `length`: the run length to draw change points over until a longer run is seen.
+  PctStrategy(uint64_t seed, uint32_t depth, uint64_t length = 64)
+      : rng_(seed), depth_(depth < 1 ? 1 : depth), length_(length) {}
 
   bool begin_run(uint32_t actors) override {
     priority_.resize(actors);
@@ -45,11 +47,13 @@ class PctStrategy final : public Strategy {
 
   void end_run(uint64_t decisions) override { length_ = std::max(length_, decisions); }
   std::string name() const override { return "pct"; }
+  // The longest run seen (or the length given).
+  uint64_t length() const { return length_; }
 
  private:
   std::mt19937_64 rng_;
   uint32_t depth_;
-  uint64_t length_ = 64;  // before any run: a guess, replaced by the measured length
+  uint64_t length_;  // before any run: a guess, replaced by the measured length
   std::vector<uint32_t> priority_;
   std::vector<uint64_t> change_points_;
   size_t next_change_ = 0;

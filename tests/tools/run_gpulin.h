@@ -46,12 +46,12 @@ inline std::filesystem::path scratch_dir(const std::string& name) {
   return d;
 }
 
-// `gpulin ARGS` (ARGS as shell text), stdin empty.
-inline CliResult run_gpulin(const std::string& args) {
+// A shell command line, stdin empty: its exit code and what it printed.
+inline CliResult run_shell(const std::string& command) {
   static int n = 0;
   const std::filesystem::path d = scratch_dir("io" + std::to_string(n++));
-  const std::string cmd = quote(GPULIN_BIN) + " " + args + " >" + quote((d / "out").string()) + " 2>" +
-                          quote((d / "err").string()) + " </dev/null";
+  const std::string cmd = command + " >" + quote((d / "out").string()) + " 2>" + quote((d / "err").string()) +
+                          " </dev/null";
   const int status = std::system(cmd.c_str());
   CliResult r;
   r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
@@ -60,6 +60,9 @@ inline CliResult run_gpulin(const std::string& args) {
   std::filesystem::remove_all(d);
   return r;
 }
+
+// `gpulin ARGS` (ARGS as shell text), stdin empty.
+inline CliResult run_gpulin(const std::string& args) { return run_shell(quote(GPULIN_BIN) + " " + args); }
 inline CliResult gpulin(const std::string& args) { return run_gpulin(args); }
 
 }  // namespace cli_test

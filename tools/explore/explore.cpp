@@ -22,9 +22,9 @@ bool ExploreSummary::found_bug() const {
   return false;
 }
 
-std::unique_ptr<sim::Strategy> make_strategy(const ExploreOptions& o, uint64_t seed) {
+std::unique_ptr<sim::Strategy> make_strategy(const ExploreOptions& o, uint64_t seed, uint64_t pct_length) {
   if (o.strategy == "random") return std::make_unique<sim::RandomStrategy>(seed);
-  if (o.strategy == "pct") return std::make_unique<sim::PctStrategy>(seed, o.depth);
+  if (o.strategy == "pct") return std::make_unique<sim::PctStrategy>(seed, o.depth, pct_length);
   if (o.strategy == "dfs") return std::make_unique<sim::DfsStrategy>(o.preemptions);
   throw std::invalid_argument("unknown strategy '" + o.strategy + "' (random, pct, dfs)");
 }
@@ -41,10 +41,12 @@ void ExploreProgress::update(const ExploreSummary& sum) {
                sum.points / std::max(sum.sim_seconds, 1e-9) / 1e6, sum.first.size());
 }
 
-void ExploreProgress::finish(ExploreSummary& sum, const sim::Strategy& strategy, uint64_t distinct) {
+void ExploreProgress::finish(ExploreSummary& sum, bool exhausted, const std::unordered_set<uint64_t>& distinct) {
   if (o_.progress) std::fprintf(stderr, "\r%80s\r", "");
-  sum.exhaustive = strategy.exhausted();
-  sum.distinct_histories = distinct;
+  sum.exhaustive = exhausted;
+  sum.distinct_histories = distinct.size();
+  sum.fingerprints.assign(distinct.begin(), distinct.end());
+  std::sort(sum.fingerprints.begin(), sum.fingerprints.end());
   sum.total_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
 }
 
@@ -71,27 +73,117 @@ std::optional<std::vector<uint32_t>> retry_schedules(const ScheduleAttempt& atte
   return std::nullopt;
 }
 
-ExploreSummary explore_histories(const ExploreOptions& o, const HistoryExploration& steps) {
-  ExploreSummary sum;
-  ExploreProgress progress(o);
-  auto strategy = make_strategy(o, o.seed);
-  uint32_t actors = steps.generate(o.seed);
+namespace {
+// The part `u` of a split run; without a split, the whole run.
+std::vector<WorkUnit> plan_units(const ExploreOptions& o, const HistoryExploration& steps) {
+  if (!o.units) return {WorkUnit{0, o.schedules, {}}};
+  if (o.strategy != "dfs") return schedule_parts(o.schedules, schedule_chunk(o.schedules));
+  const uint32_t actors = steps.generate(o.seed);
+  return dfs_frontier(o.preemptions, [&](sim::Strategy& probe) {
+    probe.begin_run(actors);
+    steps.execute(probe);
+  });
+}
+
+// Runs schedules and counts what they found; one of these per explored part.
+struct ScheduleCounter {
+  const ExploreOptions& o;
+  const HistoryExploration& steps;
+  ExploreSummary& sum;
+  ExploreProgress& progress;
   std::unordered_set<uint64_t> seen;
-  for (uint64_t i = 0; i < o.schedules; ++i) {
-    if (o.strategy != "dfs" && o.program_every && i && i % o.program_every == 0) actors = steps.generate(o.seed + i);
-    if (!strategy->begin_run(actors)) break;  // dfs explored everything
+
+  void run(sim::Strategy& strategy, uint32_t actors, uint64_t unit, uint64_t found_at) {
+    strategy.begin_run(actors);
+    run_begun(strategy, unit, found_at);
+  }
+  void run_begun(sim::Strategy& strategy, uint64_t unit, uint64_t found_at) {
     const auto t0 = std::chrono::steady_clock::now();
-    const ExecutedRun run = steps.execute(*strategy);
+    const ExecutedRun run = steps.execute(strategy);
     sum.sim_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     sum.points += run.points;
     ++sum.schedules;
     seen.insert(history_fingerprint(*run.history));
     const Judgement j = steps.judge();
     sum.searched += j.searched;
-    count_failure(sum, j.failure, i, steps.report);
+    count_failure(sum, j.failure, found_at, [&](FailureReport& r) {
+      r.unit = unit;
+      steps.report(r);
+    });
     progress.update(sum);
   }
-  progress.finish(sum, *strategy, seen.size());
+};
+
+// Every schedule of the dfs subtree below the part's prefix (up to options.schedules
+// in all); true when the subtree was exhausted.
+bool explore_subtree(ScheduleCounter& c, const WorkUnit& part, uint64_t unit, uint32_t actors) {
+  sim::DfsStrategy dfs(c.o.preemptions, part.prefix);
+  for (uint64_t j = 0; c.sum.schedules < c.o.schedules; ++j) {
+    if (!dfs.begin_run(actors)) return true;
+    c.run_begun(dfs, unit, j);
+  }
+  return dfs.exhausted();
+}
+
+// Random/pct schedules [first, last): schedule i runs program i / program_every
+// under a strategy seeded for i alone. PCT draws its change points over the length
+// of schedule 0's run, which a part that does not hold it measures first.
+class ScheduleRange {
+ public:
+  explicit ScheduleRange(ScheduleCounter& c) : c_(c) {}
+  void explore(const WorkUnit& part, uint64_t unit) {
+    for (uint64_t i = part.first; i < part.last; ++i) {
+      if (c_.o.strategy == "pct" && !pct_length_ && i != 0) measure_pct_length();
+      const uint32_t actors = program_for(i);
+      auto strategy = make_strategy(c_.o, schedule_seed(c_.o.seed, i), pct_length_.value_or(64));
+      c_.run(*strategy, actors, unit, i);
+      if (i == 0 && c_.o.strategy == "pct") pct_length_ = static_cast<sim::PctStrategy&>(*strategy).length();
+    }
+  }
+
+ private:
+  uint32_t program_for(uint64_t i) {
+    const uint64_t every = c_.o.program_every;
+    const uint64_t program = every ? i / every * every : 0;
+    if (program != program_) actors_ = c_.steps.generate(c_.o.seed + program), program_ = program;
+    return actors_;
+  }
+  void measure_pct_length() {
+    sim::PctStrategy first(schedule_seed(c_.o.seed, 0), c_.o.depth);
+    actors_ = c_.steps.generate(c_.o.seed);
+    program_ = 0;
+    first.begin_run(actors_);
+    c_.steps.execute(first);
+    pct_length_ = first.length();
+  }
+
+  ScheduleCounter& c_;
+  uint64_t program_ = ~uint64_t(0);
+  uint32_t actors_ = 0;
+  std::optional<uint64_t> pct_length_;
+};
+}  // namespace
+
+ExploreSummary explore_histories(const ExploreOptions& o, const HistoryExploration& steps) {
+  ExploreSummary sum;
+  ExploreProgress progress(o);
+  const std::vector<WorkUnit> parts = plan_units(o, steps);
+  sum.units = parts.size();
+  const UnitSource whole = [next = uint64_t(0)](uint64_t n) mutable -> std::optional<uint64_t> {
+    return next < n ? std::optional<uint64_t>(next++) : std::nullopt;
+  };
+  UnitSource source = o.units ? o.units : whole;
+  ScheduleCounter counter{o, steps, sum, progress, {}};
+  ScheduleRange range(counter);
+  const uint32_t dfs_actors = o.strategy == "dfs" ? steps.generate(o.seed) : 0;
+  bool exhausted = o.strategy == "dfs";
+  while (const auto u = source(parts.size())) {
+    if (o.strategy == "dfs")
+      exhausted = explore_subtree(counter, parts[*u], *u, dfs_actors) && exhausted;
+    else
+      range.explore(parts[*u], *u);
+  }
+  progress.finish(sum, exhausted, counter.seen);
   return sum;
 }
 

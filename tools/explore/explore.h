@@ -10,11 +10,13 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_set>
 
 #include "sim/strategy.h"
 #include "tools/explore/heap_config.h"
 #include "tools/explore/heap_run.h"
 #include "tools/explore/program.h"
+#include "tools/explore/work_units.h"
 
 namespace gpulin::explore {
 
@@ -34,6 +36,9 @@ struct ExploreOptions {
   std::string out_dir;             // "" : write nothing
   bool progress = false;           // a progress line on stderr
   bool shrink = true;
+  // The parts of the run this process explores (explore --shard, --mpi); empty: the
+  // whole run as one part. Heaps, the slab hash, P-Sync and the bucket heap split.
+  UnitSource units;
 };
 
 struct FailureReport {
@@ -41,7 +46,8 @@ struct FailureReport {
   std::string message;
   std::string schedule;          // replay string of the minimal failing run
   size_t ops = 0;                // operations in it
-  uint64_t found_at = 0;         // schedule index where first seen
+  uint64_t found_at = 0;         // schedule index where first seen (dfs: within its part)
+  uint64_t unit = 0;             // the part of a split run it was found in
   std::string history_path;      // written to out_dir
   std::optional<History> history;  // the minimal failing run's, where it has one
 };
@@ -54,6 +60,8 @@ struct ExploreSummary {
   uint64_t distinct_histories = 0;
   uint64_t searched = 0;
   bool exhaustive = false;   // dfs explored every schedule within its bound
+  uint64_t units = 1;        // the parts the run was split into (one: unsplit)
+  std::vector<uint64_t> fingerprints;  // of the distinct histories, sorted
   std::map<Failure, uint64_t> counts;  // failures by kind
   std::map<Failure, FailureReport> first;  // the shrunk first failure of each kind
   bool found_bug() const;
@@ -68,9 +76,9 @@ class ExploreProgress {
  public:
   explicit ExploreProgress(const ExploreOptions& options);
   void update(const ExploreSummary& sum);
-  // Clears the line; sets exhaustive, distinct_histories (distinct results seen)
-  // and total_seconds.
-  void finish(ExploreSummary& sum, const sim::Strategy& strategy, uint64_t distinct);
+  // Clears the line; sets exhaustive, distinct_histories and fingerprints (of the
+  // distinct results seen) and total_seconds.
+  void finish(ExploreSummary& sum, bool exhausted, const std::unordered_set<uint64_t>& distinct);
 
  private:
   const ExploreOptions& o_;
@@ -106,7 +114,9 @@ struct HistoryExploration {
 };
 // options.schedules runs (fewer when dfs exhausts its bound), a new program every
 // options.program_every schedules (random and pct); counts failures, distinct
-// histories, points and time.
+// histories, points and time. Random/pct schedule i runs under a strategy seeded
+// for i alone (schedule_seed), so that any split of the run (options.units) runs
+// exactly the schedules of the whole; dfs splits into subtrees (dfs_frontier).
 ExploreSummary explore_histories(const ExploreOptions& options, const HistoryExploration& steps);
 
 // The first failure's files, under out_dir (nothing when it is ""):
@@ -116,8 +126,9 @@ ExploreSummary explore_histories(const ExploreOptions& options, const HistoryExp
 void write_failure_files(FailureReport& r, const std::string& out_dir, const std::string& name,
                          const History* history);
 
-// The strategy named by options.strategy (random, pct, dfs), seeded.
-std::unique_ptr<sim::Strategy> make_strategy(const ExploreOptions& options, uint64_t seed);
+// The strategy named by options.strategy (random, pct, dfs), seeded; PCT draws its
+// first run's change points over `pct_length` decisions.
+std::unique_ptr<sim::Strategy> make_strategy(const ExploreOptions& options, uint64_t seed, uint64_t pct_length = 64);
 // Shrinking's question, "does this smaller program still fail the same way?": runs
 // `attempt` under a lenient replay of `picks`, then under up to `tries` fresh PCT
 // and random schedules; the picks of the first failing run, if any. `attempt` runs

@@ -2,7 +2,7 @@
 
 #include <chrono>
 #include <cstdio>
-#include <set>
+#include <unordered_set>
 #include <utility>
 
 #include "sim/strategies/replay_strategy.h"
@@ -68,6 +68,14 @@ std::tuple<MergeConfig, MergeProgram, std::vector<uint32_t>> shrink(MergeConfig 
 }
 
 
+// An output's identity for counting distinct ones: its keys, then its tags.
+uint64_t output_fingerprint(const MergeExecution& e) {
+  uint64_t x = 1469598103934665603ULL;
+  for (const auto* words : {&e.keys, &e.tags})
+    for (uint32_t w : *words) x = (x ^ w) * 1099511628211ULL;
+  return x;
+}
+
 }  // namespace
 
 ExploreSummary run_merge_explore(const ExploreOptions& o, const MergeConfig& config) {
@@ -75,7 +83,7 @@ ExploreSummary run_merge_explore(const ExploreOptions& o, const MergeConfig& con
   ExploreProgress progress(o);
   auto strategy = make_strategy(o, o.seed);
   MergeProgram program = generate_merge_program(config, o.seed);
-  std::set<std::vector<uint32_t>> seen;  // distinct outputs (keys, then tags)
+  std::unordered_set<uint64_t> seen;  // distinct outputs (keys, then tags), hashed
   for (uint64_t i = 0; i < o.schedules; ++i) {
     if (o.strategy != "dfs" && o.program_every && i && i % o.program_every == 0)
       program = generate_merge_program(config, o.seed + i);
@@ -85,9 +93,7 @@ ExploreSummary run_merge_explore(const ExploreOptions& o, const MergeConfig& con
     if (!e.ran) break;  // the strategy has explored everything
     sum.points += e.run.points;
     ++sum.schedules;
-    std::vector<uint32_t> out = e.keys;
-    out.insert(out.end(), e.tags.begin(), e.tags.end());
-    seen.insert(std::move(out));
+    seen.insert(output_fingerprint(e));
     const Judgement j = judge_merge(e);
     count_failure(sum, j.failure, i, [&](FailureReport& r) {
       MergeConfig c = config;
@@ -105,7 +111,7 @@ ExploreSummary run_merge_explore(const ExploreOptions& o, const MergeConfig& con
     });
     progress.update(sum);
   }
-  progress.finish(sum, *strategy, seen.size());
+  progress.finish(sum, strategy->exhausted(), seen);
   return sum;
 }
 

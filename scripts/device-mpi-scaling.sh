@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# On the lent GPU machine (16 cores, no Open MPI installed, no network, root): the
+# scaling of `gpulin explore --mpi` over 1, 2, 4, 8 and 16 ranks against the
+# unsharded run, on the issue's search (DFS, 3 actors x 3 operations, preemption
+# bound 2; EXPLORE_ARGS replaces it, RANKS the rank counts). Checks that every run
+# counts the same schedules, distinct histories and failures, and prints a table:
+# wall time of mpirun (start-up included) and the exploration's own time (the
+# slowest rank), each with its speed-up over the unsharded run. Results go to $OUT
+# (or out/device).
+#
+# Open MPI travels as Debian packages: run scripts/fetch-device-debs.sh here first,
+# then carry .debs; they are unpacked with dpkg -x into a prefix, and OPAL_PREFIX
+# tells Open MPI where it lives. gpulin is built with MPI in build-mpi (only the
+# gpulin target; a later call on the same machine reuses it, so a build that
+# outlasts one 10-minute call goes on in the next), unless GPULIN names a gpulin
+# already built with MPI.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out="${OUT:-out/device}"
+mkdir -p "$out"
+args="${EXPLORE_ARGS:---actors 3 --ops 3 --strategy dfs --preemptions 2 --schedules 100000000}"
+ranks="${RANKS:-1 2 4 8 16}"
+
+prefix=/tmp/gpulin-deps
+mkdir -p "$prefix"
+for f in .debs/*.deb; do dpkg -x "$f" "$prefix"; done
+mpi="$prefix/usr"
+if [ ! -x "$mpi/bin/mpirun.openmpi" ]; then
+  echo "no Open MPI among the carried packages: run scripts/fetch-device-debs.sh here and carry .debs" >&2
+  exit 2
+fi
+# Debian's alternatives (mpirun, mpicxx) are not made by dpkg -x: the .openmpi names.
+export OPAL_PREFIX="$mpi"
+export PATH="$mpi/bin:$PATH:/usr/local/cuda/bin"
+export LD_LIBRARY_PATH="$mpi/lib/x86_64-linux-gnu:$mpi/lib/libpsm1:${LD_LIBRARY_PATH:-}"
+export GPULIN_DEPS_PREFIX="$prefix"
+# Root, one node, no network: shared memory between ranks, nothing else probed; the
+# isolated launcher, since without an ssh client the default one refuses to start
+# ("plm_rsh_agent: ssh : rsh ... could not be found", tried here with ssh hidden).
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_plm=isolated OMPI_MCA_btl=self,vader OMPI_MCA_pml=ob1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.3f\n", b - a }'; }
+
+build_gpulin() {
+  echo "== build (build-mpi, gpulin only)"
+  local gen=()
+  command -v ninja >/dev/null && gen=(-G Ninja)
+  cmake -S . -B build-mpi "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+    -DGPULIN_BUILD_TESTS=OFF -DGPULIN_BUILD_BENCH=OFF \
+    -DCMAKE_PREFIX_PATH="$prefix/usr;$prefix/usr/lib/x86_64-linux-gnu/cmake" \
+    -DMPI_CXX_COMPILER="$mpi/bin/mpicxx.openmpi" -DMPIEXEC_EXECUTABLE="$mpi/bin/mpirun.openmpi" \
+    >"$out/mpi-configure.log" 2>&1 || { tail -30 "$out/mpi-configure.log"; exit 2; }
+  cmake --build build-mpi -j"$(nproc)" --target gpulin >"$out/mpi-build.log" 2>&1 ||
+    { grep -E "error" "$out/mpi-build.log" | head -30; tail -20 "$out/mpi-build.log"; exit 2; }
+}
+gpulin="${GPULIN:-build-mpi/tools/gpulin}"
+[ -n "${GPULIN:-}" ] || build_gpulin
+# A gpulin built without MPI refuses --mpi: say why before timing anything.
+ldd "$gpulin" | grep -q "libmpi\.so" || {
+  echo "$gpulin is not linked with Open MPI (did CMake find the unpacked one?)"
+  grep -i mpi "$out/mpi-configure.log" 2>/dev/null | tail
+  exit 2
+}
+echo "== explore $args"
+t0=$(now)
+# shellcheck disable=SC2086
+"$gpulin" explore $args --json >"$out/mpi-whole.json" 2>"$out/mpi-whole.err"
+code=$?
+since "$t0" >"$out/mpi-whole.seconds"
+[ "$code" -le 1 ] || { cat "$out/mpi-whole.err"; exit 2; }
+for n in $ranks; do
+  echo "== mpirun -np $n"
+  t0=$(now)
+  # shellcheck disable=SC2086
+  mpirun.openmpi -np "$n" --oversubscribe --bind-to none "$gpulin" explore $args --mpi --json \
+    >"$out/mpi-$n.json" 2>"$out/mpi-$n.err"
+  echo "rc=$? $(since "$t0")" >"$out/mpi-$n.seconds"
+done
+
+python3 - "$out" $ranks <<'PY'
+import json, sys
+out, ranks = sys.argv[1], sys.argv[2:]
+fields = ["schedules", "histories", "violations", "invariant_failures", "deadlocks", "livelocks", "faults",
+          "proof_point_failures", "undecided", "exhaustive"]
+whole = json.load(open(f"{out}/mpi-whole.json"))
+whole_wall = float(open(f"{out}/mpi-whole.seconds").read())
+whole_run = whole["total_seconds"]
+print(f"unsharded: {whole['schedules']} schedules, {whole['histories']} distinct histories, "
+      f"exhaustive={whole['exhaustive']}, {whole_wall:.2f} s wall, {whole_run:.2f} s exploring")
+print(f"{'ranks':>5} {'wall s':>8} {'speed-up':>8} {'explore s':>9} {'speed-up':>8}  counts")
+bad = False
+for n in ranks:
+    rc, wall = open(f"{out}/mpi-{n}.seconds").read().split()
+    try:
+        r = json.load(open(f"{out}/mpi-{n}.json"))
+    except ValueError:
+        print(f"{n:>5} failed ({rc}); see {out}/mpi-{n}.err:")
+        print(open(f"{out}/mpi-{n}.err").read()[-2000:])
+        bad = True
+        continue
+    same = all(r[f] == whole[f] for f in fields)
+    bad |= not same
+    diff = "" if same else " differ: " + ", ".join(f"{f} {r[f]} vs {whole[f]}" for f in fields if r[f] != whole[f])
+    wall = float(wall)
+    print(f"{n:>5} {wall:>8.2f} {whole_wall / wall:>7.2f}x {r['total_seconds']:>9.2f} "
+          f"{whole_run / r['total_seconds']:>7.2f}x  {'equal' if same else 'NOT EQUAL'}{diff}")
+sys.exit(1 if bad else 0)
+PY

@@ -1,0 +1,50 @@
+// explore --mpi under mpirun with 4 ranks on this machine: rank 0's merged report
+// equals the unsharded run's (schedules, distinct histories, every failure count,
+// the first failures), for a dfs search and a PCT run.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "tests/tools/report_fields.h"
+#include "tests/tools/run_gpulin.h"
+
+namespace {
+
+using namespace cli_test;
+
+CliResult mpirun4(const std::string& args) {
+  // CI may run as root; four ranks on fewer cores.
+  setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
+  setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+  return run_shell(quote(MPIEXEC) + " -np 4 --oversubscribe " + quote(GPULIN_BIN) + " " + args);
+}
+
+void expect_mpi_equals_whole(const std::string& args) {
+  const CliResult whole = gpulin(args + " --json");
+  ASSERT_LE(whole.code, 1) << whole.err;
+  const CliResult mpi = mpirun4(args + " --mpi --json");
+  ASSERT_EQ(mpi.code, whole.code) << mpi.out << mpi.err;
+  const ReportFields w = report_fields(whole.out), m = report_fields(mpi.out);
+  expect_same_outcome(w, m);
+  EXPECT_EQ(m.split, "mpi 4 ranks");
+}
+
+TEST(MpiExplore, DfsOverFourRanksEqualsTheWholeSearch) {
+  expect_mpi_equals_whole("explore --actors 3 --ops 2 --strategy dfs --preemptions 2 --schedules 100000000");
+}
+
+TEST(MpiExplore, PctOverFourRanksEqualsTheWholeRun) {
+  expect_mpi_equals_whole("explore --actors 3 --ops 3 --strategy pct --schedules 300 --mutant early-root-release");
+}
+
+TEST(MpiExplore, TextReportComesFromRankZeroOnly) {
+  const CliResult r = mpirun4("explore --actors 2 --ops 2 --strategy pct --schedules 40 --mpi");
+  ASSERT_EQ(r.code, 0) << r.err;
+  size_t reports = 0;
+  for (size_t at = r.out.find("schedules  "); at != std::string::npos; at = r.out.find("schedules  ", at + 1)) ++reports;
+  EXPECT_EQ(reports, 1u) << r.out;
+  EXPECT_NE(r.out.find("schedules            40\n"), std::string::npos) << r.out;
+}
+
+}  // namespace
