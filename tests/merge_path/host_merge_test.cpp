@@ -227,6 +227,32 @@ TEST(SimGlobalMerge, MillionEach) {
   EXPECT_GT(st.blocks, 100u);
 }
 
+// Always runs the lowest runnable actor: block 0's warps whenever one can go on.
+class LowestFirst : public sim::Strategy {
+ public:
+  bool begin_run(uint32_t) override { return true; }
+  uint32_t pick(sim::ActorSet runnable, uint32_t, uint64_t) override { return sim::lowest(runnable); }
+  std::string name() const override { return "lowest-first"; }
+};
+
+// The blocks share the windows (global_merge.h): a block that runs more often
+// merges more of them. Under a schedule that favours block 0, block 1 gets what block
+// 0 leaves while its warps wait, far from the half a fixed split would give it.
+TEST(SimGlobalMerge, FasterBlockMergesMoreWindows) {
+  const auto a = sorted_keys<int32_t>(3000, 1000, 5), b = sorted_keys<int32_t>(3000, 1000, 6);
+  std::vector<int32_t> expected(a.size() + b.size()), got(expected.size());
+  std::merge(a.begin(), a.end(), b.begin(), b.end(), expected.begin());
+  MergeArgs<int32_t, NoValue, Less> args{a.data(), nullptr, a.size(), b.data(), nullptr, b.size(), got.data(),
+                                         nullptr, 0, Less()};
+  LowestFirst lowest_first;
+  const SimMergeStats st = sim_merge_impl<Tiny>(args, 2, lowest_first, kNoPointLimit);
+  ASSERT_TRUE(st.completed());
+  EXPECT_EQ(got, expected);
+  ASSERT_EQ(st.bulk_copies_by_block.size(), 2u);
+  EXPECT_GT(st.bulk_copies_by_block[0], 2 * st.bulk_copies_by_block[1])
+      << "block 0: " << st.bulk_copies_by_block[0] << " copies, block 1: " << st.bulk_copies_by_block[1];
+}
+
 TEST(SimGlobalMerge, VeryUnequalAndEmpty) {
   const auto big = sorted_keys<float>(1000000, 1000, 21);
   const std::vector<float> one{0.0f}, none;

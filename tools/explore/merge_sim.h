@@ -32,6 +32,7 @@ struct SimMergeStats {
   uint64_t blocks = 0;
   uint64_t bulk_bytes = 0;
   uint64_t bulk_copies = 0;
+  std::vector<uint64_t> bulk_copies_by_block;  // how the blocks shared the windows
   uint64_t runs = 0;  // simulator runs (0 when the strategy had none left)
   bool completed() const { return run.outcome == sim::Outcome::Completed; }
 };
@@ -94,6 +95,7 @@ SimMergeStats sim_merge_impl(MergeArgs<Key, Value, Comp> args, uint64_t blocks, 
     for (const auto& b : blks) {
       st.bulk_bytes += b->bulk_bytes();
       st.bulk_copies += b->bulk_copies();
+      st.bulk_copies_by_block.push_back(b->bulk_copies());
     }
     if (!st.completed()) break;
   }
