@@ -5,8 +5,8 @@
 # bound 2; EXPLORE_ARGS replaces it, RANKS the rank counts). Checks that every run
 # counts the same schedules, distinct histories and failures, and prints a table:
 # wall time of mpirun (start-up included) and the exploration's own time (the
-# slowest rank), each with its speed-up over the unsharded run. Results go to $OUT
-# (or out/device).
+# slowest rank), each with its speed-up over the unsharded run, and beside them the
+# same split as independent processes without MPI. Results go to $OUT (or out/device).
 #
 # Open MPI travels as Debian packages: run scripts/fetch-device-debs.sh here first,
 # then carry .debs; they are unpacked with dpkg -x into a prefix, and OPAL_PREFIX
@@ -79,6 +79,20 @@ for n in $ranks; do
   echo "rc=$? $(since "$t0")" >"$out/mpi-$n.seconds"
 done
 
+# The same split without MPI: N independent processes, one static shard each
+# (`--shard i/N`), started together; the slowest one's time. It tells the machine's
+# own parallel capacity (shared cores, clocks) apart from what MPI adds.
+for n in $ranks; do
+  t0=$(now)
+  for i in $(seq 1 "$n"); do
+    # shellcheck disable=SC2086
+    "$gpulin" explore $args --shard "$i/$n" --json >"$out/shard-$n-$i.json" 2>/dev/null &
+  done
+  wait
+  echo "$(since "$t0")" >"$out/shards-$n.seconds"
+done
+lscpu 2>/dev/null | grep -E "^(CPU\(s\)|Thread|Core|Socket|Model name)" >"$out/lscpu.txt"
+
 python3 - "$out" $ranks <<'PY'
 import json, sys
 out, ranks = sys.argv[1], sys.argv[2:]
@@ -89,7 +103,8 @@ whole_wall = float(open(f"{out}/mpi-whole.seconds").read())
 whole_run = whole["total_seconds"]
 print(f"unsharded: {whole['schedules']} schedules, {whole['histories']} distinct histories, "
       f"exhaustive={whole['exhaustive']}, {whole_wall:.2f} s wall, {whole_run:.2f} s exploring")
-print(f"{'ranks':>5} {'wall s':>8} {'speed-up':>8} {'explore s':>9} {'speed-up':>8}  counts")
+print(open(f"{out}/lscpu.txt").read().strip())
+print(f"{'ranks':>5} {'wall s':>8} {'speed-up':>8} {'explore s':>9} {'speed-up':>8} {'shards s':>8} {'speed-up':>8}  counts")
 bad = False
 for n in ranks:
     rc, wall = open(f"{out}/mpi-{n}.seconds").read().split()
@@ -104,7 +119,9 @@ for n in ranks:
     bad |= not same
     diff = "" if same else " differ: " + ", ".join(f"{f} {r[f]} vs {whole[f]}" for f in fields if r[f] != whole[f])
     wall = float(wall)
+    shards = float(open(f"{out}/shards-{n}.seconds").read())
     print(f"{n:>5} {wall:>8.2f} {whole_wall / wall:>7.2f}x {r['total_seconds']:>9.2f} "
-          f"{whole_run / r['total_seconds']:>7.2f}x  {'equal' if same else 'NOT EQUAL'}{diff}")
+          f"{whole_run / r['total_seconds']:>7.2f}x {shards:>8.2f} {whole_wall / shards:>7.2f}x  "
+          f"{'equal' if same else 'NOT EQUAL'}{diff}")
 sys.exit(1 if bad else 0)
 PY

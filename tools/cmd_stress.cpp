@@ -2,6 +2,8 @@
 #include <fmt/core.h>
 #include <fmt/format.h>
 
+#include <cuda_runtime.h>
+
 #include <algorithm>
 #include <optional>
 
@@ -9,6 +11,8 @@
 #include "tools/explore/heap_config.h"
 #include "tools/explore/slab_program.h"
 #include "tools/stress/bucket_stress.h"
+#include "tools/stress/gpu_list.h"
+#include "tools/stress/multi_gpu.h"
 #include "tools/stress/psync_stress.h"
 #include "tools/stress/slab_stress.h"
 #include "tools/stress/stress.h"
@@ -113,6 +117,79 @@ int run_bucket(Args& a) {
   return r.failures.empty() ? int(kPass) : int(kViolation);
 }
 
+// One heap run's report (after its title line): phases, checks, verdict.
+void print_heap_result(const stress::StressOptions& o, const stress::StressResult& r) {
+  for (const auto& p : r.phases)
+    fmt::print("  {:<22} {:>10} ops  {:>9.4f} s  {:>8.2f} M keys/s\n", p.name, p.ops, p.seconds,
+               p.ops * double(o.k) / std::max(p.seconds, 1e-12) / 1e6);
+  fmt::print("  inserted {} keys, deleted {}\n", r.inserted_keys, r.deleted_keys);
+  fmt::print("  kernels {:.3f} s; checks on the {}: conservation and invariant {:.3f} s", r.kernel_seconds,
+             o.check == "device" ? "GPU" : "host", r.at_rest_seconds);
+  if (o.record)
+    fmt::print(", witness ({} operations, {} events, {} keys) {:.3f} s{}", r.ops, r.events, r.tuples, r.check_seconds,
+               r.download_seconds > 0 ? fmt::format(", download {:.3f} s", r.download_seconds) : std::string());
+  fmt::print("; end of kernels to verdict {:.3f} s\n", r.verdict_seconds);
+  if (!r.check_phases.empty()) {
+    fmt::print("  GPU check:");
+    for (const auto& [name, secs] : r.check_phases) fmt::print(" {} {:.3f} s;", name, secs);
+    fmt::print("\n");
+  }
+  if (!r.history_path.empty()) fmt::print("  history: {}\n", r.history_path);
+  for (const auto& f : r.failures) fmt::print("  FAIL: {}\n", f);
+  fmt::print("  verdict: {}\n", r.failures.empty() ? "pass" : !r.watchdog.empty() ? "FAIL (stopped by the watchdog)" : "FAIL");
+}
+
+std::string heap_title(const std::string& structure, const std::string& variant, const stress::StressOptions& o) {
+  return fmt::format("{} {} on the GPU: {} blocks x {} threads, k={}, workload {}, {} keys of {} bits", structure,
+                     variant, o.blocks, o.threads, o.k, o.workload, o.keys, o.key_bits);
+}
+
+// --gpus: one heap a GPU at once, each reported as a single run is, then one line a
+// GPU and the totals. Every run's outcome is counted: pass, FAIL, or error (it
+// could not run). Exit: 1 if any failed, else 2 if any could not run, else 0.
+int run_heaps_on_gpus(const std::string& structure, const std::string& variant, const stress::StressOptions& o,
+                      const std::string& spec) {
+  int available = 0;
+  if (cudaGetDeviceCount(&available) != cudaSuccess) available = 0;
+  const std::vector<int> gpus = stress::parse_gpu_list(spec, available);
+  const stress::MultiGpuRun all = stress::run_stress_on_gpus(o, gpus);
+  uint64_t pass = 0, fail = 0, error = 0;
+  double keys = 0, kernel_max = 0;
+  for (const auto& g : all.runs) {
+    fmt::print("GPU {} ({}), seed {}: {}\n", g.device, g.name.empty() ? "?" : g.name, g.options.seed,
+               heap_title(structure, variant, g.options));
+    if (!g.error.empty()) {
+      fmt::print("  ERROR: {}\n", g.error);
+      ++error;
+      continue;
+    }
+    print_heap_result(g.options, g.result);
+    (g.result.failures.empty() ? pass : fail) += 1;
+    for (const auto& p : g.result.phases) keys += double(p.ops) * o.k;
+    kernel_max = std::max(kernel_max, g.result.kernel_seconds);
+  }
+  fmt::print("\n{:>4} {:<24} {:>6} {:>8} {:>11} {:>12} {:>10}  {}\n", "gpu", "name", "seed", "verdict", "kernels s",
+             "M keys/s", "check s", "history");
+  for (const auto& g : all.runs) {
+    if (!g.error.empty()) {
+      fmt::print("{:>4} {:<24.24} {:>6} {:>8} {}\n", g.device, g.name, g.options.seed, "error", g.error);
+      continue;
+    }
+    double run_keys = 0;
+    for (const auto& p : g.result.phases) run_keys += double(p.ops) * o.k;
+    fmt::print("{:>4} {:<24.24} {:>6} {:>8} {:>11.3f} {:>12.1f} {:>10.3f}  {}\n", g.device, g.name, g.options.seed,
+               g.result.failures.empty() ? "pass" : "FAIL", g.result.kernel_seconds,
+               run_keys / std::max(g.result.kernel_seconds, 1e-12) / 1e6, g.result.check_seconds,
+               o.record ? (g.result.history_path.empty() ? "checked" : g.result.history_path) : "not recorded");
+  }
+  fmt::print("{} GPUs: {} pass, {} FAIL, {} error; {:.3f} s wall for all; {:.1f} M keys/s together (kernels, the "
+             "slowest GPU's time)\n",
+             all.runs.size(), pass, fail, error, all.wall_seconds, keys / std::max(kernel_max, 1e-12) / 1e6);
+  if (fail) return int(kViolation);
+  if (error) return int(kBadInput);
+  return int(kPass);
+}
+
 }  // namespace
 
 void add_stress(CLI::App& app, std::function<int()>& run) {
@@ -123,6 +200,7 @@ void add_stress(CLI::App& app, std::function<int()>& run) {
     stress::PsyncStressOptions psync;
     stress::BucketStressOptions bucket;
     std::optional<uint64_t> ops;  // --ops: the slab hash's mix or the bucket heap's program
+    std::string gpus;             // --gpus: one heap a GPU ("" : the current GPU alone)
   };
   auto a = std::make_shared<Args>();
   auto& o = a->o;
@@ -162,6 +240,9 @@ void add_stress(CLI::App& app, std::function<int()>& run) {
                   "re-reads a GPU wait may make before the watchdog stops the run (default 2^24, about 17 s)")
       ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 40));
   sub->add_flag("--record", o.record, "record the history and check it with the witness checker");
+  sub->add_option("--gpus", a->gpus,
+                  "heaps: one heap on each of these GPUs at once, each checked (all, or device numbers: 0,1); "
+                  "seeds seed, seed+1, ...; with --out a folder gpu-D each");
   sub->add_flag("--ticket-holds", o.ticket_holds,
                 "with --record: a ticket from the one counter for every hold, as before hold versions (costlier)");
   sub->add_option("--check", o.check, "where the checks run: device (the GPU, default) or host (download everything)")
@@ -169,6 +250,11 @@ void add_stress(CLI::App& app, std::function<int()>& run) {
   sub->add_option("--out", o.out_dir, "with --record: write the history as JSON Lines to this folder (a download)");
   sub->callback([a, &run] {
     run = [a] {
+      if (!a->gpus.empty() && a->structure != "gheap-td" && a->structure != "gheap-bu") {
+        fmt::print(stderr, "gpulin stress: --gpus runs the heaps (gheap-td, gheap-bu), one a GPU; not {}\n",
+                   a->structure);
+        return int(kBadInput);
+      }
       if (a->structure.rfind("slab-", 0) == 0) return run_slab(*a);
       if (a->structure == "psync") return run_psync(*a);
       if (a->structure == "bucket-heap") return run_bucket(*a);
@@ -178,32 +264,14 @@ void add_stress(CLI::App& app, std::function<int()>& run) {
       o.mutant = *explore::parse_mutant(a->mutant);
       stress::StressResult r;
       try {
+        if (!a->gpus.empty()) return run_heaps_on_gpus(a->structure, a->variant, o, a->gpus);
         r = stress::run_stress(o);
       } catch (const std::invalid_argument& e) {
         fmt::print(stderr, "gpulin stress: {}\n", e.what());
         return int(kBadInput);
       }
-      fmt::print("{} {} on the GPU: {} blocks x {} threads, k={}, workload {}, {} keys of {} bits\n", a->structure,
-                 a->variant, o.blocks, o.threads, o.k, o.workload, o.keys, o.key_bits);
-      for (const auto& p : r.phases)
-        fmt::print("  {:<22} {:>10} ops  {:>9.4f} s  {:>8.2f} M keys/s\n", p.name, p.ops, p.seconds,
-                   p.ops * double(o.k) / std::max(p.seconds, 1e-12) / 1e6);
-      fmt::print("  inserted {} keys, deleted {}\n", r.inserted_keys, r.deleted_keys);
-      fmt::print("  kernels {:.3f} s; checks on the {}: conservation and invariant {:.3f} s", r.kernel_seconds,
-                 o.check == "device" ? "GPU" : "host", r.at_rest_seconds);
-      if (o.record)
-        fmt::print(", witness ({} operations, {} events, {} keys) {:.3f} s{}", r.ops, r.events, r.tuples,
-                   r.check_seconds,
-                   r.download_seconds > 0 ? fmt::format(", download {:.3f} s", r.download_seconds) : std::string());
-      fmt::print("; end of kernels to verdict {:.3f} s\n", r.verdict_seconds);
-      if (!r.check_phases.empty()) {
-        fmt::print("  GPU check:");
-        for (const auto& [name, secs] : r.check_phases) fmt::print(" {} {:.3f} s;", name, secs);
-        fmt::print("\n");
-      }
-      if (!r.history_path.empty()) fmt::print("  history: {}\n", r.history_path);
-      for (const auto& f : r.failures) fmt::print("  FAIL: {}\n", f);
-      fmt::print("  verdict: {}\n", r.failures.empty() ? "pass" : !r.watchdog.empty() ? "FAIL (stopped by the watchdog)" : "FAIL");
+      fmt::print("{}\n", heap_title(a->structure, a->variant, o));
+      print_heap_result(o, r);
       return r.failures.empty() ? int(kPass) : int(kViolation);
     };
   });

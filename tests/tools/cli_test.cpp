@@ -1,6 +1,7 @@
 // `gpulin` as users run it: exit codes 0 pass, 1 violation, 2 bad input, 3 out of
 // budget (naming which), and the explore -> replay and import -> check round trips.
 #include <gtest/gtest.h>
+#include <cuda_runtime.h>
 #include <sys/wait.h>
 
 #include <cstdlib>
@@ -410,3 +411,16 @@ TEST(CliReplay, SchedulesThatDoNotFitExitTwo) {
   }
 }
 
+
+// stress --gpus takes the heaps only (bad input for any other structure, before
+// anything runs); without a GPU it says so and exits 2.
+TEST(CliStress, GpusIsForHeapsAndNeedsADevice) {
+  const Result r = gpulin("stress --structure slab-map --gpus all");
+  EXPECT_EQ(r.code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("--gpus runs the heaps"), std::string::npos) << r.err;
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0) return;  // tests/gpu/multi_gpu_stress_test.cpp runs it
+  const Result none = gpulin("stress --gpus all --keys 4096");
+  EXPECT_EQ(none.code, 2) << none.out << none.err;
+  EXPECT_NE(none.err.find("no CUDA device"), std::string::npos) << none.err;
+}

@@ -57,7 +57,8 @@ Header stress_header(const StressOptions& o) {
   header.extra.emplace_back("key_bits", std::to_string(o.key_bits));
   std::string gpu = "\"unknown\"";
   cudaDeviceProp prop{};
-  if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess) {
+  int device = 0;  // the run's: the host thread's current device (--gpus runs one a thread)
+  if (cudaGetDevice(&device) == cudaSuccess && cudaGetDeviceProperties(&prop, device) == cudaSuccess) {
     gpu.clear();
     append_json_string(gpu, prop.name);
   }
@@ -124,7 +125,10 @@ template <class Key>
 StressResult run_stress_as(const StressOptions& o) {
   // Stages on standard error as they finish, so that a long run shows where it is.
   const auto started = std::chrono::steady_clock::now();
-  auto stage = [&](const std::string& what) { std::fprintf(stderr, "[stress %7.1f s] %s\n", since(started), what.c_str()); };
+  const std::string who = o.label.empty() ? "" : o.label + " ";
+  auto stage = [&](const std::string& what) {
+    std::fprintf(stderr, "[stress %s%7.1f s] %s\n", who.c_str(), since(started), what.c_str());
+  };
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) throw std::runtime_error("no CUDA device");
   const Workload<Key> w = make_workload<Key>(o.workload, o.keys, o.k, o.blocks, o.seed);

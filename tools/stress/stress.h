@@ -42,6 +42,9 @@ struct StressOptions {
   gheap::Mutant mutant = gheap::Mutant::None;
   // Re-reads a wait may make before the watchdog stops the run (cuda/watchdog.h).
   uint64_t spin_bound = uint64_t{1} << 24;
+  // Names the run in its progress lines on standard error ("gpu 1": several run
+  // at once under --gpus).
+  std::string label;
 };
 
 struct PhaseTiming {
