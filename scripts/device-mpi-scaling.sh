@@ -2,11 +2,14 @@
 # On the lent GPU machine (16 cores, no Open MPI installed, no network, root): the
 # scaling of `gpulin explore --mpi` over 1, 2, 4, 8 and 16 ranks against the
 # unsharded run, on the issue's search (DFS, 3 actors x 3 operations, preemption
-# bound 2; EXPLORE_ARGS replaces it, RANKS the rank counts). Checks that every run
+# bound 2; EXPLORE_ARGS replaces it, RANKS the rank counts, REPEATS the rounds whose
+# medians the table shows, default 3). Checks that every run
 # counts the same schedules, distinct histories and failures, and prints a table:
 # wall time of mpirun (start-up included) and the exploration's own time (the
 # slowest rank), each with its speed-up over the unsharded run, and beside them the
-# same split as independent processes without MPI. Results go to $OUT (or out/device).
+# same split as independent processes without MPI, and the machine's own bound: N
+# copies of the whole search at once, each slower than one alone (the "bound" column
+# is N x one copy's time / their mean time). Results go to $OUT (or out/device).
 #
 # Open MPI travels as Debian packages: run scripts/fetch-device-debs.sh here first,
 # then carry .debs; they are unpacked with dpkg -x into a prefix, and OPAL_PREFIX
@@ -63,20 +66,25 @@ ldd "$gpulin" | grep -q "libmpi\.so" || {
   grep -i mpi "$out/mpi-configure.log" 2>/dev/null | tail
   exit 2
 }
-echo "== explore $args"
-t0=$(now)
-# shellcheck disable=SC2086
-"$gpulin" explore $args --json >"$out/mpi-whole.json" 2>"$out/mpi-whole.err"
-code=$?
-since "$t0" >"$out/mpi-whole.seconds"
-[ "$code" -le 1 ] || { cat "$out/mpi-whole.err"; exit 2; }
-for n in $ranks; do
-  echo "== mpirun -np $n"
+# REPEATS rounds (default 3), each the unsharded run and every rank count, in turn,
+# so that the machine's drift reaches all alike; the table takes medians.
+repeats="${REPEATS:-3}"
+echo "== explore $args ($repeats rounds)"
+for rep in $(seq 1 "$repeats"); do
   t0=$(now)
   # shellcheck disable=SC2086
-  mpirun.openmpi -np "$n" --oversubscribe --bind-to none "$gpulin" explore $args --mpi --json \
-    >"$out/mpi-$n.json" 2>"$out/mpi-$n.err"
-  echo "rc=$? $(since "$t0")" >"$out/mpi-$n.seconds"
+  "$gpulin" explore $args --json >"$out/mpi-whole-$rep.json" 2>"$out/mpi-whole.err"
+  code=$?
+  since "$t0" >"$out/mpi-whole-$rep.seconds"
+  [ "$code" -le 1 ] || { cat "$out/mpi-whole.err"; exit 2; }
+  for n in $ranks; do
+    echo "== round $rep: mpirun -np $n"
+    t0=$(now)
+    # shellcheck disable=SC2086
+    mpirun.openmpi -np "$n" --oversubscribe --bind-to none "$gpulin" explore $args --mpi --json \
+      >"$out/mpi-$n-$rep.json" 2>"$out/mpi-$n.err"
+    echo "rc=$? $(since "$t0")" >"$out/mpi-$n-$rep.seconds"
+  done
 done
 
 # The same split without MPI: N independent processes, one static shard each
@@ -91,37 +99,62 @@ for n in $ranks; do
   wait
   echo "$(since "$t0")" >"$out/shards-$n.seconds"
 done
+# N copies of the whole unsharded search at once: how much slower each runs than
+# one alone (clocks, shared caches) bounds what any split can gain on N cores.
+for n in $ranks; do
+  for i in $(seq 1 "$n"); do
+    ( t=$(now)
+      # shellcheck disable=SC2086
+      "$gpulin" explore $args --json >/dev/null 2>&1
+      since "$t" >"$out/copies-$n-$i.seconds" ) &
+  done
+  wait
+done
 lscpu 2>/dev/null | grep -E "^(CPU\(s\)|Thread|Core|Socket|Model name)" >"$out/lscpu.txt"
 
-python3 - "$out" $ranks <<'PY'
-import json, sys
-out, ranks = sys.argv[1], sys.argv[2:]
+python3 - "$out" "$repeats" $ranks <<'PY'
+import json, statistics, sys
+out, repeats, ranks = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 fields = ["schedules", "histories", "violations", "invariant_failures", "deadlocks", "livelocks", "faults",
           "proof_point_failures", "undecided", "exhaustive"]
-whole = json.load(open(f"{out}/mpi-whole.json"))
-whole_wall = float(open(f"{out}/mpi-whole.seconds").read())
-whole_run = whole["total_seconds"]
+reps = range(1, repeats + 1)
+wholes = [json.load(open(f"{out}/mpi-whole-{k}.json")) for k in reps]
+whole = wholes[0]
+whole_wall = statistics.median(float(open(f"{out}/mpi-whole-{k}.seconds").read()) for k in reps)
+whole_run = statistics.median(w["total_seconds"] for w in wholes)
 print(f"unsharded: {whole['schedules']} schedules, {whole['histories']} distinct histories, "
-      f"exhaustive={whole['exhaustive']}, {whole_wall:.2f} s wall, {whole_run:.2f} s exploring")
+      f"exhaustive={whole['exhaustive']}; medians of {repeats} rounds: {whole_wall:.2f} s wall, "
+      f"{whole_run:.2f} s exploring")
 print(open(f"{out}/lscpu.txt").read().strip())
-print(f"{'ranks':>5} {'wall s':>8} {'speed-up':>8} {'explore s':>9} {'speed-up':>8} {'shards s':>8} {'speed-up':>8}  counts")
+print(f"{'ranks':>5} {'wall s':>8} {'speed-up':>8} {'explore s':>9} {'speed-up':>8} {'shards s':>8} {'speed-up':>8} "
+      f"{'copies s':>8} {'bound':>7}  counts")
 bad = False
 for n in ranks:
-    rc, wall = open(f"{out}/mpi-{n}.seconds").read().split()
-    try:
-        r = json.load(open(f"{out}/mpi-{n}.json"))
-    except ValueError:
-        print(f"{n:>5} failed ({rc}); see {out}/mpi-{n}.err:")
-        print(open(f"{out}/mpi-{n}.err").read()[-2000:])
-        bad = True
+    walls, runs, failed = [], [], False
+    for k in reps:
+        rc, wall = open(f"{out}/mpi-{n}-{k}.seconds").read().split()
+        try:
+            r = json.load(open(f"{out}/mpi-{n}-{k}.json"))
+        except ValueError:
+            print(f"{n:>5} failed ({rc}) in round {k}; see {out}/mpi-{n}.err:")
+            print(open(f"{out}/mpi-{n}.err").read()[-2000:])
+            failed = True
+            break
+        same = all(r[f] == whole[f] for f in fields)
+        if not same:
+            print(f"{n:>5} round {k} differs: " + ", ".join(f"{f} {r[f]} vs {whole[f]}" for f in fields if r[f] != whole[f]))
+            failed = True
+        walls.append(float(wall))
+        runs.append(r["total_seconds"])
+    bad |= failed
+    if not walls:
         continue
-    same = all(r[f] == whole[f] for f in fields)
-    bad |= not same
-    diff = "" if same else " differ: " + ", ".join(f"{f} {r[f]} vs {whole[f]}" for f in fields if r[f] != whole[f])
-    wall = float(wall)
+    wall, run = statistics.median(walls), statistics.median(runs)
     shards = float(open(f"{out}/shards-{n}.seconds").read())
-    print(f"{n:>5} {wall:>8.2f} {whole_wall / wall:>7.2f}x {r['total_seconds']:>9.2f} "
-          f"{whole_run / r['total_seconds']:>7.2f}x {shards:>8.2f} {whole_wall / shards:>7.2f}x  "
-          f"{'equal' if same else 'NOT EQUAL'}{diff}")
+    copies = [float(open(f"{out}/copies-{n}-{i}.seconds").read()) for i in range(1, int(n) + 1)]
+    copy_mean = sum(copies) / len(copies)
+    print(f"{n:>5} {wall:>8.2f} {whole_wall / wall:>7.2f}x {run:>9.2f} {whole_run / run:>7.2f}x "
+          f"{shards:>8.2f} {whole_wall / shards:>7.2f}x {copy_mean:>8.2f} {int(n) * whole_wall / copy_mean:>6.2f}x  "
+          f"{'NOT EQUAL' if failed else 'equal'}")
 sys.exit(1 if bad else 0)
 PY
