@@ -348,7 +348,8 @@ struct TakenWindow {
 };
 
 // Copy warp: the next window from the scratch's counter, once the batches holding
-// its two corners are published (an acquire of each flag, then the splits).
+// its two corners are published (an acquire of each flag, then the splits; only the
+// leader, which acquired, reads them).
 template <class Block, class Key, class Value, class Comp>
 GPULIN_HD TakenWindow take_window(Block& blk, const MergeArgs<Key, Value, Comp>& p) {
   TakenWindow t;
@@ -364,8 +365,10 @@ GPULIN_HD TakenWindow take_window(Block& blk, const MergeArgs<Key, Value, Comp>&
   wait_published(w / kBatch);
   if ((w + 1) / kBatch != w / kBatch) wait_published((w + 1) / kBatch);
   t.w = w;
-  t.a0 = p.scratch.splits[w];
-  t.a1 = p.scratch.splits[w + 1];
+  if (blk.leader()) {  // the lane whose acquire saw the flags (and the one that issues the window)
+    t.a0 = p.scratch.splits[w];
+    t.a1 = p.scratch.splits[w + 1];
+  }
   return t;
 }
 
