@@ -79,7 +79,7 @@ cudaError_t grid_limit(uint64_t& blocks) {
 }
 
 // Temp storage the merge asks for: the scratch the blocks share the windows through
-// (MergeScratch: 12 bytes a window of Policy::tile outputs, about 1.5 KB per million
+// (MergeScratch: 12 bytes a window of Policy::tile outputs, about 1.1 KB per million
 // keys with the default policy), at least 16 bytes.
 template <class Policy>
 size_t temp_bytes_for(uint64_t total) {

@@ -16,8 +16,9 @@
 //      again. No allocation, no synchronisation: a clearing of the temp storage's
 //      first bytes and one kernel on `stream`. The temp storage is the scratch the
 //      kernel's blocks share the windows through (global_merge.h, MergeScratch):
-//      about 12 bytes per 8K outputs, 16-byte aligned (cudaMalloc's are); a smaller
-//      or misaligned one is cudaErrorInvalidValue. Its contents need no preparing.
+//      12 bytes a window (10752 outputs with the 4-byte default), 16-byte aligned
+//      (cudaMalloc's are); a smaller or misaligned one is cudaErrorInvalidValue. Its
+//      contents need no preparing.
 //   2. no temp-storage arguments: the call allocates its temp storage itself,
 //      stream-ordered (cudaMallocAsync / cudaFreeAsync on `stream`).
 // Returns the first CUDA error (launch errors included); cudaErrorMisalignedAddress
