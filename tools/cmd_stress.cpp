@@ -21,11 +21,73 @@ namespace gpulin::cli {
 
 namespace {
 
+// One slab run's report (after its title line).
+void print_slab_result(const stress::SlabStressOptions& s, const stress::SlabStressResult& r) {
+  fmt::print("  build  {:>12} ops  {:>9.4f} s  {:>9.1f} M ops/s  (kernels; {:.4f} s from the first launch)\n",
+             r.build_ops, r.build_seconds, r.build_ops / std::max(r.build_seconds, 1e-12) / 1e6, r.build_span_seconds);
+  fmt::print("  mix    {:>12} ops  {:>9.4f} s  {:>9.1f} M ops/s  (kernels; {:.4f} s from the first launch)\n", r.mix_ops,
+             r.mix_seconds, r.mix_ops / std::max(r.mix_seconds, 1e-12) / 1e6, r.mix_span_seconds);
+  if (s.record)
+    fmt::print("  recorded by {}: {} ops, {} events; download and assembly {:.3f} s, check {:.3f} s ({} keys, {} searched)\n",
+               r.recorder, r.ops, r.events, r.download_seconds, r.check_seconds, r.keys_checked, r.keys_searched);
+  if (!r.witness_failure.empty()) fmt::print("  explicit-rule order failed ({}); decided by the search\n", r.witness_failure);
+  if (!r.history_path.empty()) fmt::print("  history: {}\n", r.history_path);
+  for (const auto& f : r.failures) fmt::print("  FAIL: {}\n", f);
+  fmt::print("  verdict: {}\n", r.failures.empty() ? "pass" : "FAIL");
+}
+
+// --gpus for the slab hash: one table partitioned by key over the GPUs, each part
+// reported and checked, then a line a part and the totals (pass, FAIL, error all
+// counted). Exit as run_heaps_on_gpus.
+int run_slab_on_gpus(const std::string& title, const stress::SlabStressOptions& s, const std::vector<int>& gpus) {
+  const stress::MultiGpuSlabRun all = stress::run_slab_on_gpus(s, gpus);
+  uint64_t pass = 0, fail = 0, error = 0, mix_ops = 0;
+  double mix_max = 0;
+  for (const auto& g : all.runs) {
+    fmt::print("GPU {} ({}), part {} of {}: {}\n", g.device, g.name.empty() ? "?" : g.name, g.options.part + 1,
+               g.options.parts, title);
+    if (!g.error.empty()) {
+      fmt::print("  ERROR: {}\n", g.error);
+      ++error;
+      continue;
+    }
+    print_slab_result(g.options, g.result);
+    (g.result.failures.empty() ? pass : fail) += 1;
+    mix_ops += g.result.mix_ops;
+    mix_max = std::max(mix_max, g.result.mix_seconds);
+  }
+  fmt::print("\n{:>4} {:<24} {:>5} {:>8} {:>12} {:>10} {:>12} {:>10}\n", "gpu", "name", "part", "verdict", "mix ops",
+             "mix s", "M ops/s", "check s");
+  for (const auto& g : all.runs) {
+    if (!g.error.empty()) {
+      fmt::print("{:>4} {:<24.24} {:>5} {:>8} {}\n", g.device, g.name, g.options.part + 1, "error", g.error);
+      continue;
+    }
+    const auto& r = g.result;
+    fmt::print("{:>4} {:<24.24} {:>5} {:>8} {:>12} {:>10.4f} {:>12.1f} {:>10.3f}\n", g.device, g.name,
+               g.options.part + 1, r.failures.empty() ? "pass" : "FAIL", r.mix_ops, r.mix_seconds,
+               r.mix_ops / std::max(r.mix_seconds, 1e-12) / 1e6, r.check_seconds);
+  }
+  fmt::print("{} GPUs: {} pass, {} FAIL, {} error; {:.3f} s wall for all; the mix at {:.1f} M ops/s together "
+             "(kernels, the slowest GPU's time)\n",
+             all.runs.size(), pass, fail, error, all.wall_seconds, mix_ops / std::max(mix_max, 1e-12) / 1e6);
+  if (fail) return int(kViolation);
+  if (error) return int(kBadInput);
+  return int(kPass);
+}
+
+std::vector<int> gpu_list(const std::string& spec) {
+  int available = 0;
+  if (cudaGetDeviceCount(&available) != cudaSuccess) available = 0;
+  return stress::parse_gpu_list(spec, available);
+}
+
 template <class Args>
 int run_slab(Args& a) {
   auto& s = a.slab;
   if (a.ops) s.ops = *a.ops;
   stress::SlabStressResult r;
+  std::string title;
   try {
     s.mode = *explore::parse_slab_structure(a.structure);
     s.mix = stress::parse_mix(a.mix);
@@ -35,24 +97,16 @@ int run_slab(Args& a) {
     s.record = a.o.record;
     s.recorder = a.recorder;
     s.out_dir = a.o.out_dir;
+    title = fmt::format("{} on the GPU ({} alloc): {} buckets, {} keys built, {} ops of mix {}, {} threads a block",
+                        a.structure, a.alloc, s.buckets, s.initial, s.ops, a.mix, s.threads);
+    if (!a.gpus.empty()) return run_slab_on_gpus(title + " (the whole table; each GPU its part)", s, gpu_list(a.gpus));
     r = stress::run_slab_stress(s);
   } catch (const std::invalid_argument& e) {
     fmt::print(stderr, "gpulin stress: {}\n", e.what());
     return int(kBadInput);
   }
-  fmt::print("{} on the GPU ({} alloc): {} buckets, {} keys built, {} ops of mix {}, {} threads a block\n", a.structure,
-             a.alloc, s.buckets, s.initial, s.ops, a.mix, s.threads);
-  fmt::print("  build  {:>12} ops  {:>9.4f} s  {:>9.1f} M ops/s  (kernels; {:.4f} s from the first launch)\n", s.initial,
-             r.build_seconds, s.initial / std::max(r.build_seconds, 1e-12) / 1e6, r.build_span_seconds);
-  fmt::print("  mix    {:>12} ops  {:>9.4f} s  {:>9.1f} M ops/s  (kernels; {:.4f} s from the first launch)\n", s.ops,
-             r.mix_seconds, s.ops / std::max(r.mix_seconds, 1e-12) / 1e6, r.mix_span_seconds);
-  if (s.record)
-    fmt::print("  recorded by {}: {} ops, {} events; download and assembly {:.3f} s, check {:.3f} s ({} keys, {} searched)\n",
-               r.recorder, r.ops, r.events, r.download_seconds, r.check_seconds, r.keys_checked, r.keys_searched);
-  if (!r.witness_failure.empty()) fmt::print("  explicit-rule order failed ({}); decided by the search\n", r.witness_failure);
-  if (!r.history_path.empty()) fmt::print("  history: {}\n", r.history_path);
-  for (const auto& f : r.failures) fmt::print("  FAIL: {}\n", f);
-  fmt::print("  verdict: {}\n", r.failures.empty() ? "pass" : "FAIL");
+  fmt::print("{}\n", title);
+  print_slab_result(s, r);
   return r.failures.empty() ? int(kPass) : int(kViolation);
 }
 
@@ -148,10 +202,7 @@ std::string heap_title(const std::string& structure, const std::string& variant,
 // GPU and the totals. Every run's outcome is counted: pass, FAIL, or error (it
 // could not run). Exit: 1 if any failed, else 2 if any could not run, else 0.
 int run_heaps_on_gpus(const std::string& structure, const std::string& variant, const stress::StressOptions& o,
-                      const std::string& spec) {
-  int available = 0;
-  if (cudaGetDeviceCount(&available) != cudaSuccess) available = 0;
-  const std::vector<int> gpus = stress::parse_gpu_list(spec, available);
+                      const std::vector<int>& gpus) {
   const stress::MultiGpuRun all = stress::run_stress_on_gpus(o, gpus);
   uint64_t pass = 0, fail = 0, error = 0;
   double keys = 0, kernel_max = 0;
@@ -241,8 +292,8 @@ void add_stress(CLI::App& app, std::function<int()>& run) {
       ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 40));
   sub->add_flag("--record", o.record, "record the history and check it with the witness checker");
   sub->add_option("--gpus", a->gpus,
-                  "heaps: one heap on each of these GPUs at once, each checked (all, or device numbers: 0,1); "
-                  "seeds seed, seed+1, ...; with --out a folder gpu-D each");
+                  "on these GPUs at once (all, or device numbers: 0,1), each run checked; heaps: one heap a GPU, "
+                  "seeds seed, seed+1, ...; slab hash: one table partitioned by key; with --out a folder gpu-D each");
   sub->add_flag("--ticket-holds", o.ticket_holds,
                 "with --record: a ticket from the one counter for every hold, as before hold versions (costlier)");
   sub->add_option("--check", o.check, "where the checks run: device (the GPU, default) or host (download everything)")
@@ -250,8 +301,10 @@ void add_stress(CLI::App& app, std::function<int()>& run) {
   sub->add_option("--out", o.out_dir, "with --record: write the history as JSON Lines to this folder (a download)");
   sub->callback([a, &run] {
     run = [a] {
-      if (!a->gpus.empty() && a->structure != "gheap-td" && a->structure != "gheap-bu") {
-        fmt::print(stderr, "gpulin stress: --gpus runs the heaps (gheap-td, gheap-bu), one a GPU; not {}\n",
+      if (!a->gpus.empty() && (a->structure == "psync" || a->structure == "bucket-heap")) {
+        fmt::print(stderr,
+                   "gpulin stress: --gpus runs the heaps (gheap-td, gheap-bu: one a GPU) and the slab hash (one table "
+                   "partitioned over the GPUs); not {}\n",
                    a->structure);
         return int(kBadInput);
       }
@@ -264,7 +317,7 @@ void add_stress(CLI::App& app, std::function<int()>& run) {
       o.mutant = *explore::parse_mutant(a->mutant);
       stress::StressResult r;
       try {
-        if (!a->gpus.empty()) return run_heaps_on_gpus(a->structure, a->variant, o, a->gpus);
+        if (!a->gpus.empty()) return run_heaps_on_gpus(a->structure, a->variant, o, gpu_list(a->gpus));
         r = stress::run_stress(o);
       } catch (const std::invalid_argument& e) {
         fmt::print(stderr, "gpulin stress: {}\n", e.what());

@@ -412,15 +412,19 @@ TEST(CliReplay, SchedulesThatDoNotFitExitTwo) {
 }
 
 
-// stress --gpus takes the heaps only (bad input for any other structure, before
-// anything runs); without a GPU it says so and exits 2.
-TEST(CliStress, GpusIsForHeapsAndNeedsADevice) {
-  const Result r = gpulin("stress --structure slab-map --gpus all");
-  EXPECT_EQ(r.code, 2) << r.out << r.err;
-  EXPECT_NE(r.err.find("--gpus runs the heaps"), std::string::npos) << r.err;
+// stress --gpus takes the heaps and the slab hash (bad input for the other
+// structures, before anything runs); without a GPU it says so and exits 2.
+TEST(CliStress, GpusIsForHeapsAndTheSlabHashAndNeedsADevice) {
+  for (const char* structure : {"psync", "bucket-heap"}) {
+    const Result r = gpulin(std::string("stress --structure ") + structure + " --gpus all");
+    EXPECT_EQ(r.code, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find("--gpus runs the heaps"), std::string::npos) << r.err;
+  }
   int devices = 0;
   if (cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0) return;  // tests/gpu/multi_gpu_stress_test.cpp runs it
-  const Result none = gpulin("stress --gpus all --keys 4096");
-  EXPECT_EQ(none.code, 2) << none.out << none.err;
-  EXPECT_NE(none.err.find("no CUDA device"), std::string::npos) << none.err;
+  for (const char* structure : {"gheap-td", "slab-map"}) {
+    const Result none = gpulin(std::string("stress --structure ") + structure + " --gpus all --keys 4096");
+    EXPECT_EQ(none.code, 2) << none.out << none.err;
+    EXPECT_NE(none.err.find("no CUDA device"), std::string::npos) << none.err;
+  }
 }

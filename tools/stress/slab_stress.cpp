@@ -78,6 +78,18 @@ Workload make_slab_workload(const SlabStressOptions& o) {
   return w;
 }
 
+// The initial keys and operations of partition `part` (SlabStressOptions::parts).
+Workload keep_partition(const Workload& all, uint32_t part, uint32_t parts) {
+  Workload w;
+  for (size_t i = 0; i < all.init_keys.size(); ++i)
+    if (slab_partition(all.init_keys[i], parts) == part)
+      w.init_keys.push_back(all.init_keys[i]), w.init_values.push_back(all.init_values[i]);
+  for (size_t i = 0; i < all.key.size(); ++i)
+    if (slab_partition(all.key[i], parts) == part)
+      w.fn.push_back(all.fn[i]), w.key.push_back(all.key[i]), w.value.push_back(all.value[i]);
+  return w;
+}
+
 // The downloaded table, checked at rest on the host (slab_at_rest.h).
 std::optional<std::string> table_at_rest(const DeviceSlabHash& t, Mode mode) {
   std::vector<uint32_t> base = t.base_words(), pool = t.pool_words(), bitmaps = t.bitmap_words();
@@ -124,13 +136,19 @@ SlabStressResult run_slab_stress(const SlabStressOptions& o) {
   if (o.batch == 0 || o.batch % 32) throw std::invalid_argument("--batch: a positive multiple of 32");
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) throw std::runtime_error("no CUDA device");
+  if (o.parts == 0 || o.part >= o.parts) throw std::invalid_argument("slab stress: part " + std::to_string(o.part) +
+                                                                     " of " + std::to_string(o.parts));
   SlabStressResult res;
-  const Workload w = make_slab_workload(o);
+  const Workload w = o.parts == 1 ? make_slab_workload(o) : keep_partition(make_slab_workload(o), o.part, o.parts);
+  const uint32_t buckets = (o.buckets + o.parts - 1) / o.parts;
   // Slabs for every key ever inserted at 30 % fill, as SlabAlloc-light memory blocks.
-  const uint64_t inserts = o.initial + static_cast<uint64_t>(o.ops * o.mix[0] * 1.2) + 1024;
-  const uint64_t slabs = o.buckets + inserts / 4;
+  const uint64_t inserts =
+      (o.parts == 1 ? o.initial + static_cast<uint64_t>(o.ops * o.mix[0] * 1.2)
+                    : w.init_keys.size() + static_cast<uint64_t>(1.2 * std::count(w.fn.begin(), w.fn.end(), kFnInsert))) +
+      1024;
+  const uint64_t slabs = buckets + inserts / 4;
   SlabHashShape shape;
-  shape.buckets = o.buckets;
+  shape.buckets = buckets;
   shape.blocks_per_super = static_cast<uint32_t>(std::min<uint64_t>(16384, (slabs + kUnitsPerBlock - 1) / kUnitsPerBlock));
   shape.supers = static_cast<uint32_t>((slabs / kUnitsPerBlock + shape.blocks_per_super) / shape.blocks_per_super);
   shape.hash_seed = o.seed;
@@ -194,6 +212,8 @@ SlabStressResult run_slab_stress(const SlabStressOptions& o) {
   std::tie(res.build_seconds, res.build_span_seconds) = run_batches(nullptr, kFnInsert, w.init_keys, w.init_values, op_base);
   std::tie(res.mix_seconds, res.mix_span_seconds) = run_batches(&w.fn, kFnSearch, w.key, w.value, op_base);
   res.ops = total;
+  res.build_ops = w.init_keys.size();
+  res.mix_ops = w.fn.size();
   res.alloc_failures = table.failures();
   if (res.alloc_failures)
     res.failures.push_back(std::to_string(res.alloc_failures) + " allocations found no free slab (pool too small)");

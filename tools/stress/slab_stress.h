@@ -32,9 +32,23 @@ struct SlabStressOptions {
   // from the one global ticket counter), or "auto": key clocks where they apply.
   std::string recorder = "auto";
   std::string out_dir;                   // with record: the history as JSON Lines
+  // One part of a table split over `parts` GPUs by key (stress --gpus): the run
+  // draws the whole workload from `seed`, keeps the initial keys and operations
+  // whose key is in partition `part` (slab_partition), in their order, and builds
+  // its share of the buckets (ceil(buckets / parts)). Parts share no key, so the
+  // whole run is linearizable exactly when every part's history is (linearizability
+  // is local: Herlihy and Wing, Theorem 1).
+  uint32_t part = 0, parts = 1;
 };
 
+// The partition of `key` among `parts` (a multiplicative hash, so that the fresh
+// keys, the present ones and the absent ones all spread evenly).
+inline uint32_t slab_partition(uint32_t key, uint32_t parts) {
+  return static_cast<uint32_t>((static_cast<uint64_t>(key * 0x9E3779B1u) * parts) >> 32);
+}
+
 struct SlabStressResult {
+  uint64_t build_ops = 0, mix_ops = 0;  // keys built, operations of the mix (this part's, under parts > 1)
   uint64_t ops = 0, events = 0;
   double build_seconds = 0, mix_seconds = 0;            // GPU time of the kernels (sum over launches)
   double build_span_seconds = 0, mix_span_seconds = 0;  // wall clock, first launch to last kernel's end
