@@ -36,23 +36,40 @@ void print_slab_result(const stress::SlabStressOptions& s, const stress::SlabStr
   fmt::print("  verdict: {}\n", r.failures.empty() ? "pass" : "FAIL");
 }
 
+// The outcomes of --gpus runs, every one counted: pass, FAIL, or error (the run
+// could not be made). Exit: 1 if any failed, else 2 if any could not run, else 0.
+struct GpuTally {
+  uint64_t pass = 0, fail = 0, error = 0;
+  // Counts the run; prints its error and returns false when it has no result.
+  template <class Run>
+  bool add(const Run& g) {
+    if (!g.error.empty()) {
+      fmt::print("  ERROR: {}\n", g.error);
+      ++error;
+      return false;
+    }
+    (g.result.failures.empty() ? pass : fail) += 1;
+    return true;
+  }
+  std::string totals(size_t gpus, double wall) const {
+    return fmt::format("{} GPUs: {} pass, {} FAIL, {} error; {:.3f} s wall for all", gpus, pass, fail, error, wall);
+  }
+  int exit() const { return fail ? int(kViolation) : error ? int(kBadInput) : int(kPass); }
+};
+
 // --gpus for the slab hash: one table partitioned by key over the GPUs, each part
 // reported and checked, then a line a part and the totals (pass, FAIL, error all
 // counted). Exit as run_heaps_on_gpus.
 int run_slab_on_gpus(const std::string& title, const stress::SlabStressOptions& s, const std::vector<int>& gpus) {
   const stress::MultiGpuSlabRun all = stress::run_slab_on_gpus(s, gpus);
-  uint64_t pass = 0, fail = 0, error = 0, mix_ops = 0;
+  GpuTally tally;
+  uint64_t mix_ops = 0;
   double mix_max = 0;
   for (const auto& g : all.runs) {
     fmt::print("GPU {} ({}), part {} of {}: {}\n", g.device, g.name.empty() ? "?" : g.name, g.options.part + 1,
                g.options.parts, title);
-    if (!g.error.empty()) {
-      fmt::print("  ERROR: {}\n", g.error);
-      ++error;
-      continue;
-    }
+    if (!tally.add(g)) continue;
     print_slab_result(g.options, g.result);
-    (g.result.failures.empty() ? pass : fail) += 1;
     mix_ops += g.result.mix_ops;
     mix_max = std::max(mix_max, g.result.mix_seconds);
   }
@@ -68,12 +85,9 @@ int run_slab_on_gpus(const std::string& title, const stress::SlabStressOptions& 
                g.options.part + 1, r.failures.empty() ? "pass" : "FAIL", r.mix_ops, r.mix_seconds,
                r.mix_ops / std::max(r.mix_seconds, 1e-12) / 1e6, r.check_seconds);
   }
-  fmt::print("{} GPUs: {} pass, {} FAIL, {} error; {:.3f} s wall for all; the mix at {:.1f} M ops/s together "
-             "(kernels, the slowest GPU's time)\n",
-             all.runs.size(), pass, fail, error, all.wall_seconds, mix_ops / std::max(mix_max, 1e-12) / 1e6);
-  if (fail) return int(kViolation);
-  if (error) return int(kBadInput);
-  return int(kPass);
+  fmt::print("{}; the mix at {:.1f} M ops/s together (kernels, the slowest GPU's time)\n",
+             tally.totals(all.runs.size(), all.wall_seconds), mix_ops / std::max(mix_max, 1e-12) / 1e6);
+  return tally.exit();
 }
 
 std::vector<int> gpu_list(const std::string& spec) {
@@ -204,18 +218,13 @@ std::string heap_title(const std::string& structure, const std::string& variant,
 int run_heaps_on_gpus(const std::string& structure, const std::string& variant, const stress::StressOptions& o,
                       const std::vector<int>& gpus) {
   const stress::MultiGpuRun all = stress::run_stress_on_gpus(o, gpus);
-  uint64_t pass = 0, fail = 0, error = 0;
+  GpuTally tally;
   double keys = 0, kernel_max = 0;
   for (const auto& g : all.runs) {
     fmt::print("GPU {} ({}), seed {}: {}\n", g.device, g.name.empty() ? "?" : g.name, g.options.seed,
                heap_title(structure, variant, g.options));
-    if (!g.error.empty()) {
-      fmt::print("  ERROR: {}\n", g.error);
-      ++error;
-      continue;
-    }
+    if (!tally.add(g)) continue;
     print_heap_result(g.options, g.result);
-    (g.result.failures.empty() ? pass : fail) += 1;
     for (const auto& p : g.result.phases) keys += double(p.ops) * o.k;
     kernel_max = std::max(kernel_max, g.result.kernel_seconds);
   }
@@ -233,12 +242,9 @@ int run_heaps_on_gpus(const std::string& structure, const std::string& variant, 
                run_keys / std::max(g.result.kernel_seconds, 1e-12) / 1e6, g.result.check_seconds,
                o.record ? (g.result.history_path.empty() ? "checked" : g.result.history_path) : "not recorded");
   }
-  fmt::print("{} GPUs: {} pass, {} FAIL, {} error; {:.3f} s wall for all; {:.1f} M keys/s together (kernels, the "
-             "slowest GPU's time)\n",
-             all.runs.size(), pass, fail, error, all.wall_seconds, keys / std::max(kernel_max, 1e-12) / 1e6);
-  if (fail) return int(kViolation);
-  if (error) return int(kBadInput);
-  return int(kPass);
+  fmt::print("{}; {:.1f} M keys/s together (kernels, the slowest GPU's time)\n",
+             tally.totals(all.runs.size(), all.wall_seconds), keys / std::max(kernel_max, 1e-12) / 1e6);
+  return tally.exit();
 }
 
 }  // namespace
