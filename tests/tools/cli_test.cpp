@@ -428,3 +428,17 @@ TEST(CliStress, GpusIsForHeapsAndTheSlabHashAndNeedsADevice) {
     EXPECT_NE(none.err.find("no CUDA device"), std::string::npos) << none.err;
   }
 }
+
+// A run that releases a node it does not hold (the paper BU heap's delete, findings
+// F5) broke the lock protocol: a fault, as the survey's columns count it, even
+// where only the witness checker meets the stray release (the run itself ends).
+TEST(CliReplay, AStrayReleaseIsAFaultNotAViolation) {
+  const Result r = gpulin("replay --schedule " +
+                          quote("gheap-bu:paper:k=4:t=2|i55-27-48-16,d;i43-39-45-48;d,d,i57-26,i46-60-59-53;i18-21-13-6|"
+                                "2*27.3*6.0*2.1*2.0*35.1*2.3*3.1*18.3*7"));
+  EXPECT_EQ(r.code, 1) << r.err;
+  const std::string said = r.out + r.err;  // the history on stdout, the verdict on stderr
+  EXPECT_NE(said.find("run: completed"), std::string::npos) << said;
+  EXPECT_NE(said.find("verdict: fault: lock protocol:"), std::string::npos) << said;
+  EXPECT_NE(said.find("rel of node 2 by op 1 without a preceding acq"), std::string::npos) << said;
+}

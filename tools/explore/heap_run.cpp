@@ -5,6 +5,7 @@
 #include "sim/schedule_string.h"
 #include "sim/sim_context.h"
 #include "structures/gheap/operation.h"
+#include "histories/rules.h"
 #include "tools/explore/heap_at_rest.h"
 #include "verify/search_checker.h"
 #include "verify/witness_checker.h"
@@ -102,6 +103,14 @@ Judgement judge_history(const History& history, const JudgeOptions& options) {
   try {
     w = check_witness(history);
   } catch (const FormatError& e) {
+    // A release of a node the op does not hold breaks the lock protocol the format
+    // requires (its acq/rel rules): a fault of the structure, as the survey's
+    // columns count it, not a result the model refuses.
+    try {
+      check_events(history.events, history.source);
+    } catch (const FormatError& lock) {
+      return {Failure::Fault, std::string("lock protocol: ") + lock.what(), false};
+    }
     return {Failure::Violation, std::string("recorded a result the model refuses: ") + e.what(), false};
   }
   const bool small = history.ops.size() <= options.search_max_ops;
