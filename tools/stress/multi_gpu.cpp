@@ -4,10 +4,15 @@
 
 #include <chrono>
 #include <exception>
+#include <functional>
 #include <thread>
 
 namespace gpulin::stress {
 
+namespace {
+// Runs run(i) for each i on a host thread of its own whose current device is
+// gpus[i], all at once; an exception or a CUDA error becomes slots[i].error. Returns
+// the wall time from the first start to the last end.
 double on_each_gpu(const std::vector<int>& gpus, std::vector<GpuSlot>& slots, const std::function<void(size_t)>& run) {
   slots.resize(gpus.size());
   const auto start = std::chrono::steady_clock::now();
@@ -37,49 +42,47 @@ double on_each_gpu(const std::vector<int>& gpus, std::vector<GpuSlot>& slots, co
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-namespace {
 std::string gpu_folder(const std::string& out_dir, int device) {
   return out_dir.empty() ? std::string() : out_dir + "/gpu-" + std::to_string(device);
 }
 
-// The slots' devices, names and errors into the runs.
-template <class Run>
-void fill_slots(std::vector<Run>& runs, const std::vector<GpuSlot>& slots) {
-  for (size_t i = 0; i < runs.size(); ++i) static_cast<GpuSlot&>(runs[i]) = slots[i];
+// Every GPU's run: its options made by `configure(options, i)` from o, then
+// `run(options)` on it, all at once; the slots' devices, names and errors copied in.
+template <class Run, class Options, class Configure, class RunOne>
+MultiGpu<Run> run_all(const Options& o, const std::vector<int>& gpus, Configure configure, RunOne run) {
+  MultiGpu<Run> all;
+  all.runs.resize(gpus.size());
+  for (size_t i = 0; i < gpus.size(); ++i) {
+    all.runs[i].options = o;
+    configure(all.runs[i].options, i);
+  }
+  std::vector<GpuSlot> slots;
+  all.wall_seconds = on_each_gpu(gpus, slots, [&](size_t i) { all.runs[i].result = run(all.runs[i].options); });
+  for (size_t i = 0; i < gpus.size(); ++i) static_cast<GpuSlot&>(all.runs[i]) = slots[i];
+  return all;
 }
 }  // namespace
 
 MultiGpuRun run_stress_on_gpus(const StressOptions& o, const std::vector<int>& gpus) {
-  MultiGpuRun all;
-  all.runs.resize(gpus.size());
-  for (size_t i = 0; i < gpus.size(); ++i) {
-    StressOptions& r = all.runs[i].options;
-    r = o;
-    r.seed = o.seed + i;
-    r.label = "gpu " + std::to_string(gpus[i]);
-    r.out_dir = gpu_folder(o.out_dir, gpus[i]);
-  }
-  std::vector<GpuSlot> slots;
-  all.wall_seconds = on_each_gpu(gpus, slots, [&](size_t i) { all.runs[i].result = run_stress(all.runs[i].options); });
-  fill_slots(all.runs, slots);
-  return all;
+  return run_all<GpuRun>(
+      o, gpus,
+      [&](StressOptions& r, size_t i) {
+        r.seed = o.seed + i;
+        r.label = "gpu " + std::to_string(gpus[i]);
+        r.out_dir = gpu_folder(o.out_dir, gpus[i]);
+      },
+      [](const StressOptions& r) { return run_stress(r); });
 }
 
 MultiGpuSlabRun run_slab_on_gpus(const SlabStressOptions& o, const std::vector<int>& gpus) {
-  MultiGpuSlabRun all;
-  all.runs.resize(gpus.size());
-  for (size_t i = 0; i < gpus.size(); ++i) {
-    SlabStressOptions& r = all.runs[i].options;
-    r = o;
-    r.part = static_cast<uint32_t>(i);
-    r.parts = static_cast<uint32_t>(gpus.size());
-    r.out_dir = gpu_folder(o.out_dir, gpus[i]);
-  }
-  std::vector<GpuSlot> slots;
-  all.wall_seconds =
-      on_each_gpu(gpus, slots, [&](size_t i) { all.runs[i].result = run_slab_stress(all.runs[i].options); });
-  fill_slots(all.runs, slots);
-  return all;
+  return run_all<SlabGpuRun>(
+      o, gpus,
+      [&](SlabStressOptions& r, size_t i) {
+        r.part = static_cast<uint32_t>(i);
+        r.parts = static_cast<uint32_t>(gpus.size());
+        r.out_dir = gpu_folder(o.out_dir, gpus[i]);
+      },
+      [](const SlabStressOptions& r) { return run_slab_stress(r); });
 }
 
 }  // namespace gpulin::stress

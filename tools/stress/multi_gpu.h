@@ -3,7 +3,6 @@
 // hash: one table partitioned by key over the GPUs.
 #pragma once
 
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -19,35 +18,29 @@ struct GpuSlot {
   std::string error;  // the run could not be made (no memory, a CUDA error): no result
 };
 
-// Runs run(i) for each i on a host thread of its own whose current device is
-// gpus[i], all at once; an exception or a CUDA error becomes slots[i].error. Returns
-// the wall time from the first start to the last end.
-double on_each_gpu(const std::vector<int>& gpus, std::vector<GpuSlot>& slots, const std::function<void(size_t)>& run);
-
-struct GpuRun : GpuSlot {
-  StressOptions options;  // as run there: seed o.seed + i, out_dir o.out_dir/gpu-D
-  StressResult result;
+// One GPU's run: its options as run there and its result.
+template <class Options, class Result>
+struct GpuRunOf : GpuSlot {
+  Options options;
+  Result result;
 };
 
-struct MultiGpuRun {
-  std::vector<GpuRun> runs;  // in the order of `gpus`
-  double wall_seconds = 0;   // from the first start to the last end
+template <class Run>
+struct MultiGpu {
+  std::vector<Run> runs;    // in the order of the GPUs given
+  double wall_seconds = 0;  // from the first start to the last end
 };
+
+using GpuRun = GpuRunOf<StressOptions, StressResult>;  // options: seed o.seed + i, out_dir o.out_dir/gpu-D
+using MultiGpuRun = MultiGpu<GpuRun>;
 
 // Runs run_stress(o) on each device of `gpus` concurrently. The i-th run's seed is
 // o.seed + i, so that the GPUs run different workloads; with o.out_dir its history
 // goes to o.out_dir/gpu-D.
 MultiGpuRun run_stress_on_gpus(const StressOptions& o, const std::vector<int>& gpus);
 
-struct SlabGpuRun : GpuSlot {
-  SlabStressOptions options;  // part i of gpus.size(), out_dir o.out_dir/gpu-D
-  SlabStressResult result;
-};
-
-struct MultiGpuSlabRun {
-  std::vector<SlabGpuRun> runs;
-  double wall_seconds = 0;
-};
+using SlabGpuRun = GpuRunOf<SlabStressOptions, SlabStressResult>;  // options: part i of the GPUs, out_dir o.out_dir/gpu-D
+using MultiGpuSlabRun = MultiGpu<SlabGpuRun>;
 
 // One slab hash partitioned by key over `gpus`: GPU i runs part i of the workload
 // o.seed draws (SlabStressOptions::parts), with its share of the buckets; each
