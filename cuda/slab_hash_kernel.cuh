@@ -6,6 +6,7 @@
 
 #include "cuda/cuda_context.cuh"
 #include "cuda/key_clock_context.cuh"
+#include "cuda/round_clock_context.cuh"
 #include "cuda/slab_hash_launch.h"
 #include "structures/slab_hash/flush.h"
 #include "structures/slab_hash/work_queue.h"
@@ -15,12 +16,15 @@ namespace gpulin::slab_hash {
 using SlabFlushContext = cuda_exec::CudaContext<cuda_exec::WarpScope, false>;
 
 // How a batch kernel records: not at all, every event from the one global ticket
-// counter (histories/device_events.h), or by key clocks (histories/key_clock_records.h).
-enum class SlabRecording { kNone, kEvents, kKeyClocks };
+// counter (histories/device_events.h), by key clocks or by warp rounds
+// (histories/key_clock_records.h).
+enum class SlabRecording { kNone, kEvents, kKeyClocks, kWarpRounds };
 
 template <SlabRecording R>
-using SlabBatchContext = std::conditional_t<R == SlabRecording::kKeyClocks, cuda_exec::KeyClockContext,
-                                            cuda_exec::CudaContext<cuda_exec::WarpScope, R == SlabRecording::kEvents>>;
+using SlabBatchContext = std::conditional_t<
+    R == SlabRecording::kKeyClocks, cuda_exec::KeyClockContext,
+    std::conditional_t<R == SlabRecording::kWarpRounds, cuda_exec::RoundClockContext,
+                       cuda_exec::CudaContext<cuda_exec::WarpScope, R == SlabRecording::kEvents>>>;
 
 // One operation per thread. `Fn`: the batch's one operation, fixed at compile time
 // (a bulk build or search), or kAnyFn (each thread's from ops.fn or ops.uniform_fn).
@@ -37,7 +41,7 @@ template <class P, SlabRecording R, uint32_t Fn = kAnyFn, bool Bulk = false>
 __global__ void __launch_bounds__(1024, R == SlabRecording::kEvents ? 1 : 2)
     slab_batch_kernel(SlabHashView<P> h, SlabOpBatch ops, DeviceRecorderRef rec, KeyClockRecorderRef clocks,
                       int64_t op_id_base) {
-  constexpr bool kClocks = R == SlabRecording::kKeyClocks;
+  constexpr bool kClocks = R == SlabRecording::kKeyClocks || R == SlabRecording::kWarpRounds;  // records by rounds
   using X = SlabBatchContext<R>;
   X x = [&] {
     if constexpr (kClocks) return X(clocks);

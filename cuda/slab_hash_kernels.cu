@@ -39,6 +39,10 @@ cudaError_t launch_policy(const DeviceSlabHash& t, const SlabOpBatch& ops, uint3
     if constexpr (P::mode == Mode::Multimap) return cudaErrorInvalidValue;
     else {
       if (op_id_base < 0 || uint64_t(op_id_base) + ops.count > clocks->record_cap) return cudaErrorInvalidValue;
+      if (clocks->mode == KeyClockMode::kWarpRounds) {
+        if (clocks->clock_bits != 0) return cudaErrorInvalidValue;  // one clock for every key
+        return launch(slab_batch_kernel<P, SlabRecording::kWarpRounds>, {}, *clocks);
+      }
       return launch(slab_batch_kernel<P, SlabRecording::kKeyClocks>, {}, *clocks);
     }
   }
@@ -80,7 +84,10 @@ cudaError_t load_slab_kernels(Mode mode, bool light) {
         (const void*)slab_batch_kernel<P, kOff, kFnInsert>,        (const void*)slab_batch_kernel<P, kOff, kFnSearch>,
         (const void*)slab_batch_kernel<P, kOff, kFnSearch, true>,  (const void*)slab_batch_kernel<P, kOff, kFnDelete>,
         (const void*)slab_flush_kernel<P>};
-    if constexpr (P::mode != Mode::Multimap) kernels.push_back((const void*)slab_batch_kernel<P, SlabRecording::kKeyClocks>);
+    if constexpr (P::mode != Mode::Multimap) {
+      kernels.push_back((const void*)slab_batch_kernel<P, SlabRecording::kKeyClocks>);
+      kernels.push_back((const void*)slab_batch_kernel<P, SlabRecording::kWarpRounds>);
+    }
     for (const void* k : kernels)
       if (const cudaError_t e = cudaFuncGetAttributes(&a, k); e != cudaSuccess) return e;
     return cudaSuccess;

@@ -51,7 +51,8 @@ KeyHistory assemble_key_clock_history(const std::vector<KeyClockRecord>& records
       if (res_len) keys.push_back(r.res);
     }
   }
-  header.extra.emplace_back(kOrderField, kOrderPerKey);
+  // One clock orders every event: t is then real time (the default order).
+  if (clock_bits != 0) header.extra.emplace_back(kOrderField, kOrderPerKey);
   return assemble_recorded_history(std::move(events), keys.data(), keys.size(), 0, std::move(header), fn_names,
                                    std::move(source));
 }

@@ -15,10 +15,11 @@ namespace gpulin {
 // `clock_bits` clocks. Each operation is its own actor (its op id: the launches'
 // order, which a thread's operations follow, is in t); its events' t are
 // key_clock_t(launch, ticket, clock). The header gets order "per-key" (kOrderPerKey,
-// history.h). Throws FormatError naming the op for a record never written (inv_t
-// 0), a ticket at or past 2^30 (a clock that wrapped), a launch past 2^13 or out of
-// order, an unknown operation or a malformed shape; the format's rules
-// (check_events) judge the rest, as for every recording.
+// history.h), unless clock_bits is 0: one clock orders every event in real time.
+// Throws FormatError naming the op for a record never written (inv_t 0), a ticket
+// at or past 2^30 (a clock that wrapped), a launch past 2^13 or out of order, an
+// unknown operation or a malformed shape; the format's rules (check_events) judge
+// the rest, as for every recording.
 KeyHistory assemble_key_clock_history(const std::vector<KeyClockRecord>& records, uint32_t clock_bits, Header header,
                                       const std::vector<std::string>& fn_names, std::string source);
 

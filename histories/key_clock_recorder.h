@@ -18,6 +18,9 @@ class KeyClockRecorder {
   // Room for `ops` operations (op ids 0 .. ops - 1) on 2^clock_bits clocks
   // (at most 2^20: 4 MiB, inside an H100's L2).
   explicit KeyClockRecorder(uint64_t ops, uint32_t clock_bits = kKeyClockMaxBits);
+  // Recording by warp rounds (KeyClockMode::kWarpRounds): one clock, no lp.
+  static KeyClockRecorder warp_rounds(uint64_t ops) { return KeyClockRecorder(ops, 0, KeyClockMode::kWarpRounds); }
+  KeyClockRecorder(KeyClockRecorder&& other) noexcept;
   ~KeyClockRecorder();
   KeyClockRecorder(const KeyClockRecorder&) = delete;
   KeyClockRecorder& operator=(const KeyClockRecorder&) = delete;
@@ -28,10 +31,14 @@ class KeyClockRecorder {
   uint64_t capacity() const { return cap_; }
   size_t bytes() const;
 
+  KeyClockMode mode() const { return ref_.mode; }
+
   // Records 0 .. ops - 1 (the ops run so far) as a history (assemble_key_clock_history).
+  // By warp rounds the history has no lp events, so `header`'s lp_rule is dropped.
   KeyHistory download(uint64_t ops, Header header, const std::vector<std::string>& fn_names, std::string source) const;
 
  private:
+  KeyClockRecorder(uint64_t ops, uint32_t clock_bits, KeyClockMode mode);
   KeyClockRecorderRef ref_;
   uint64_t cap_ = 0;
   uint32_t launches_ = 0;

@@ -29,6 +29,17 @@
 // result) at its own index: no shared append counter, one coalesced store per warp.
 // The host turns the records into events whose t packs (launch, ticket, clock), a
 // linear extension of every clock's order and of the launches' order.
+//
+// Recording by warp rounds (KeyClockMode::kWarpRounds, cuda/round_clock_context.cuh)
+// keeps the records and drops two thirds of the atomics: ONE clock for every key,
+// and a warp takes its round's 32 inv tickets with one atomic (acquire, before the
+// round's first shared access) and its 32 ret tickets with another (release, after
+// the last). A ticket block is one point of the clock's order, so an operation whose
+// ret ticket precedes another's inv ticket happened before it, as above; and since
+// one clock orders every event, the history's t is real time for all of them. The
+// price: no lp tickets (an lp needs an atomic of its own operation), so such a
+// history has no lp events and no lp_rule; checkers order each key's operations by
+// their ret instead (verify/keyed_linear) and search the keys that order fails.
 #pragma once
 
 #include <cstdint>
@@ -71,12 +82,18 @@ GPULIN_HD constexpr uint64_t key_clock_t(uint32_t launch, uint32_t ticket, uint3
   return (uint64_t{launch} << (kKeyClockTicketBits + kKeyClockMaxBits)) | (uint64_t{ticket} << kKeyClockMaxBits) | clock;
 }
 
+// How the tickets are taken: each operation's own from its key's clock (inv, lp,
+// ret: three atomics an operation), or a warp round's 32 at once from one clock
+// (two atomics a round of 32 operations, no lp).
+enum class KeyClockMode : uint32_t { kPerKey = 0, kWarpRounds = 1 };
+
 // Passed by value to a recording kernel: operation `op` writes records[op]; the
 // launcher refuses a launch whose op ids reach past record_cap. `launch` is the
 // launch's index in the history.
 struct KeyClockRecorderRef {
   uint32_t* clocks = nullptr;  // [1 << clock_bits]
-  uint32_t clock_bits = 0;
+  uint32_t clock_bits = 0;     // kWarpRounds: 0 (one clock)
+  KeyClockMode mode = KeyClockMode::kPerKey;
   KeyClockRecord* records = nullptr;
   uint64_t record_cap = 0;
   uint32_t launch = 0;

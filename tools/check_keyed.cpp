@@ -40,7 +40,8 @@ bool keyed_report(const KeyHistory& h, const KeyedCheckArgs& a, CheckReport& out
   ko.search = a.search;
   const KeyedCheckResult r = check_keyed_linear(h, ko);
   if (!r.applicable) return false;
-  out.method = "witness " + h.header.lp_rule + " (per key)";
+  const bool by_ret = h.header.lp_rule.empty();  // no lp events: the rets' order, a candidate only
+  out.method = by_ret ? "ret order (per key)" : "witness " + h.header.lp_rule + " (per key)";
   out.verdict = r.verdict;
   if (r.witness.verdict == Verdict::Linearizable) return true;
   const WitnessViolation& v = *r.witness.violation;
@@ -48,14 +49,15 @@ bool keyed_report(const KeyHistory& h, const KeyedCheckArgs& a, CheckReport& out
   CheckMethod by = CheckMethod::Witness;
   if (r.search) {
     const SearchResult& s = *r.search;
-    const std::string where = "the proof's points fail on " + count_text(r.failing_keys.size(), "key") + " (" +
-                              count_text(r.failing_ops, "operation") + "), first: " + v.message;
+    const std::string where = (by_ret ? "the rets' order fails on " : "the proof's points fail on ") +
+                              count_text(r.failing_keys.size(), "key") + " (" + count_text(r.failing_ops, "operation") +
+                              "), first: " + v.message;
     out.method += ", then search on " + count_text(r.failing_keys.size(), "key");
     out.states = s.states_explored;
     out.steps = s.steps;
     out.budget = s.budget;
     if (s.verdict == Verdict::Linearizable) {
-      out.note = true;  // not a violation, but a finding about the proof
+      out.note = !by_ret;  // not a violation, but a finding about the proof (the rets' order is no proof's)
       out.detail = where + "\n  the search linearizes them: linearizable, but not by the proof's points";
       return true;
     }
@@ -118,7 +120,8 @@ std::optional<int> check_keyed(const KeyedCheckArgs& a) {
       out.detail = d.message;
       return done();
     }
-    if (keyed_model(h.header.model) && !h.header.lp_rule.empty()) {
+    // Without lp events only the search decides (auto): by ret order, then the search.
+    if (keyed_model(h.header.model) && (!h.header.lp_rule.empty() || a.method == "auto")) {
       if (!keyed_report(h, a, out)) return std::nullopt;
       return done();
     }

@@ -5,7 +5,9 @@
 //   map / set / multimap with an lp_rule -> the keyed check (all cores): each key's
 //     operations replayed in the rule's order, and the keys where that fails
 //     decided by the search on their operations alone (auto), or reported as the
-//     rule's failure (witness).
+//     rule's failure (witness);
+//   map / set / multimap without one (no lp events: recorded by warp rounds), auto
+//     -> the same with each key's operations in the order of their rets.
 // Returns nullopt when none of these decides (another model, strings for keys, a
 // pending pq delete, duplicate keys without a rule, --method search): the caller
 // then runs the generic path (DOM reader, witness replay, search).

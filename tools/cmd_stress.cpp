@@ -30,7 +30,9 @@ void print_slab_result(const stress::SlabStressOptions& s, const stress::SlabStr
   if (s.record)
     fmt::print("  recorded by {}: {} ops, {} events; download and assembly {:.3f} s, check {:.3f} s ({} keys, {} searched)\n",
                r.recorder, r.ops, r.events, r.download_seconds, r.check_seconds, r.keys_checked, r.keys_searched);
-  if (!r.witness_failure.empty()) fmt::print("  explicit-rule order failed ({}); decided by the search\n", r.witness_failure);
+  if (!r.witness_failure.empty())
+    fmt::print("  {} order failed ({}); decided by the search\n", r.recorder == "warp-rounds" ? "ret" : "explicit-rule",
+               r.witness_failure);
   if (!r.history_path.empty()) fmt::print("  history: {}\n", r.history_path);
   for (const auto& f : r.failures) fmt::print("  FAIL: {}\n", f);
   fmt::print("  verdict: {}\n", r.failures.empty() ? "pass" : "FAIL");
@@ -275,9 +277,10 @@ void add_stress(CLI::App& app, std::function<int()>& run) {
   sub->add_option("--mix", a->mix, "slab hash: fractions a,b,c,d of insert, delete, search, search-absent (paper Γ)");
   sub->add_option("--batch", sl.batch, "slab hash: operations per kernel launch");
   sub->add_option("--recorder", a->recorder,
-                  "slab hash with --record: key-clocks (per-key order, map and set), events (one global order) or "
-                  "auto (key clocks where they apply)")
-      ->check(CLI::IsMember({"auto", "key-clocks", "events"}));
+                  "slab hash with --record: warp-rounds (a warp round's tickets from one clock, no lp events; map "
+                  "and set), key-clocks (each op's inv, lp and ret from its key's clock; map and set), events (every "
+                  "event from one global counter) or auto (warp rounds where they apply)")
+      ->check(CLI::IsMember({"auto", "warp-rounds", "key-clocks", "events"}));
   sub->add_option("--alloc", a->alloc, "slab hash: light (SlabAlloc-light) or regular (SlabAlloc)")
       ->check(CLI::IsMember({"light", "regular"}));
   sub->add_option("--variant", a->variant, "fixed or paper")->check(CLI::IsMember({"paper", "fixed"}));

@@ -2,7 +2,7 @@
 // slab hash's kernel with the mutant slab-search-first-slab (SEARCH stops after the
 // base slab). With 16 buckets the lists are long, so searches for keys further down
 // miss; the recorded history must be judged not linearizable, with the failing key
-// named, whichever recorder wrote it (events, key clocks). Label `gpu`; skips
+// named, whichever recorder wrote it (events, key clocks, warp rounds). Label `gpu`; skips
 // without a device.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
@@ -15,6 +15,7 @@
 #include "histories/rules.h"
 #include "histories/result_shapes.h"
 #include "tools/explore/slab_program.h"
+#include "verify/keyed_linear/keyed_check.h"
 #include "verify/search_checker.h"
 
 namespace gpulin {
@@ -84,6 +85,27 @@ TEST(SlabMutantOnGpu, SearchFirstSlabIsRejectedByKeyClocks) {
   KeyHistory k = rec.download(2 * kOps, explore::slab_header(Mode::Map, "test"), explore::slab_fn_names(Mode::Map), "gpu");
   check_header(k.header, k.source, 0);  // "order": "per-key" on a map
   check_events(k.events, k.source);
+  expect_rejected(expand(k));
+}
+
+// Recorded by warp rounds (no lp events): the rets' order fails on the keys the
+// mutant missed, and the search on them finds no linearization.
+TEST(SlabMutantOnGpu, SearchFirstSlabIsRejectedByWarpRounds) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device: GPU test skipped";
+  DeviceSlabHash table({16, 1, 4, 64, 1}, true);
+  KeyClockRecorder rec = KeyClockRecorder::warp_rounds(2 * kOps);
+  build_then_search([&](const SlabOpBatch& ops, int64_t base) {
+    slab_batch_kernel<P, SlabRecording::kWarpRounds>
+        <<<kOps / kThreads, kThreads>>>(table.view<P>(), ops, {}, rec.next_launch(), base);
+  });
+  KeyHistory k = rec.download(2 * kOps, explore::slab_header(Mode::Map, "test"), explore::slab_fn_names(Mode::Map), "gpu");
+  EXPECT_TRUE(k.header.lp_rule.empty());
+  check_header(k.header, k.source, 0);
+  check_events(k.events, k.source);
+  apply_result_shapes(k, explore::slab_result_shapes());
+  const KeyedCheckResult r = check_keyed_linear(k);
+  EXPECT_EQ(r.verdict, Verdict::NotLinearizable);
+  EXPECT_FALSE(r.failing_keys.empty());
   expect_rejected(expand(k));
 }
 

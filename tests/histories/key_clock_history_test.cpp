@@ -130,5 +130,26 @@ TEST(KeyClockHistory, PerKeyOrderOnlyForSingleKeyModels) {
   }
 }
 
+// Warp-round records (key_clock_records.h, KeyClockMode::kWarpRounds): one clock
+// (clock_bits 0), so t is real time for every key and the header keeps the default
+// order; no lp tickets, so no lp events.
+TEST(KeyClockHistory, OneClockIsRealTimeAndWarpRoundsHaveNoLps) {
+  Header h;
+  h.model = "map";  // no lp_rule: a warp-round history has no points
+  // A round of two ops (inv tickets 1, 2; ret tickets 3, 4), then one of one op on another key.
+  const std::vector<KeyClockRecord> r = {rec(1, 0, 3, 0, 5, 50, 2, false, 0, 0), rec(2, 0, 4, 2, 9, 0, 1, false, 0, 0),
+                                         rec(5, 0, 6, 2, 5, 0, 1, true, 50, 0)};
+  KeyHistory k = assemble_key_clock_history(r, 0, h, kFns, "<gpu>");
+  apply_result_shapes(k, {{"search", ResultShape::Scalar}});
+  EXPECT_NO_THROW(check_header(k.header, k.source, 0));
+  EXPECT_NO_THROW(check_events(k.events, k.source));
+  EXPECT_EQ(k.events.size(), 6u);
+  for (const Event& e : k.events) EXPECT_NE(e.kind, EventKind::Lp);
+  EXPECT_LT(k.ops[1].ret_t, k.ops[2].inv_t);  // key 9's op before key 5's second: real time across keys
+  const std::string text = history_to_jsonl(expand(k));
+  EXPECT_EQ(text.find("\"order\""), std::string::npos) << text;
+  EXPECT_EQ(text.find("lp_rule"), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace gpulin

@@ -285,5 +285,86 @@ TEST(KeyedCheck, KeyClockHistoryIsJudgedByKey) {
   }
 }
 
+// The history as a recorder with no lp tickets writes it (warp rounds,
+// histories/key_clock_records.h): no lp events, no lp_rule.
+KeyHistory without_lps(KeyHistory kh) {
+  kh.events.erase(std::remove_if(kh.events.begin(), kh.events.end(), [](const Event& e) { return e.kind == EventKind::Lp; }),
+                  kh.events.end());
+  kh.header.lp_rule.clear();
+  return kh;
+}
+
+// Without lp events each key's ops are replayed in the order of their rets and the
+// keys where that fails are searched: the verdict is the search's on the whole
+// history, on generated histories of every keyed model, shared keys and fresh ones.
+TEST(KeyedCheck, WithoutLpsTheRetOrderAndTheSearchDecide) {
+  for (const char* model : {"map", "set", "multimap"})
+    for (uint64_t keys : {uint64_t{8}, uint64_t{100000}}) {
+      SCOPED_TRACE(std::string(model) + ", " + std::to_string(keys) + " keys");
+      const KeyHistory kh = without_lps(generated(model, 3000, 16, keys, 11));
+      ASSERT_NO_THROW(check_events(kh.events, kh.source));
+      const KeyedCheckResult one = keyed(kh, 1), many = keyed(kh, 3);
+      ASSERT_TRUE(one.applicable) << one.why;
+      EXPECT_EQ(one.verdict, Verdict::Linearizable);
+      EXPECT_EQ(check_search(expand(kh)).verdict, Verdict::Linearizable);
+      EXPECT_EQ(many.verdict, one.verdict);
+      EXPECT_EQ(many.failing_keys, one.failing_keys);
+      EXPECT_GT(one.keys, 0u);
+      // Where the rets' order failed, the search placed those keys' ops.
+      EXPECT_EQ(one.search.has_value(), !one.failing_keys.empty());
+    }
+}
+
+// A planted wrong search is still caught without lps, on its key.
+TEST(KeyedCheck, WithoutLpsAWrongSearchIsNotLinearizable) {
+  KeyHistory kh = generated("map", 20000, 64, 2048, 9);
+  const auto planted = plant_wrong_search(kh, kh.ops.size() / 2);
+  ASSERT_TRUE(planted);
+  kh = without_lps(std::move(kh));
+  const KeyedCheckResult r = keyed(kh, 2);
+  EXPECT_EQ(r.verdict, Verdict::NotLinearizable);
+  EXPECT_NE(std::find(r.failing_keys.begin(), r.failing_keys.end(), planted->key), r.failing_keys.end());
+  ASSERT_TRUE(r.search);
+  EXPECT_EQ(check_search(keys_sub_history(kh, {planted->key})).verdict, Verdict::NotLinearizable);
+}
+
+// Warp-round records (one clock, lp_t 0): a search that overlaps a replace of its
+// key and missed it fails the rets' order (the replace returned first) but is
+// linearizable before it; a search that still finds a value after the delete of it
+// returned is not linearizable. Without the search (witness only) there is no
+// verdict to give: refused, naming why.
+TEST(KeyedCheck, WarpRoundHistoryIsOrderedByItsRets) {
+  auto record = [](uint32_t inv, uint32_t ret, uint32_t fn, uint32_t key, uint32_t value, uint32_t args_len,
+                   bool has_res, uint32_t res) {
+    return KeyClockRecord{inv, 0, ret, fn, {key, value}, res, key_clock_shape(args_len, has_res, !has_res, 0)};
+  };
+  Header header;
+  header.model = "map";
+  const std::vector<std::string> fns = {"replace", "delete", "search"};
+  {
+    const std::vector<KeyClockRecord> records = {record(1, 33, 0, 5, 50, 2, false, 0),  // replace(5, 50)
+                                                 record(2, 34, 2, 5, 0, 1, false, 0)};  // search(5): null, concurrent
+    KeyHistory kh = assemble_key_clock_history(records, 0, header, fns, "<gpu>");
+    apply_result_shapes(kh, {{"search", ResultShape::Scalar}});
+    const KeyedCheckResult r = keyed(kh, 2);
+    ASSERT_TRUE(r.applicable) << r.why;
+    EXPECT_EQ(r.verdict, Verdict::Linearizable);
+    EXPECT_EQ(r.failing_keys, std::vector<int64_t>{5});
+    ASSERT_TRUE(r.witness.violation);
+    EXPECT_NE(r.witness.violation->message.find("ret order"), std::string::npos) << r.witness.violation->message;
+    EXPECT_THROW(keyed(kh, 2, /*decide=*/false), FormatError);
+  }
+  {
+    const std::vector<KeyClockRecord> records = {record(1, 33, 0, 5, 50, 2, false, 0),    // replace(5, 50)
+                                                 record(65, 97, 1, 5, 0, 1, false, 0),    // delete(5), after it
+                                                 record(129, 161, 2, 5, 0, 1, true, 50)};  // search(5): 50, stale
+    KeyHistory kh = assemble_key_clock_history(records, 0, header, fns, "<gpu>");
+    apply_result_shapes(kh, {{"search", ResultShape::Scalar}});
+    const KeyedCheckResult r = keyed(kh, 2);
+    EXPECT_EQ(r.verdict, Verdict::NotLinearizable);
+    EXPECT_EQ(check_search(expand(kh)).verdict, Verdict::NotLinearizable);
+  }
+}
+
 }  // namespace
 }  // namespace gpulin

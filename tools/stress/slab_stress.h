@@ -27,9 +27,11 @@ struct SlabStressOptions {
   uint32_t threads = 128;
   uint64_t seed = 1;
   bool record = false;
-  // With record: "key-clocks" (histories/key_clock_records.h: one record an
-  // operation, tickets from the key's clock; map and set), "events" (every event
-  // from the one global ticket counter), or "auto": key clocks where they apply.
+  // With record: "warp-rounds" (histories/key_clock_records.h: one record an
+  // operation, a warp round's tickets from one clock, no lp events; map and set),
+  // "key-clocks" (the same with each operation's inv, lp and ret tickets from its
+  // key's clock), "events" (every event from the one global ticket counter), or
+  // "auto": warp rounds where they apply, else events.
   std::string recorder = "auto";
   std::string out_dir;                   // with record: the history as JSON Lines
   // One part of a table split over `parts` GPUs by key (stress --gpus): the run
@@ -55,8 +57,8 @@ struct SlabStressResult {
   double download_seconds = 0, check_seconds = 0;
   uint64_t keys_checked = 0, keys_searched = 0;  // partitions: all, and those the witness could not settle
   uint32_t alloc_failures = 0;
-  std::string recorder;         // the recorder that ran ("key-clocks" or "events")
-  std::string witness_failure;  // why the explicit-rule order failed, when it did (the search then decides)
+  std::string recorder;         // the recorder that ran ("warp-rounds", "key-clocks" or "events")
+  std::string witness_failure;  // why the explicit-rule (or ret) order failed, when it did (the search then decides)
   std::string history_path;
   std::vector<std::string> failures;  // empty: pass
 };

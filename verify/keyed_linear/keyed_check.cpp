@@ -1,6 +1,7 @@
 #include "verify/keyed_linear/keyed_check.h"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
@@ -181,9 +182,40 @@ History keys_sub_history(const KeyHistory& h, const std::vector<int64_t>& keys) 
   return expand(h, ops);
 }
 
+namespace {
+
+// The completed ops in the order of their rets: a linear extension of the real-time
+// order (an op that precedes another returned before the other was even invoked),
+// so an order in which every key replays correctly linearizes the history. The
+// candidate for a history with no lp events (recorded by warp rounds); a pending
+// op is left out (it may never have taken effect), and a key that then fails goes
+// to the search, which places it.
+PointScan ret_order(const KeyHistory& h, unsigned threads) {
+  std::vector<std::pair<uint64_t, size_t>> by_ret(h.ops.size());
+  parallel_chunks(h.ops.size(), threads, [&](uint64_t a, uint64_t b, unsigned) {
+    for (uint64_t i = a; i < b; ++i) by_ret[i] = {h.ops[i].ret_t, i};
+  });
+  by_ret.erase(std::remove_if(by_ret.begin(), by_ret.end(), [](const auto& p) { return p.first == kPending; }),
+               by_ret.end());
+  std::sort(by_ret.begin(), by_ret.end());
+  PointScan s;
+  s.order.reserve(by_ret.size());
+  for (const auto& p : by_ret) s.order.push_back(p.second);
+  return s;
+}
+
+}  // namespace
+
 KeyedCheckResult check_keyed_linear(const KeyHistory& h, const KeyedCheckOptions& options) {
   const Kind kind = kind_of(h);
-  const LpRule rule = lp_rule_of(h.header, h.source);
+  // No lp_rule (no lp events): each key's ops in ret order, the search deciding
+  // the keys it fails on. Only where the search decides: alone it is no verdict.
+  const bool by_ret = h.header.lp_rule.empty();
+  if (by_ret && !options.decide)
+    throw FormatError(h.source, 1,
+                      "the header names no lp_rule, so there is no witness to check (the search orders each key's "
+                      "operations by their ret instead: --method auto)");
+  const std::optional<LpRule> rule = by_ret ? std::nullopt : std::optional<LpRule>(lp_rule_of(h.header, h.source));
   const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
   KeyedCheckResult r;
 
@@ -214,7 +246,7 @@ KeyedCheckResult check_keyed_linear(const KeyHistory& h, const KeyedCheckOptions
   }
   if (h.ops.empty()) min_key = max_key = 0;
 
-  const PointScan points = scan_points(h, rule);
+  const PointScan points = rule ? scan_points(h, *rule) : ret_order(h, threads);
   const uint64_t m = points.order.size();
   const Packing pk = plan_packing(min_key, max_key, m, m);
   r.why = too_wide(pk);
@@ -247,7 +279,15 @@ KeyedCheckResult check_keyed_linear(const KeyHistory& h, const KeyedCheckOptions
   } else if (first.second != UINT64_MAX) {
     r.witness.verdict = Verdict::NotLinearizable;
     r.witness.ops_replayed = first.second;
-    r.witness.violation = first_failure(h, first.first, first.second, points.order[first.second]);
+    if (rule) {
+      r.witness.violation = first_failure(h, first.first, first.second, points.order[first.second]);
+    } else {
+      WitnessViolation v;
+      v.op = h.ops[points.order[first.second]].id;
+      v.message = "in ret order, key " + std::to_string(first.first) + "'s op " + std::to_string(v.op) +
+                  " returns what the model does not answer there";
+      r.witness.violation = v;
+    }
   } else {
     r.witness.ops_replayed = m;
   }

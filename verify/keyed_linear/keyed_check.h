@@ -13,7 +13,8 @@
 // verdict, with check_witness's message. A key whose rule order fails (a wrong
 // result, or a point missing, doubled or outside its op) is then decided by the
 // search on that key's sub-history alone: linearizable by other points, or not
-// linearizable with the search's counterexample.
+// linearizable with the search's counterexample. A history without lp events is
+// ordered by its rets the same way (a linear extension of real time).
 #pragma once
 
 #include <cstdint>
@@ -56,7 +57,11 @@ struct KeyedCheckResult {
   std::optional<SearchResult> search; // decide, when some key failed: the search on their ops
 };
 
-// Throws FormatError for a header that names no keyed model or no lp_rule. The
+// A history with no lp_rule (no lp events: recorded by warp rounds,
+// histories/key_clock_records.h) is ordered per key by its ops' rets instead, a
+// candidate and no proof's points: `witness` then says where that order failed,
+// and the search decides those keys. Throws FormatError for a header that names
+// no keyed model, or no lp_rule when options.decide is false. The
 // structural rules of the format (rules.h) must hold: the readers check them; a
 // history downloaded from a recorder needs check_events first.
 KeyedCheckResult check_keyed_linear(const KeyHistory& h, const KeyedCheckOptions& options = {});

@@ -1,0 +1,78 @@
+// The CUDA context of a warp that records by warp rounds (histories/key_clock_records.h,
+// KeyClockMode::kWarpRounds). Everything but recording is CudaContext<WarpScope>'s.
+//
+// A round is one operation per lane, the warp's work queue. Lane 0 takes the
+// round's 32 inv tickets with one acquire fetch_add of 32 on the one clock before
+// any lane's first shared access, and its 32 ret tickets with one release
+// fetch_add after every lane's last; lane l's tickets are the block's (l + 1)-th.
+// The warp barrier between lane 0's atomic and the other lanes' accesses orders
+// them as the lanes' own atomics would (bar.warp.sync is morally strong among the
+// warp's threads; a device-scope release is cumulative over what its thread has
+// observed; as CudaContext's store relies on). So each operation's [inv, ret]
+// brackets the whole round, as with key clocks (key_clock_context.cuh), for two
+// atomics a round instead of their 96 (three per operation).
+//
+// Nothing waits for a ticket inside the round: the inv ticket is first needed by
+// the record, written after the round; the ret ticket by the same store.
+// record_lp, record_inv and record_ret are empty: no lp tickets (an lp would need
+// an atomic of its own operation), and the round brackets every operation.
+#pragma once
+
+#include <cstddef>
+
+#include "cuda/cuda_context.cuh"
+#include "histories/key_clock_records.h"
+
+namespace gpulin::cuda_exec {
+
+static_assert(offsetof(KeyClockRecord, fn) == 12 && offsetof(KeyClockRecord, args) == 16 &&
+                  offsetof(KeyClockRecord, shape) == 28 && alignof(KeyClockRecord) <= 16,
+              "end_round writes a record as two int4 in this layout");
+
+class RoundClockContext : public CudaContext<WarpScope, false> {
+ public:
+  __device__ explicit RoundClockContext(KeyClockRecorderRef rec) : CudaContext<WarpScope, false>(WarpScope{}), rec_(rec) {}
+
+  // Every lane calls it. `op_base`: the op id of lane 0's operation (lane l owns
+  // op_base + l). `active` and `key` are the key-clock context's; unused here.
+  __device__ void begin_round(int64_t op_base, bool, uint32_t) {
+    op_base_ = op_base;
+    if ((threadIdx.x & 31) == 0) inv_block_ = device_ref<uint32_t>(rec_.clocks[0]).fetch_add(32u, cuda::memory_order_acquire);
+    __syncwarp();  // lane 0's acquire before any lane's first shared access
+  }
+
+  __device__ void begin_op(int64_t) {}
+  __device__ void end_op() {}
+  template <class Key>
+  __device__ void record_inv(uint32_t, const Key*, uint32_t) {}
+  template <class Key>
+  __device__ void record_ret(const Key*, uint32_t, bool) {}
+  __device__ void record_lp() {}
+
+  // Every lane calls it, after the round's last operation. `pending`: this lane's
+  // operation never returned (its record keeps ret_t 0).
+  __device__ void end_round(bool active, bool pending, uint32_t fn, uint32_t key, uint32_t value, uint32_t args_len,
+                            bool has_res, bool res_null, uint32_t res) {
+    __syncwarp();  // every lane's last shared access before lane 0's release
+    const uint32_t lane = threadIdx.x & 31;
+    uint32_t ret_block = 0;
+    if (lane == 0) ret_block = device_ref<uint32_t>(rec_.clocks[0]).fetch_add(32u, cuda::memory_order_release);
+    const uint32_t inv_t = __shfl_sync(~0u, inv_block_, 0) + lane + 1;  // tickets count from 1
+    ret_block = __shfl_sync(~0u, ret_block, 0);
+    if (!active) return;
+    const uint32_t ret_t = pending ? 0u : ret_block + lane + 1;
+    // Written once and read only by the host after the run: streaming stores
+    // (evict first), so that the records do not push the table out of L2.
+    int4* const out = reinterpret_cast<int4*>(rec_.records + static_cast<uint64_t>(op_base_) + lane);
+    __stcs(out, make_int4(int(inv_t), 0, int(ret_t), int(fn)));
+    __stcs(out + 1, make_int4(int(key), int(value), int(res),
+                              int(key_clock_shape(args_len, has_res, res_null, rec_.launch))));
+  }
+
+ private:
+  KeyClockRecorderRef rec_;
+  int64_t op_base_ = 0;
+  uint32_t inv_block_ = 0;  // lane 0's: the clock before the round's inv tickets
+};
+
+}  // namespace gpulin::cuda_exec
