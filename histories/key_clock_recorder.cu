@@ -53,7 +53,7 @@ KeyHistory KeyClockRecorder::download(uint64_t ops, Header header, const std::ve
   if (ops > cap_) throw std::invalid_argument("key-clock recorder: asked for more records than it holds");
   std::vector<KeyClockRecord> records(ops);
   check(cudaMemcpy(records.data(), ref_.records, sizeof(KeyClockRecord) * ops, cudaMemcpyDeviceToHost), "download");
-  if (ref_.mode == KeyClockMode::kWarpRounds) header.lp_rule.clear();  // no lp events to order by
+  if (ref_.mode != KeyClockMode::kPerKey) header.lp_rule.clear();  // no lp events to order by
   return assemble_key_clock_history(records, ref_.clock_bits, std::move(header), fn_names, std::move(source));
 }
 

@@ -102,8 +102,9 @@ TEST(SlabMutantOnGpu, SearchFirstSlabIsRejectedByWarpRounds) {
   EXPECT_TRUE(k.header.lp_rule.empty());
   check_header(k.header, k.source, 0);
   check_events(k.events, k.source);
-  apply_result_shapes(k, explore::slab_result_shapes());
-  const KeyedCheckResult r = check_keyed_linear(k);
+  KeyHistory shaped = k;  // the keyed check reads a search's one word as its value
+  apply_result_shapes(shaped, explore::slab_result_shapes());
+  const KeyedCheckResult r = check_keyed_linear(shaped);
   EXPECT_EQ(r.verdict, Verdict::NotLinearizable);
   EXPECT_FALSE(r.failing_keys.empty());
   expect_rejected(expand(k));
