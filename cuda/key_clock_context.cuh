@@ -54,9 +54,10 @@ class KeyClockContext : public CudaContext<WarpScope, false> {
     has_lp_ = true;
   }
 
-  // Every lane calls it, after the round's last operation. `pending`: this lane's
-  // operation never returned (its record keeps ret_t 0).
-  __device__ void end_round(bool active, bool pending, uint32_t fn, uint32_t key, uint32_t value, uint32_t args_len,
+  // Every lane calls it, after the round's last operation. `op`: this lane's op id
+  // (op_base + lane); `pending`: its operation never returned (its record keeps
+  // ret_t 0).
+  __device__ void end_round(int64_t op, bool active, bool pending, uint32_t fn, uint32_t key, uint32_t value, uint32_t args_len,
                             bool has_res, bool res_null, uint32_t res) {
     __syncwarp();  // every lane's last shared access before any lane's release
     if (!active) return;
@@ -66,7 +67,7 @@ class KeyClockContext : public CudaContext<WarpScope, false> {
     const uint32_t old = lane % 4 == 0 ? lp_t_[0] : lane % 4 == 1 ? lp_t_[1] : lane % 4 == 2 ? lp_t_[2] : lp_t_[3];
     const uint32_t lp_t = has_lp_ ? old + 1 : 0u;
     KeyClockRecord r{inv_t_, lp_t, ret_t, fn, {key, value}, res, key_clock_shape(args_len, has_res, res_null, rec_.launch)};
-    rec_.records[static_cast<uint64_t>(op_base_) + lane] = r;
+    rec_.records[static_cast<uint64_t>(op)] = r;
   }
 
  private:

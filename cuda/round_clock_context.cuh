@@ -33,11 +33,13 @@ class RoundClockContext : public CudaContext<WarpScope, false> {
  public:
   __device__ explicit RoundClockContext(KeyClockRecorderRef rec) : CudaContext<WarpScope, false>(WarpScope{}), rec_(rec) {}
 
-  // Every lane calls it. `op_base`: the op id of lane 0's operation (lane l owns
-  // op_base + l). `active` and `key` are the key-clock context's; unused here.
-  __device__ void begin_round(int64_t op_base, bool, uint32_t) {
-    op_base_ = op_base;
-    if ((threadIdx.x & 31) == 0) inv_block_ = device_ref<uint32_t>(rec_.clocks[0]).fetch_add(32u, cuda::memory_order_acquire);
+  // Every lane calls it. The arguments are the key-clock context's; unused here.
+  // The inv block waits in the warp's shared-memory slot, not in a register: the
+  // acquire holds the warp's next access until it returns anyway, and a register
+  // live across the work queue would be one more spilled at 32 registers.
+  __device__ void begin_round(int64_t, bool, uint32_t) {
+    if ((threadIdx.x & 31) == 0)
+      inv_blocks()[threadIdx.x / 32] = device_ref<uint32_t>(rec_.clocks[0]).fetch_add(32u, cuda::memory_order_acquire);
     __syncwarp();  // lane 0's acquire before any lane's first shared access
   }
 
@@ -49,30 +51,33 @@ class RoundClockContext : public CudaContext<WarpScope, false> {
   __device__ void record_ret(const Key*, uint32_t, bool) {}
   __device__ void record_lp() {}
 
-  // Every lane calls it, after the round's last operation. `pending`: this lane's
-  // operation never returned (its record keeps ret_t 0).
-  __device__ void end_round(bool active, bool pending, uint32_t fn, uint32_t key, uint32_t value, uint32_t args_len,
+  // Every lane calls it, after the round's last operation. `op`: this lane's op id;
+  // `pending`: its operation never returned (its record keeps ret_t 0).
+  __device__ void end_round(int64_t op, bool active, bool pending, uint32_t fn, uint32_t key, uint32_t value, uint32_t args_len,
                             bool has_res, bool res_null, uint32_t res) {
     __syncwarp();  // every lane's last shared access before lane 0's release
     const uint32_t lane = threadIdx.x & 31;
     uint32_t ret_block = 0;
     if (lane == 0) ret_block = device_ref<uint32_t>(rec_.clocks[0]).fetch_add(32u, cuda::memory_order_release);
-    const uint32_t inv_t = __shfl_sync(~0u, inv_block_, 0) + lane + 1;  // tickets count from 1
+    const uint32_t inv_t = inv_blocks()[threadIdx.x / 32] + lane + 1;  // tickets count from 1 (lane 0 wrote it before __syncwarp)
     ret_block = __shfl_sync(~0u, ret_block, 0);
     if (!active) return;
     const uint32_t ret_t = pending ? 0u : ret_block + lane + 1;
     // Written once and read only by the host after the run: streaming stores
     // (evict first), so that the records do not push the table out of L2.
-    int4* const out = reinterpret_cast<int4*>(rec_.records + static_cast<uint64_t>(op_base_) + lane);
+    int4* const out = reinterpret_cast<int4*>(rec_.records + static_cast<uint64_t>(op));
     __stcs(out, make_int4(int(inv_t), 0, int(ret_t), int(fn)));
     __stcs(out + 1, make_int4(int(key), int(value), int(res),
                               int(key_clock_shape(args_len, has_res, res_null, rec_.launch))));
   }
 
  private:
+  // Warp w of the block: the clock before its round's inv tickets.
+  __device__ static uint32_t* inv_blocks() {
+    __shared__ uint32_t blocks[32];
+    return blocks;
+  }
   KeyClockRecorderRef rec_;
-  int64_t op_base_ = 0;
-  uint32_t inv_block_ = 0;  // lane 0's: the clock before the round's inv tickets
 };
 
 }  // namespace gpulin::cuda_exec
@@ -99,7 +104,7 @@ class BlockRoundContext : public CudaContext<WarpScope, false> {
     __syncthreads();  // thread 0's acquire before any thread's first shared access
     inv_block_ = inv_block;
   }
-  __device__ void begin_round(int64_t op_base, bool, uint32_t) { op_base_ = op_base; }
+  __device__ void begin_round(int64_t, bool, uint32_t) {}
   __device__ void begin_op(int64_t) {}
   __device__ void end_op() {}
   template <class Key>
@@ -108,11 +113,12 @@ class BlockRoundContext : public CudaContext<WarpScope, false> {
   __device__ void record_ret(const Key*, uint32_t, bool) {}
   __device__ void record_lp() {}
 
-  // The thread's record, kept until end_block.
-  __device__ void end_round(bool active, bool pending, uint32_t fn, uint32_t key, uint32_t value, uint32_t args_len,
+  // The thread's record (op id `op`), kept until end_block.
+  __device__ void end_round(int64_t op, bool active, bool pending, uint32_t fn, uint32_t key, uint32_t value, uint32_t args_len,
                             bool has_res, bool res_null, uint32_t res) {
     if (!active) return;
     has_record_ = true;
+    op_ = op;
     pending_ = pending;
     fn_ = fn, key_ = key, value_ = value, res_ = res;
     shape_ = key_clock_shape(args_len, has_res, res_null, rec_.launch);
@@ -126,14 +132,14 @@ class BlockRoundContext : public CudaContext<WarpScope, false> {
     __syncthreads();
     if (!has_record_) return;
     const uint32_t inv_t = inv_block_ + threadIdx.x + 1, ret_t = pending_ ? 0u : ret_block + threadIdx.x + 1;
-    int4* const out = reinterpret_cast<int4*>(rec_.records + static_cast<uint64_t>(op_base_) + (threadIdx.x & 31));
+    int4* const out = reinterpret_cast<int4*>(rec_.records + static_cast<uint64_t>(op_));
     __stcs(out, make_int4(int(inv_t), 0, int(ret_t), int(fn_)));
     __stcs(out + 1, make_int4(int(key_), int(value_), int(res_), int(shape_)));
   }
 
  private:
   KeyClockRecorderRef rec_;
-  int64_t op_base_ = 0;
+  int64_t op_ = 0;
   uint32_t inv_block_ = 0;
   bool has_record_ = false, pending_ = false;
   uint32_t fn_ = 0, key_ = 0, value_ = 0, res_ = 0, shape_ = 0;

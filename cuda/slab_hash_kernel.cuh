@@ -91,7 +91,7 @@ __global__ void __launch_bounds__(1024, R == SlabRecording::kEvents ? 1 : 2)
     if constexpr (kClocks) {
       // The call and result in the shapes run_slab_op records them (work_queue.h).
       const bool res_null = recorded_result_null<P::mode>(fn, found);
-      x.end_round(active, pending, fn, key, value, recorded_args_len<P::mode>(fn), !res_null, res_null, answer);
+      x.end_round(op_id_base + static_cast<int64_t>(i), active, pending, fn, key, value, recorded_args_len<P::mode>(fn), !res_null, res_null, answer);
     }
     if (ops.out && i < ops.count && answers) ops.out[i] = answer;
   }
