@@ -18,14 +18,13 @@ using SlabFlushContext = cuda_exec::CudaContext<cuda_exec::WarpScope, false>;
 // How a batch kernel records: not at all, every event from the one global ticket
 // counter (histories/device_events.h), by key clocks or by warp rounds
 // (histories/key_clock_records.h).
-enum class SlabRecording { kNone, kEvents, kKeyClocks, kWarpRounds, kBlockRounds };
+enum class SlabRecording { kNone, kEvents, kKeyClocks, kWarpRounds };
 
 template <SlabRecording R>
 using SlabBatchContext = std::conditional_t<
     R == SlabRecording::kKeyClocks, cuda_exec::KeyClockContext,
     std::conditional_t<R == SlabRecording::kWarpRounds, cuda_exec::RoundClockContext,
-                       std::conditional_t<R == SlabRecording::kBlockRounds, cuda_exec::BlockRoundContext,
-                                          cuda_exec::CudaContext<cuda_exec::WarpScope, R == SlabRecording::kEvents>>>>;
+                       cuda_exec::CudaContext<cuda_exec::WarpScope, R == SlabRecording::kEvents>>>;
 
 // One operation per thread. `Fn`: the batch's one operation, fixed at compile time
 // (a bulk build or search), or kAnyFn (each thread's from ops.fn or ops.uniform_fn).
@@ -42,9 +41,7 @@ template <class P, SlabRecording R, uint32_t Fn = kAnyFn, bool Bulk = false>
 __global__ void __launch_bounds__(1024, R == SlabRecording::kEvents ? 1 : 2)
     slab_batch_kernel(SlabHashView<P> h, SlabOpBatch ops, DeviceRecorderRef rec, KeyClockRecorderRef clocks,
                       int64_t op_id_base) {
-  constexpr bool kClocks =
-      R == SlabRecording::kKeyClocks || R == SlabRecording::kWarpRounds || R == SlabRecording::kBlockRounds;
-  constexpr bool kBlockRounds = R == SlabRecording::kBlockRounds;
+  constexpr bool kClocks = R == SlabRecording::kKeyClocks || R == SlabRecording::kWarpRounds;  // records a round
   using X = SlabBatchContext<R>;
   X x = [&] {
     if constexpr (kClocks) return X(clocks);
@@ -55,7 +52,6 @@ __global__ void __launch_bounds__(1024, R == SlabRecording::kEvents ? 1 : 2)
   const uint32_t lane = threadIdx.x & 31;
   WarpAllocator<X> wa;
   wa.warp_id = static_cast<uint32_t>(first_warp);
-  if constexpr (kBlockRounds) x.begin_block();
   // Grid-stride over warps: each round, a warp's 32 lanes bring 32 operations.
   for (uint64_t base = first_warp * 32; base < ops.count; base += warps * 32) {
     const uint64_t i = base + lane;
@@ -95,7 +91,6 @@ __global__ void __launch_bounds__(1024, R == SlabRecording::kEvents ? 1 : 2)
     }
     if (ops.out && i < ops.count && answers) ops.out[i] = answer;
   }
-  if constexpr (kBlockRounds) x.end_block();
 }
 
 template <class P>

@@ -39,9 +39,10 @@ cudaError_t launch_policy(const DeviceSlabHash& t, const SlabOpBatch& ops, uint3
     if constexpr (P::mode == Mode::Multimap) return cudaErrorInvalidValue;
     else {
       if (op_id_base < 0 || uint64_t(op_id_base) + ops.count > clocks->record_cap) return cudaErrorInvalidValue;
-      if (clocks->mode != KeyClockMode::kPerKey && clocks->clock_bits != 0) return cudaErrorInvalidValue;  // one clock
-      if (clocks->mode == KeyClockMode::kWarpRounds) return launch(slab_batch_kernel<P, SlabRecording::kWarpRounds>, {}, *clocks);
-      if (clocks->mode == KeyClockMode::kBlockRounds) return launch(slab_batch_kernel<P, SlabRecording::kBlockRounds>, {}, *clocks);
+      if (clocks->mode == KeyClockMode::kWarpRounds) {
+        if (clocks->clock_bits != 0) return cudaErrorInvalidValue;  // one clock for every key
+        return launch(slab_batch_kernel<P, SlabRecording::kWarpRounds>, {}, *clocks);
+      }
       return launch(slab_batch_kernel<P, SlabRecording::kKeyClocks>, {}, *clocks);
     }
   }
@@ -86,7 +87,6 @@ cudaError_t load_slab_kernels(Mode mode, bool light) {
     if constexpr (P::mode != Mode::Multimap) {
       kernels.push_back((const void*)slab_batch_kernel<P, SlabRecording::kKeyClocks>);
       kernels.push_back((const void*)slab_batch_kernel<P, SlabRecording::kWarpRounds>);
-      kernels.push_back((const void*)slab_batch_kernel<P, SlabRecording::kBlockRounds>);
     }
     for (const void* k : kernels)
       if (const cudaError_t e = cudaFuncGetAttributes(&a, k); e != cudaSuccess) return e;

@@ -20,7 +20,6 @@ class KeyClockRecorder {
   explicit KeyClockRecorder(uint64_t ops, uint32_t clock_bits = kKeyClockMaxBits);
   // Recording by warp rounds (KeyClockMode::kWarpRounds): one clock, no lp.
   static KeyClockRecorder warp_rounds(uint64_t ops) { return KeyClockRecorder(ops, 0, KeyClockMode::kWarpRounds); }
-  static KeyClockRecorder block_rounds(uint64_t ops) { return KeyClockRecorder(ops, 0, KeyClockMode::kBlockRounds); }
   KeyClockRecorder(KeyClockRecorder&& other) noexcept;
   ~KeyClockRecorder();
   KeyClockRecorder(const KeyClockRecorder&) = delete;

@@ -85,7 +85,7 @@ GPULIN_HD constexpr uint64_t key_clock_t(uint32_t launch, uint32_t ticket, uint3
 // How the tickets are taken: each operation's own from its key's clock (inv, lp,
 // ret: three atomics an operation), or a warp round's 32 at once from one clock
 // (two atomics a round of 32 operations, no lp).
-enum class KeyClockMode : uint32_t { kPerKey = 0, kWarpRounds = 1, kBlockRounds = 2 };
+enum class KeyClockMode : uint32_t { kPerKey = 0, kWarpRounds = 1 };
 
 // Passed by value to a recording kernel: operation `op` writes records[op]; the
 // launcher refuses a launch whose op ids reach past record_cap. `launch` is the

@@ -95,7 +95,6 @@
 
 #include "bench/baselines/cuckoo_hash.cuh"
 #include "cuda/cuda_context.cuh"
-#include "cuda/slab_hash_kernel.cuh"
 #include "cuda/slab_hash_launch.h"
 #include "structures/slab_hash/device_slab_hash.h"
 #include "structures/slab_hash/slab_alloc.h"
@@ -819,10 +818,7 @@ ConcurrentPlan plan_concurrent(const Mix& m, uint64_t n0, uint64_t batch, uint64
 
 // How a concurrent run records (the record section): not at all, by warp rounds, by
 // key clocks, by events.
-// Two more take the recording apart: unrecorded with a recorded launch's shape
-// (one thread an operation, no grid-stride loop), and warp rounds with the
-// unrecorded launch's grid-stride loop.
-enum class Recording { kNone, kBlockRounds, kWarpRounds, kKeyClocks, kEvents, kNoneExactCover, kWarpRoundsGridStride };
+enum class Recording { kNone, kWarpRounds, kKeyClocks, kEvents };
 
 // Runs one plan against initial utilization u; tag "<section>|<mix>|<u>|<batch>"
 // (the record section's: "record|<mix>|<u>|<batch>|<label>").
@@ -845,8 +841,7 @@ void concurrent_point(Bench& b, const Mix& m, const ConcurrentPlan& p, double u,
   std::unique_ptr<KeyClockRecorder> clocks;
   std::unique_ptr<DeviceRecorder> events;
   if (recording == Recording::kKeyClocks) clocks = std::make_unique<KeyClockRecorder>(ops);
-  if (recording == Recording::kWarpRounds || recording == Recording::kWarpRoundsGridStride) clocks = std::make_unique<KeyClockRecorder>(KeyClockRecorder::warp_rounds(ops));
-  if (recording == Recording::kBlockRounds) clocks = std::make_unique<KeyClockRecorder>(KeyClockRecorder::block_rounds(ops));
+  if (recording == Recording::kWarpRounds) clocks = std::make_unique<KeyClockRecorder>(KeyClockRecorder::warp_rounds(ops));
   if (recording == Recording::kEvents)
     events = std::make_unique<DeviceRecorder>(static_cast<uint32_t>(p.batch / 32), static_cast<uint32_t>(p.batches * 96 + 64),
                                               static_cast<uint32_t>(p.batches * 96 + 64));
@@ -866,20 +861,7 @@ void concurrent_point(Bench& b, const Mix& m, const ConcurrentPlan& p, double u,
       batch.out = out.p + bi * p.batch;
       batch.count = p.batch;
       const int64_t first = static_cast<int64_t>(bi * p.batch);
-      using P = slab_hash::SlabPolicy<slab_hash::Mode::Map, true, slab_hash::Mutant::None>;
-      const uint64_t exact = (batch.count + b.o.threads - 1) / b.o.threads;
-      if (b.o.regular_alloc && (recording == Recording::kNoneExactCover || recording == Recording::kWarpRoundsGridStride))
-        throw std::runtime_error("the record section's attribution rows run SlabAlloc-light only");
-      if (recording == Recording::kNoneExactCover) {
-        slab_hash::slab_batch_kernel<P, slab_hash::SlabRecording::kNone>
-            <<<exact, b.o.threads>>>(t.view<P>(), batch, {}, {}, 0);
-        ck(cudaGetLastError(), "slab_batch_kernel (exact cover)");
-      } else if (recording == Recording::kWarpRoundsGridStride) {
-        slab_hash::slab_batch_kernel<P, slab_hash::SlabRecording::kWarpRounds>
-            <<<std::min<uint64_t>(exact, uint64_t(b.sms) * 32), b.o.threads>>>(t.view<P>(), batch, {}, clocks->next_launch(),
-                                                                               first);
-        ck(cudaGetLastError(), "slab_batch_kernel (warp rounds, grid-stride)");
-      } else if (clocks)
+      if (clocks)
         ck(slab_hash::launch_slab_batch(slab_hash::Mode::Map, t, batch, b.o.threads, 0, clocks->next_launch(), first),
            "launch_slab_batch (key clocks or warp rounds)");
       else if (events) {
@@ -948,9 +930,6 @@ void run_record(Bench& b) {
   KeySet initial(n0, b.o.seed);
   const ConcurrentPlan p = plan_concurrent(kMixes[1], n0, batch, 4, b.o.seed);
   concurrent_point(b, kMixes[1], p, 0.55, initial, "G1", Recording::kNone, "record");
-  concurrent_point(b, kMixes[1], p, 0.55, initial, "G1+exact-cover", Recording::kNoneExactCover, "record");
-  concurrent_point(b, kMixes[1], p, 0.55, initial, "G1+warp-rounds-grid-stride", Recording::kWarpRoundsGridStride, "record");
-  concurrent_point(b, kMixes[1], p, 0.55, initial, "G1+block-rounds", Recording::kBlockRounds, "record");
   concurrent_point(b, kMixes[1], p, 0.55, initial, "G1+warp-rounds", Recording::kWarpRounds, "record");
   concurrent_point(b, kMixes[1], p, 0.55, initial, "G1+key-clocks", Recording::kKeyClocks, "record");
   concurrent_point(b, kMixes[1], p, 0.55, initial, "G1+events", Recording::kEvents, "record");
@@ -1113,7 +1092,7 @@ void print_summary(const Bench& b) {
     const Row* plain = b.find(r);
     if (!plain) continue;
     line(std::string("concurrent G1, ") + lg + "-op batches, unrecorded", plain, 0, "-", nullptr, false);
-    for (const char* how : {"exact-cover", "warp-rounds-grid-stride", "block-rounds", "warp-rounds", "key-clocks", "events"}) {
+    for (const char* how : {"warp-rounds", "key-clocks", "events"}) {
       const Row* rec = b.find(r + "+" + how);
       const bool ok = rec && rec->fail.empty() && plain->fail.empty();
       line(std::string("  recorded by ") + how, rec, 0,
