@@ -29,6 +29,7 @@ TEST(CliCheck, ExamplesGiveTheirVerdicts) {
       {"map_explicit.jsonl", 0},
       {"map_points_fail.jsonl", 0},
       {"map_not_linearizable.jsonl", 1},
+      {"map_no_lps.jsonl", 0},
   };
   for (const auto& [file, code] : expected) {
     const Result r = gpulin("check " + quote((ex / file).string()));
@@ -37,7 +38,20 @@ TEST(CliCheck, ExamplesGiveTheirVerdicts) {
   // Every valid example is in the table.
   int files = 0;
   for (const auto& e : fs::directory_iterator(ex)) files += e.path().extension() == ".jsonl";
-  EXPECT_EQ(files, 7);
+  EXPECT_EQ(files, 8);
+}
+
+// A keyed history with no lp events (the slab hash's warp rounds) is checked by the
+// rets' order per key and the search on the keys it fails; the witness alone has no
+// rule to check and says so (exit 2).
+TEST(CliCheck, AKeyedHistoryWithoutLpsIsOrderedByItsRets) {
+  const std::string file = quote((kSource / "histories/examples/map_no_lps.jsonl").string());
+  const Result r = gpulin("check " + file);
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("ret order (per key), then search on 1 key"), std::string::npos) << r.out;
+  const Result w = gpulin("check --method witness " + file);
+  EXPECT_EQ(w.code, 2) << w.out << w.err;
+  EXPECT_NE(w.err.find("lp_rule"), std::string::npos) << w.err;
 }
 
 TEST(CliCheck, MalformedExamplesExitTwoNamingFileAndLine) {
