@@ -80,6 +80,31 @@ __global__ void __launch_bounds__(1024, R == SlabRecording::kEvents ? 1 : 2)
     if constexpr (Bulk) {
       static_assert(Fn == kFnSearch && R == SlabRecording::kNone, "a bulk search is a batch of searches, unrecorded");
       warp_search_pairs(x, h, task, done);
+    } else if constexpr (Fn == kAnyFn) {
+      // A mixed batch as the original's batched kernel runs it: the warp's inserts
+      // first, then its deletes, then its searches (multimap: then SEARCHALL and
+      // DELETEALL), each a work queue with its operation fixed, so that no
+      // operation pays for the dispatch or for the registers of the others. The
+      // operations of a round are concurrent, so this order is the work queue's
+      // own on the same round with the operations dealt to the lanes in it.
+      // An operation no phase runs would be left undone: refused instead.
+      constexpr bool kMulti = P::mode == Mode::Multimap;
+      const bool known = fn == kFnInsert || fn == kFnDelete || fn == kFnSearch ||
+                         (kMulti && (fn == kFnSearchAll || fn == kFnDeleteAll));
+      if (x.ballot([&](uint32_t) { return active && !known; }) != 0)
+        x.fail("slab hash: an operation this mode does not have (SEARCHALL and DELETEALL are the multimap's)");
+      const auto phase = [&](auto f) {
+        constexpr uint32_t F = decltype(f)::value;
+        task.v[kTaskActive] = active && fn == F;
+        warp_work_queue<F>(x, h, wa, task, op_base, done);
+      };
+      phase(std::integral_constant<uint32_t, kFnInsert>{});
+      phase(std::integral_constant<uint32_t, kFnDelete>{});
+      phase(std::integral_constant<uint32_t, kFnSearch>{});
+      if constexpr (kMulti) {
+        phase(std::integral_constant<uint32_t, kFnSearchAll>{});
+        phase(std::integral_constant<uint32_t, kFnDeleteAll>{});
+      }
     } else {
       warp_work_queue<Fn>(x, h, wa, task, op_base, done);
     }
