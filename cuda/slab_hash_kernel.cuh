@@ -93,10 +93,13 @@ __global__ void __launch_bounds__(1024, R == SlabRecording::kEvents ? 1 : 2)
                          (kMulti && (fn == kFnSearchAll || fn == kFnDeleteAll));
       if (x.ballot([&](uint32_t) { return active && !known; }) != 0)
         x.fail("slab hash: an operation this mode does not have (SEARCHALL and DELETEALL are the multimap's)");
+      // Unrecorded, the searches go two at a time (warp_search_pairs), as a bulk
+      // search does.
       const auto phase = [&](auto f) {
         constexpr uint32_t F = decltype(f)::value;
         task.v[kTaskActive] = active && fn == F;
-        warp_work_queue<F>(x, h, wa, task, op_base, done);
+        if constexpr (F == kFnSearch && R == SlabRecording::kNone) warp_search_pairs(x, h, task, done);
+        else warp_work_queue<F>(x, h, wa, task, op_base, done);
       };
       phase(std::integral_constant<uint32_t, kFnInsert>{});
       phase(std::integral_constant<uint32_t, kFnDelete>{});
