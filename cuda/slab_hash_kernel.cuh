@@ -93,12 +93,14 @@ __global__ void __launch_bounds__(1024, R == SlabRecording::kEvents ? 1 : 2)
                          (kMulti && (fn == kFnSearchAll || fn == kFnDeleteAll));
       if (x.ballot([&](uint32_t) { return active && !known; }) != 0)
         x.fail("slab hash: an operation this mode does not have (SEARCHALL and DELETEALL are the multimap's)");
-      // Unrecorded, the searches go two at a time (warp_search_pairs), as a bulk
-      // search does.
+      // The searches go two at a time (warp_search_pairs), as a bulk search does,
+      // where no operation's own events are recorded: unrecorded, or by warp
+      // rounds, whose tickets bracket the whole round.
+      constexpr bool kPairs = R == SlabRecording::kNone || R == SlabRecording::kWarpRounds;
       const auto phase = [&](auto f) {
         constexpr uint32_t F = decltype(f)::value;
         task.v[kTaskActive] = active && fn == F;
-        if constexpr (F == kFnSearch && R == SlabRecording::kNone) warp_search_pairs(x, h, task, done);
+        if constexpr (F == kFnSearch && kPairs) warp_search_pairs(x, h, task, done);
         else warp_work_queue<F>(x, h, wa, task, op_base, done);
       };
       phase(std::integral_constant<uint32_t, kFnInsert>{});

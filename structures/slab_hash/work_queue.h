@@ -149,11 +149,12 @@ GPULIN_HD void warp_work_queue(X& x, const SlabHashView<P>& h, WarpAllocator<X>&
 // BULK SEARCH (the original's searchKeyBulk, a batch of searches only): the queue
 // takes its searches two at a time and issues both first-slab reads before it
 // resolves either, so that a warp has two reads in flight instead of one; each
-// search then goes on alone down its list. Unrecorded by design: the two
-// operations overlap on one actor, which a history's actor may not do, so it runs
-// only where nothing records (the GPU's unrecorded bulk searches; the simulator
-// with no recorder). Writers may run meanwhile: each search is an ordinary walk
-// of its list whose first read came early.
+// search then goes on alone down its list. The two operations overlap on one
+// actor, which a history's actor may not do, so it runs only where no operation's
+// own events are recorded (the GPU's unrecorded searches, and those recorded by warp
+// rounds, whose tickets bracket the whole round; the simulator with no recorder).
+// Writers may run meanwhile: each search is an ordinary walk of its list whose
+// first read came early.
 template <class X, class P, class Done>
 GPULIN_HD void warp_search_pairs(X& x, const SlabHashView<P>& h, typename X::template Regs<uint32_t, kTaskWords>& task,
                                  Done&& done) {
