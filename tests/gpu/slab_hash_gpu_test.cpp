@@ -193,5 +193,29 @@ INSTANTIATE_TEST_SUITE_P(Mixes, SlabRecorded,
                                            MixCase{"multimap_events", Mode::Multimap, true, 64, 1 << 12, 1 << 15, "events"}),
                          [](const auto& info) { return std::string(info.param.name); });
 
+// A mixed batch runs its inserts, deletes and searches as separate queues
+// (cuda/slab_hash_kernel.cuh): an operation the mode does not have (SEARCHALL in
+// a map) would be run by none of them. The kernel refuses it instead: it traps,
+// and the launch fails, rather than leave the operation undone. (This test traps
+// on purpose: device.sh's sanitizer part leaves it out.)
+TEST(SlabMixedBatch, AnOperationTheModeDoesNotHaveTraps) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device: GPU test skipped";
+  DeviceSlabHash t({64, 1, 4, 64, 1}, true);
+  std::vector<uint32_t> fns(64, kFnSearch), keys(64);
+  for (uint32_t i = 0; i < 64; ++i) keys[i] = i;
+  fns[37] = kFnSearchAll;  // the multimap's
+  Buffer f(fns), k(keys), v(std::vector<uint32_t>(64, 0)), out(std::vector<uint32_t>(64, 0));
+  SlabOpBatch ops;
+  ops.fn = f.p;
+  ops.key = k.p;
+  ops.value = v.p;
+  ops.out = out.p;
+  ops.count = 64;
+  ASSERT_EQ(launch_slab_batch(Mode::Map, t, ops, 64, nullptr), cudaSuccess);
+  const cudaError_t e = cudaDeviceSynchronize();
+  EXPECT_NE(e, cudaSuccess) << "a map batch with a SEARCHALL completed";
+  std::printf("trapped as expected: %s\n", cudaGetErrorString(e));
+}
+
 }  // namespace
 }  // namespace gpulin
