@@ -177,8 +177,11 @@ TEST_P(SlabRecorded, RecordedMixIsLinearizableAndTheTableSound) {
   EXPECT_EQ(r.recorder, std::string(c.recorder) == "auto" ? "warp-rounds" : c.recorder);
   EXPECT_EQ(r.ops, c.initial + c.ops);
   // inv and ret of every op that returned; lp events too unless by warp rounds.
-  if (r.recorder == "warp-rounds") EXPECT_EQ(r.events, 2 * r.ops - r.alloc_failures);
-  else EXPECT_GT(r.events, 2 * r.ops);
+  if (r.recorder == "warp-rounds") {
+    EXPECT_EQ(r.events, 2 * r.ops - r.alloc_failures);
+  } else {
+    EXPECT_GT(r.events, 2 * r.ops);
+  }
   for (const auto& f : r.failures) ADD_FAILURE() << f;
 }
 

@@ -66,8 +66,11 @@ TEST(KeyClockHistory, TicketsOrderEachKeyAndLaunchesOrderAll) {
   EXPECT_EQ(op_of(2).inv_t, key_clock_t(0, 1, c9));
   EXPECT_EQ(op_of(3).inv_t, key_clock_t(1, 7, c5));
   EXPECT_LT(op_of(0).ret_t, op_of(1).inv_t);  // one clock: real-time order kept
-  for (const KeyOp& o : k.ops)
-    if (o.id != 3) EXPECT_LT(o.ret_t, op_of(3).inv_t) << "op " << o.id << " ran in an earlier launch";
+  for (const KeyOp& o : k.ops) {
+    if (o.id != 3) {
+      EXPECT_LT(o.ret_t, op_of(3).inv_t) << "op " << o.id << " ran in an earlier launch";
+    }
+  }
   for (const KeyOp& o : k.ops) EXPECT_EQ(o.actor, o.id);
   const std::string text = history_to_jsonl(expand(k));
   EXPECT_NE(text.find("\"order\":\"per-key\""), std::string::npos) << text;

@@ -55,18 +55,23 @@ KeyedCheckResult agree(const KeyHistory& kh, bool search = true) {
   const KeyedCheckResult one = keyed(kh, 1), many = keyed(kh, 3);
   EXPECT_TRUE(one.applicable) << one.why;
   testing::expect_same_witness(one.witness, ref);
-  if (one.witness.violation && ref.violation) EXPECT_EQ(one.witness.violation->message, ref.violation->message);
+  if (one.witness.violation && ref.violation) {
+    EXPECT_EQ(one.witness.violation->message, ref.violation->message);
+  }
   EXPECT_EQ(one.failing_keys.empty(), ref.verdict == Verdict::Linearizable);
   if (search) {
     const SearchResult s = check_search(h);
-    if (s.verdict != Verdict::Undecided && one.verdict != Verdict::Undecided) EXPECT_EQ(one.verdict, s.verdict);
+    if (s.verdict != Verdict::Undecided && one.verdict != Verdict::Undecided) {
+      EXPECT_EQ(one.verdict, s.verdict);
+    }
   }
   EXPECT_EQ(many.verdict, one.verdict);
   EXPECT_EQ(many.failing_keys, one.failing_keys);
   EXPECT_EQ(many.keys, one.keys);
   EXPECT_EQ(many.witness.ops_replayed, one.witness.ops_replayed);
-  if (many.witness.violation && one.witness.violation)
+  if (many.witness.violation && one.witness.violation) {
     EXPECT_EQ(many.witness.violation->message, one.witness.violation->message);
+  }
   return one;
 }
 
