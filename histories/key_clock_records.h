@@ -40,6 +40,8 @@
 // price: no lp tickets (an lp needs an atomic of its own operation), so such a
 // history has no lp events and no lp_rule; checkers order each key's operations by
 // their ret instead (verify/keyed_linear) and search the keys that order fails.
+// One clock's 2^30 tickets (two an operation) bound such a history to 2^29
+// operations; the assembler refuses a ticket past that, naming its operation.
 #pragma once
 
 #include <cstdint>
