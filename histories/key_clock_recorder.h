@@ -31,8 +31,6 @@ class KeyClockRecorder {
   uint64_t capacity() const { return cap_; }
   size_t bytes() const;
 
-  KeyClockMode mode() const { return ref_.mode; }
-
   // Records 0 .. ops - 1 (the ops run so far) as a history (assemble_key_clock_history).
   // By warp rounds the history has no lp events, so `header`'s lp_rule is dropped.
   KeyHistory download(uint64_t ops, Header header, const std::vector<std::string>& fn_names, std::string source) const;
