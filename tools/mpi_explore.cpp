@@ -4,44 +4,73 @@
 
 #include <cstdlib>
 
-#include <atomic>
 #include <chrono>
+#include <functional>
 #include <stdexcept>
 #include <thread>
+
+#include "tools/explore/part_dispenser.h"
 
 namespace gpulin::cli {
 
 namespace {
-enum Tag : int { kAsk = 1, kPart = 2, kReport = 3 };
+enum Tag : int { kAsk = 1, kChunk = 2, kReport = 3 };
 
-// A rank other than 0: asks rank 0 for each next part.
-std::optional<uint64_t> ask_rank0(uint64_t parts) {
-  const uint64_t want = 0;
-  uint64_t part = 0;
-  MPI_Send(&want, 1, MPI_UINT64_T, 0, kAsk, MPI_COMM_WORLD);
-  MPI_Recv(&part, 1, MPI_UINT64_T, 0, kPart, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-  return part < parts ? std::optional<uint64_t>(part) : std::nullopt;
-}
+// A rank other than 0: asks rank 0 for chunks of parts, one ask ahead. It asks for
+// the next chunk as it begins the last part of the current one, so while it
+// explores that part the answer is on its way (rank 0's main thread looks for asks
+// every 250 us, and a waiting Open MPI receive spins on the core the rank would
+// explore on).
+class ChunkAsker {
+ public:
+  std::optional<uint64_t> operator()(uint64_t parts) {
+    if (chunk_.empty()) {
+      if (!pending_) ask(parts);
+      MPI_Wait(&answer_, MPI_STATUS_IGNORE);
+      pending_ = false;
+      chunk_ = {answer_words_[0], answer_words_[1]};
+      if (chunk_.empty()) return std::nullopt;
+    }
+    const uint64_t mine = chunk_.first++;
+    if (chunk_.empty()) ask(parts);
+    return mine;
+  }
+
+ private:
+  void ask(uint64_t parts) {
+    parts_ = parts;
+    MPI_Send(&parts_, 1, MPI_UINT64_T, 0, kAsk, MPI_COMM_WORLD);
+    MPI_Irecv(answer_words_, 2, MPI_UINT64_T, 0, kChunk, MPI_COMM_WORLD, &answer_);
+    pending_ = true;
+  }
+  explore::PartRange chunk_;
+  uint64_t parts_ = 0;
+  uint64_t answer_words_[2] = {0, 0};
+  MPI_Request answer_ = MPI_REQUEST_NULL;
+  bool pending_ = false;
+};
 
 // Rank 0's main thread: answers asks from the dispenser that rank 0's own explorer
 // also draws from, and collects the other ranks' reports. It polls rather than
 // blocks because Open MPI's blocking receive spins, taking the core rank 0's
-// explorer needs.
-std::vector<std::string> serve(std::atomic<uint64_t>& next, int ranks) {
+// explorer needs; every 50 us it took a quarter of that core on the 2-core VM,
+// and with chunks there are few asks to answer.
+std::vector<std::string> serve(explore::PartDispenser& dispenser, int ranks) {
   std::vector<std::string> reports;
   while (static_cast<int>(reports.size()) < ranks - 1) {
     int waiting = 0;
     MPI_Status st;
     MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &waiting, &st);
     if (!waiting) {
-      std::this_thread::sleep_for(std::chrono::microseconds(50));
+      std::this_thread::sleep_for(std::chrono::microseconds(250));
       continue;
     }
     if (st.MPI_TAG == kAsk) {
-      uint64_t want = 0;
-      MPI_Recv(&want, 1, MPI_UINT64_T, st.MPI_SOURCE, kAsk, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      const uint64_t part = next++;
-      MPI_Send(&part, 1, MPI_UINT64_T, st.MPI_SOURCE, kPart, MPI_COMM_WORLD);
+      uint64_t parts = 0;
+      MPI_Recv(&parts, 1, MPI_UINT64_T, st.MPI_SOURCE, kAsk, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      const explore::PartRange chunk = dispenser.take(parts);
+      const uint64_t words[2] = {chunk.first, chunk.last};
+      MPI_Send(words, 2, MPI_UINT64_T, st.MPI_SOURCE, kChunk, MPI_COMM_WORLD);
     } else {
       int size = 0;
       MPI_Get_count(&st, MPI_CHAR, &size);
@@ -73,20 +102,22 @@ std::optional<std::vector<std::string>> mpi_explore(const RankExplore& explore) 
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   std::optional<std::vector<std::string>> all;
   if (rank == 0) {
-    std::atomic<uint64_t> next{0};
+    explore::PartDispenser dispenser(static_cast<uint64_t>(ranks));
     std::string own;
     std::exception_ptr failed;
     std::thread explorer([&] {
       try {
-        own = explore([&next](uint64_t parts) -> std::optional<uint64_t> {
-          const uint64_t part = next++;
-          return part < parts ? std::optional<uint64_t>(part) : std::nullopt;
+        explore::PartRange chunk;
+        own = explore([&dispenser, chunk](uint64_t parts) mutable -> std::optional<uint64_t> {
+          if (chunk.empty()) chunk = dispenser.take(parts);
+          if (chunk.empty()) return std::nullopt;
+          return chunk.first++;
         }, 0);
       } catch (...) {
         failed = std::current_exception();
       }
     });
-    std::vector<std::string> others = serve(next, ranks);
+    std::vector<std::string> others = serve(dispenser, ranks);
     explorer.join();
     if (failed) {
       MPI_Finalize();
@@ -95,7 +126,8 @@ std::optional<std::vector<std::string>> mpi_explore(const RankExplore& explore) 
     all = std::vector<std::string>{std::move(own)};
     for (std::string& r : others) all->push_back(std::move(r));
   } else {
-    const std::string report = explore(ask_rank0, rank);
+    ChunkAsker asker;
+    const std::string report = explore(std::ref(asker), rank);
     MPI_Send(report.data(), static_cast<int>(report.size()), MPI_CHAR, 0, kReport, MPI_COMM_WORLD);
   }
   MPI_Finalize();

@@ -1,8 +1,8 @@
 // explore --mpi: one exploration over the ranks of MPI_COMM_WORLD, self-scheduled.
 // Rank 0 hands out the parts of the run (random/pct schedule ranges, dfs subtrees)
-// one at a time to whichever rank asks, so that fast ranks take more (a static split
-// leaves ranks idle behind the largest dfs subtrees); it explores too, on a second
-// thread, while its main thread answers. Each rank's report travels to rank 0 as
+// in guided chunks (explore/part_dispenser.h) to whichever rank asks, so that fast
+// ranks take more (a static split leaves ranks idle behind the largest dfs
+// subtrees); it explores too, on a second thread, while its main thread answers. Each rank's report travels to rank 0 as
 // the JSON of report_json, which rank 0 merges like merge-reports.
 #pragma once
 
