@@ -131,6 +131,7 @@ void add_replay(CLI::App& app, std::function<int()>& run) {
       } catch (const std::exception& err) {
         return bad_input(err);  // the picks do not fit the program (a strict replay)
       }
+      explore::set_schedule_field(e.history, explore::replay_string(in.config, in.program, e.run.picks));
       emit(e.history, *render);
       return verdict(e.run, explore::judge(e, explore::JudgeOptions{}));
     };

@@ -65,7 +65,9 @@ ExploreSummary run_bucket_explore(const ExploreOptions& o, const BucketConfig& c
     e = execute_bucket(config, program, strategy, o.max_points);
     return ExecutedRun{e.run.points, &e.history};
   };
-  steps.judge = [&] { return judge_bucket(e, o.judge); };
+  PassedHistories passed;  // one exploration (one rank) meets the same histories again and again
+  const JudgeOptions judged = o.judge.remembering(passed);
+  steps.judge = [&] { return judge_bucket(e, judged); };
   steps.report = [&](FailureReport& r) {
     BucketReplayInput minimal{config, program, e.run.picks};
     if (o.shrink) std::tie(minimal.program, minimal.picks) = shrink(config, program, e.run.picks, r.kind, o);

@@ -250,16 +250,20 @@ std::pair<Program, std::vector<uint32_t>> shrink(HeapRunner& runner, Program pro
 
 }  // namespace
 
+void set_schedule_field(History& h, const std::string& schedule) {
+  std::string quoted;
+  append_json_string(quoted, schedule);
+  auto& extra = h.header.extra;
+  extra.erase(std::remove_if(extra.begin(), extra.end(), [](const auto& kv) { return kv.first == "schedule"; }),
+              extra.end());
+  extra.emplace_back("schedule", quoted);
+}
+
 void write_failure_files(FailureReport& r, const std::string& out_dir, const std::string& name,
                          const History* history) {
   if (history) {
     History h = *history;
-    std::string quoted;
-    append_json_string(quoted, r.schedule);
-    auto& extra = h.header.extra;
-    extra.erase(std::remove_if(extra.begin(), extra.end(), [](const auto& kv) { return kv.first == "schedule"; }),
-                extra.end());
-    extra.emplace_back("schedule", quoted);
+    set_schedule_field(h, r.schedule);
     r.history = std::move(h);
   }
   if (out_dir.empty()) return;
@@ -287,7 +291,9 @@ ExploreSummary run_explore(const ExploreOptions& o) {
     e = runner.execute(program, strategy, o.max_points);
     return ExecutedRun{e.run.points, &e.history};
   };
-  steps.judge = [&] { return judge(e, o.judge); };
+  PassedHistories passed;  // one exploration (one rank) meets the same histories again and again
+  const JudgeOptions judged = o.judge.remembering(passed);
+  steps.judge = [&] { return judge(e, judged); };
   steps.report = [&](FailureReport& r) {
     Program p = program;
     std::vector<uint32_t> picks = e.run.picks;

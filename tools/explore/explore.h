@@ -119,6 +119,10 @@ struct HistoryExploration {
 // exactly the schedules of the whole; dfs splits into subtrees (dfs_frontier).
 ExploreSummary explore_histories(const ExploreOptions& options, const HistoryExploration& steps);
 
+// Names the run in a history's header: its "schedule" field, the replay string
+// (replacing one there).
+void set_schedule_field(History& h, const std::string& schedule);
+
 // The first failure's files, under out_dir (nothing when it is ""):
 // NAME-KIND.schedule (the replay string, then "# KIND: message") and, given the
 // run's history, NAME-KIND.jsonl with the replay string in its header

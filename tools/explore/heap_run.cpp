@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "histories/history_identity.h"
 #include "sim/schedule_string.h"
 #include "sim/sim_context.h"
 #include "structures/gheap/operation.h"
@@ -66,10 +67,9 @@ Execution HeapRunner::execute(const Program& program, sim::Strategy& strategy, u
   header.params = Value::object({{"k", Value::integer(k)}});
   header.lp_rule = lp_rule_for(config_.flavor, config_.variant);
   header.extra.emplace_back("source", "\"gpulin explore\"");
-  std::string schedule = replay_string(config_, program, e.run.picks);
-  std::string quoted;
-  append_json_string(quoted, schedule);
-  header.extra.emplace_back("schedule", quoted);
+  // No "schedule" field: a run's replay string costs as much as judging a history
+  // the explorer has seen before; the histories that leave the explorer (failures,
+  // gpulin replay) are named with set_schedule_field.
   e.history = recorder_.to_history(std::move(header), "<simulated run>");
   return e;
 }
@@ -94,7 +94,8 @@ Judgement judge(const Execution& e, const JudgeOptions& options) {
   }
 }
 
-Judgement judge_history(const History& history, const JudgeOptions& options) {
+namespace {
+Judgement judge_history_afresh(const History& history, const JudgeOptions& options) {
   Judgement j;
   // The witness checker validates every call and result against the model first: a
   // structure that records one its model refuses (a cycle's keys out of order, too
@@ -124,6 +125,16 @@ Judgement judge_history(const History& history, const JudgeOptions& options) {
   const std::string why = w.violation ? w.violation->message : "witness check failed";
   if (s.verdict == Verdict::Undecided) return {Failure::Undecided, why, true};
   return {Failure::WitnessOnly, why, true};
+}
+}  // namespace
+
+Judgement judge_history(const History& history, const JudgeOptions& options) {
+  if (!options.passed) return judge_history_afresh(history, options);
+  std::string identity = history_identity(history);
+  if (options.passed->contains(identity)) return {};
+  Judgement j = judge_history_afresh(history, options);
+  if (j.failure == Failure::None) options.passed->remember(std::move(identity));
+  return j;
 }
 
 Judgement judge_run(const sim::RunResult& run, const History& history, const std::optional<std::string>& invariant,

@@ -13,6 +13,7 @@
 #include "structures/gheap/host_heap.h"
 #include "tools/explore/heap_config.h"
 #include "tools/explore/judgement.h"
+#include "tools/explore/passed_histories.h"
 #include "tools/explore/program.h"
 
 namespace gpulin::explore {
@@ -43,6 +44,15 @@ class HeapRunner {
 struct JudgeOptions {
   size_t search_max_ops = 48;
   uint64_t search_max_states = 2'000'000;
+  // Histories judged passing before, passed again unchecked and remembered when they
+  // pass (passed_histories.h); null: every history is judged.
+  PassedHistories* passed = nullptr;
+
+  JudgeOptions remembering(PassedHistories& histories) const {
+    JudgeOptions o = *this;
+    o.passed = &histories;
+    return o;
+  }
 };
 Judgement judge(const Execution& e, const JudgeOptions& options);
 // The history part of a judgement: witness, then search when small or needed.

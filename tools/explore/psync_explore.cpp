@@ -107,7 +107,9 @@ ExploreSummary run_psync_explore(const ExploreOptions& o, const PsyncConfig& con
     e = execute_psync(config, program, strategy, o.max_points);
     return ExecutedRun{e.run.points, &e.history};
   };
-  steps.judge = [&] { return judge_psync(e, o.judge); };
+  PassedHistories passed;  // one exploration (one rank) meets the same histories again and again
+  const JudgeOptions judged = o.judge.remembering(passed);
+  steps.judge = [&] { return judge_psync(e, judged); };
   steps.report = [&](FailureReport& r) {
     PsyncReplayInput minimal{config, program, e.run.picks};
     if (o.shrink) std::tie(minimal.program, minimal.picks) = PsyncShrinker(config, program, e.run.picks, r.kind, o).run();

@@ -157,7 +157,9 @@ ExploreSummary run_slab_explore(const ExploreOptions& o, const SlabConfig& confi
     e = execute_slab(config, program, strategy, o.max_points);
     return ExecutedRun{e.run.points, &e.history};
   };
-  steps.judge = [&] { return judge_slab(e, o.judge); };
+  PassedHistories passed;  // one exploration (one rank) meets the same histories again and again
+  const JudgeOptions judged = o.judge.remembering(passed);
+  steps.judge = [&] { return judge_slab(e, judged); };
   steps.report = [&](FailureReport& r) {
     SlabReplayInput minimal{config, program, e.run.picks};
     if (o.shrink)

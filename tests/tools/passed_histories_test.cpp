@@ -1,0 +1,67 @@
+// The explorer's memory of passed histories (tools/explore/passed_histories.h): a
+// history judged passing before passes again unchecked, anything else is judged
+// afresh (a failure every time, with its message), and past its byte budget it
+// remembers nothing more.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "histories/jsonl_reader.h"
+#include "tools/explore/heap_run.h"
+
+namespace gpulin::explore {
+namespace {
+
+History example(const std::string& name) {
+  return read_history_file(std::string(GPULIN_SOURCE_DIR) + "/histories/examples/" + name);
+}
+
+TEST(PassedHistories, APassedHistoryPassesAgainUnsearched) {
+  PassedHistories passed;
+  const JudgeOptions o = JudgeOptions{}.remembering(passed);
+  const History h = example("pq_batch_linearizable.jsonl");
+  const Judgement first = judge_history(h, o);
+  EXPECT_EQ(first.failure, Failure::None);
+  EXPECT_TRUE(first.searched);
+  EXPECT_EQ(passed.size(), 1u);
+  const Judgement again = judge_history(h, o);
+  EXPECT_EQ(again.failure, Failure::None);
+  EXPECT_FALSE(again.searched);
+}
+
+// One result away from a passed history is another history: it is judged, and fails.
+TEST(PassedHistories, AHistoryOneResultAwayIsJudgedAndFails) {
+  PassedHistories passed;
+  const JudgeOptions o = JudgeOptions{}.remembering(passed);
+  History h = example("pq_batch_linearizable.jsonl");
+  ASSERT_EQ(judge_history(h, o).failure, Failure::None);
+  h.ops[2].res->as_array()[1] = Value::integer(9);  // op 2 takes 9 too, which op 3 takes as well
+  const Judgement j = judge_history(h, o);
+  EXPECT_EQ(j.failure, Failure::Violation) << j.message;
+  EXPECT_EQ(passed.size(), 1u);
+}
+
+TEST(PassedHistories, AFailureIsJudgedEveryTimeWithItsMessage) {
+  PassedHistories passed;
+  const JudgeOptions o = JudgeOptions{}.remembering(passed);
+  const History h = example("pq_batch_not_linearizable.jsonl");
+  const Judgement first = judge_history(h, o), again = judge_history(h, o);
+  EXPECT_EQ(first.failure, Failure::Violation);
+  EXPECT_EQ(again.failure, Failure::Violation);
+  EXPECT_FALSE(again.message.empty());
+  EXPECT_EQ(again.message, first.message);
+  EXPECT_EQ(passed.size(), 0u);
+}
+
+TEST(PassedHistories, PastItsBudgetNothingMoreIsRemembered) {
+  PassedHistories passed(/*max_bytes=*/16);
+  const JudgeOptions o = JudgeOptions{}.remembering(passed);
+  const History h = example("pq_batch_linearizable.jsonl");
+  judge_history(h, o);
+  EXPECT_EQ(passed.size(), 0u);
+  EXPECT_EQ(passed.bytes(), 0u);
+  EXPECT_TRUE(judge_history(h, o).searched);
+}
+
+}  // namespace
+}  // namespace gpulin::explore
