@@ -29,7 +29,9 @@ explore::FrontierSimResult expect_shortest_paths(const Graph& g, const std::stri
   explore::FrontierSimResult r = explore::frontier_sim(g, name, source, o, strategy);
   EXPECT_EQ(r.run.outcome, sim::Outcome::Completed) << r.run.message;
   EXPECT_EQ(r.result.dist, cpu_dijkstra(g, source));
-  if (!o.with_heap) EXPECT_EQ(r.result.heap_rounds, 0u);
+  if (!o.with_heap) {
+    EXPECT_EQ(r.result.heap_rounds, 0u);
+  }
   if (o.record) {
     EXPECT_TRUE(r.result.history.has_value());
     if (!r.result.history) return r;
@@ -59,7 +61,9 @@ TEST(SsspFrontierSim, ThePapersGraphFamiliesWithBothHeapsAndWithout) {
         if (spec[0] == 'd') o.heap_keys = 1u << 16;
         sim::RandomStrategy random(seed);
         const explore::FrontierSimResult r = expect_shortest_paths(g, spec, o, random);
-        if (o.with_heap) EXPECT_GT(r.result.heap_rounds, 0u) << "the threshold should send rounds through the heap";
+        if (o.with_heap) {
+          EXPECT_GT(r.result.heap_rounds, 0u) << "the threshold should send rounds through the heap";
+        }
         sim::PctStrategy pct(seed, 3);
         expect_shortest_paths(g, spec, o, pct);
       }
@@ -100,7 +104,9 @@ TEST(SsspGraph, TheDefaultSourceHasAnOutEdge) {
     const Graph g = make_graph(spec, 1);
     const uint32_t s = default_source(g);
     EXPECT_GT(g.offsets[s + 1], g.offsets[s]) << spec;
-    if (g.offsets[1] > g.offsets[0]) EXPECT_EQ(s, 0u) << spec;
+    if (g.offsets[1] > g.offsets[0]) {
+      EXPECT_EQ(s, 0u) << spec;
+    }
   }
 }
 

@@ -112,8 +112,12 @@ void sweep(const std::vector<std::string>& seeds, int per_seed, uint64_t seed, c
       ++bad_input;
       const std::vector<std::string> lines = nonempty_lines(r.err);
       EXPECT_EQ(lines.size(), 1u) << what << ": one message, not " << lines.size() << " lines\n" << r.err;
-      if (!want.file.empty()) EXPECT_TRUE(names_file_and_line(r.err, want.file)) << what << ": no FILE:LINE\n" << r.err;
-      if (!want.prefix.empty()) EXPECT_EQ(r.err.rfind(want.prefix, 0), 0u) << what << ": not '" << want.prefix << "'\n" << r.err;
+      if (!want.file.empty()) {
+        EXPECT_TRUE(names_file_and_line(r.err, want.file)) << what << ": no FILE:LINE\n" << r.err;
+      }
+      if (!want.prefix.empty()) {
+        EXPECT_EQ(r.err.rfind(want.prefix, 0), 0u) << what << ": not '" << want.prefix << "'\n" << r.err;
+      }
     }
   std::printf("[ contract ] %s: %d inputs, %d refused as bad input\n", prefix.c_str(), total, bad_input);
   EXPECT_GT(bad_input, 0) << prefix << ": no mutation was bad input; the sweep tests nothing";

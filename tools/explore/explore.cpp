@@ -133,11 +133,11 @@ class ScheduleRange {
   explicit ScheduleRange(ScheduleCounter& c) : c_(c) {}
   void explore(const WorkUnit& part, uint64_t unit) {
     for (uint64_t i = part.first; i < part.last; ++i) {
-      if (c_.o.strategy == "pct" && !pct_length_ && i != 0) measure_pct_length();
+      if (c_.o.strategy == "pct" && !pct_measured_ && i != 0) measure_pct_length();
       const uint32_t actors = program_for(i);
-      auto strategy = make_strategy(c_.o, schedule_seed(c_.o.seed, i), pct_length_.value_or(64));
+      auto strategy = make_strategy(c_.o, schedule_seed(c_.o.seed, i), pct_length_);
       c_.run(*strategy, actors, unit, i);
-      if (i == 0 && c_.o.strategy == "pct") pct_length_ = static_cast<sim::PctStrategy&>(*strategy).length();
+      if (i == 0 && c_.o.strategy == "pct") set_pct_length(static_cast<sim::PctStrategy&>(*strategy).length());
     }
   }
 
@@ -154,13 +154,21 @@ class ScheduleRange {
     program_ = 0;
     first.begin_run(actors_);
     c_.steps.execute(first);
-    pct_length_ = first.length();
+    set_pct_length(first.length());
   }
 
   ScheduleCounter& c_;
   uint64_t program_ = ~uint64_t(0);
   uint32_t actors_ = 0;
-  std::optional<uint64_t> pct_length_;
+  void set_pct_length(uint64_t length) {
+    pct_length_ = length;
+    pct_measured_ = true;
+  }
+  // Until schedule 0's length is known, strategies of other kinds get 64 (unused).
+  // (Two fields, not an optional: GCC 12 warned the optional's value might be read
+  // uninitialized.)
+  uint64_t pct_length_ = 64;
+  bool pct_measured_ = false;
 };
 }  // namespace
 
