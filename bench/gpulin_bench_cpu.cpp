@@ -294,6 +294,43 @@ void bench_sim(const Options& o) {
   }
 }
 
+// ---------------------------------------------------------------- explore
+
+// The whole exploration (simulator, checkers, counting) of the DFS the scale-out
+// docs use: 3 actors x 3 ops, bound 2, the fixed TD heap, 80 644 schedules. The
+// baseline in the same run judges every schedule's history; the default passes a
+// repeat of a history that passed unchecked (tools/explore/passed_histories.h).
+void bench_explore(const Options& o) {
+  std::fprintf(stderr, "[explore]\n");
+  for (bool remember : {false, true}) {
+    std::vector<double> secs;
+    explore::ExploreSummary last;
+    for (int r = 0; r < o.runs; ++r) {
+      explore::ExploreOptions eo;
+      eo.config.flavor = gheap::Flavor::TopDown;
+      eo.config.variant = gheap::Variant::Fixed;
+      eo.config.k = 4;
+      eo.shape.actors = 3;
+      eo.shape.ops = o.quick ? 2 : 3;
+      eo.shape.k = 4;
+      eo.strategy = "dfs";
+      eo.preemptions = 2;
+      eo.schedules = 100'000'000;
+      eo.remember_passed = remember;
+      eo.shrink = false;
+      last = explore::run_explore(eo);
+      secs.push_back(last.total_seconds);
+    }
+    char note[200];
+    std::snprintf(note, sizeof note, "dfs 3 actors x %u ops, bound 2, gheap-td fixed k=4: %llu schedules, %llu distinct, %llu searched%s",
+                  o.quick ? 2u : 3u, static_cast<unsigned long long>(last.schedules),
+                  static_cast<unsigned long long>(last.distinct_histories), static_cast<unsigned long long>(last.searched),
+                  last.exhaustive ? ", exhaustive" : "");
+    add_row("explore", remember ? "dfs, passed remembered" : "dfs, every history (baseline)", "seconds", "s", secs,
+            note);
+  }
+}
+
 // ---------------------------------------------------------------- witness, JSONL
 
 void bench_witness(const Options& o) {
@@ -523,6 +560,7 @@ int main(int argc, char** argv) {
 
   try {
     bench_sim(o);
+    bench_explore(o);
     bench_witness(o);
     bench_etcd(o);
     bench_kv(o);

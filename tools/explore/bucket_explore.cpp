@@ -66,7 +66,7 @@ ExploreSummary run_bucket_explore(const ExploreOptions& o, const BucketConfig& c
     return ExecutedRun{e.run.points, &e.history};
   };
   PassedHistories passed;  // one exploration (one rank) meets the same histories again and again
-  const JudgeOptions judged = o.judge.remembering(passed);
+  const JudgeOptions judged = schedule_judge_options(o, passed);
   steps.judge = [&] { return judge_bucket(e, judged); };
   steps.report = [&](FailureReport& r) {
     BucketReplayInput minimal{config, program, e.run.picks};

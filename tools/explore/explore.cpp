@@ -258,6 +258,10 @@ std::pair<Program, std::vector<uint32_t>> shrink(HeapRunner& runner, Program pro
 
 }  // namespace
 
+JudgeOptions schedule_judge_options(const ExploreOptions& options, PassedHistories& passed) {
+  return options.remember_passed ? options.judge.remembering(passed) : options.judge;
+}
+
 void set_schedule_field(History& h, const std::string& schedule) {
   std::string quoted;
   append_json_string(quoted, schedule);
@@ -300,7 +304,7 @@ ExploreSummary run_explore(const ExploreOptions& o) {
     return ExecutedRun{e.run.points, &e.history};
   };
   PassedHistories passed;  // one exploration (one rank) meets the same histories again and again
-  const JudgeOptions judged = o.judge.remembering(passed);
+  const JudgeOptions judged = schedule_judge_options(o, passed);
   steps.judge = [&] { return judge(e, judged); };
   steps.report = [&](FailureReport& r) {
     Program p = program;

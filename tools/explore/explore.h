@@ -33,6 +33,9 @@ struct ExploreOptions {
   uint64_t program_every = 1;
   uint64_t max_points = 200'000;  // per run, then livelock
   JudgeOptions judge;
+  // Pass a repeat of a history that passed unchecked (passed_histories.h); off, every
+  // schedule's history is judged (the benchmark's baseline).
+  bool remember_passed = true;
   std::string out_dir;             // "" : write nothing
   bool progress = false;           // a progress line on stderr
   bool shrink = true;
@@ -118,6 +121,10 @@ struct HistoryExploration {
 // for i alone (schedule_seed), so that any split of the run (options.units) runs
 // exactly the schedules of the whole; dfs splits into subtrees (dfs_frontier).
 ExploreSummary explore_histories(const ExploreOptions& options, const HistoryExploration& steps);
+
+// The options each schedule of a run is judged with: options.judge, remembering the
+// passed histories in `passed` unless options.remember_passed is off.
+JudgeOptions schedule_judge_options(const ExploreOptions& options, PassedHistories& passed);
 
 // Names the run in a history's header: its "schedule" field, the replay string
 // (replacing one there).

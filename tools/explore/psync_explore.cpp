@@ -108,7 +108,7 @@ ExploreSummary run_psync_explore(const ExploreOptions& o, const PsyncConfig& con
     return ExecutedRun{e.run.points, &e.history};
   };
   PassedHistories passed;  // one exploration (one rank) meets the same histories again and again
-  const JudgeOptions judged = o.judge.remembering(passed);
+  const JudgeOptions judged = schedule_judge_options(o, passed);
   steps.judge = [&] { return judge_psync(e, judged); };
   steps.report = [&](FailureReport& r) {
     PsyncReplayInput minimal{config, program, e.run.picks};

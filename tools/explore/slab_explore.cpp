@@ -158,7 +158,7 @@ ExploreSummary run_slab_explore(const ExploreOptions& o, const SlabConfig& confi
     return ExecutedRun{e.run.points, &e.history};
   };
   PassedHistories passed;  // one exploration (one rank) meets the same histories again and again
-  const JudgeOptions judged = o.judge.remembering(passed);
+  const JudgeOptions judged = schedule_judge_options(o, passed);
   steps.judge = [&] { return judge_slab(e, judged); };
   steps.report = [&](FailureReport& r) {
     SlabReplayInput minimal{config, program, e.run.picks};
