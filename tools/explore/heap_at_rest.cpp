@@ -42,7 +42,12 @@ std::optional<std::string> check_heap_at_rest(const gheap::HeapImage<Key>& img, 
   for (uint32_t x = 1; x <= img.capacity; ++x)
     if (img.state[x] != gheap::AVAIL)
       return "at rest the heap keeps node " + std::to_string(x) + " in state " + std::to_string(img.state[x]);
-  std::vector<bool> present(img.capacity + 1, false);
+  // The explorer checks the heap at every quiescent point of every schedule: the
+  // snapshot's buffers are kept between checks (per thread) rather than allocated
+  // node by node each time.
+  thread_local std::vector<bool> present;
+  thread_local GHeapSnapshot snap;
+  present.assign(img.capacity + 1, false);
   uint32_t max_node = 0;
   for (uint32_t i = 1; i <= img.lastelem; ++i) {
     const uint32_t x = gheap::node_of(i, mutant);
@@ -53,7 +58,6 @@ std::optional<std::string> check_heap_at_rest(const gheap::HeapImage<Key>& img, 
   // Absent nodes hold MAX_VALUE (they must: a delete merges with them), which
   // satisfies properties 1 and 2 wherever they sit, so the snapshot keeps the tree
   // shape of the bit-reversed fill.
-  GHeapSnapshot snap;
   snap.k = static_cast<int>(k);
   snap.nodes.resize(max_node + 1);
   for (uint32_t x = 1; x <= img.capacity; ++x) {
