@@ -132,7 +132,6 @@ struct Exploration {
   std::function<explore::ExploreSummary(const explore::ExploreOptions&)> run;
   std::function<void(const explore::ExploreSummary&)> print;
   bool histories = true;  // the merge has outputs, not histories
-  bool splits = true;     // --shard and --mpi apply (the merge runs whole)
 };
 
 std::optional<Exploration> slab_exploration(ExploreArgs& a, slab_hash::Mode mode) {
@@ -177,7 +176,7 @@ std::optional<Exploration> merge_exploration(ExploreArgs& a) {
   if (!m) return bad_input(fmt::format("unknown merge mutant '{}'", a.mutant)), std::nullopt;
   a.merge.mutant = *m;
   return Exploration{[&a](const explore::ExploreOptions& o) { return explore::run_merge_explore(o, a.merge); },
-                     [&a](const explore::ExploreSummary& s) { print_merge_summary(a.o, a.merge, s); }, false, false};
+                     [&a](const explore::ExploreSummary& s) { print_merge_summary(a.o, a.merge, s); }, false};
 }
 
 std::optional<Exploration> heap_exploration(ExploreArgs& a) {
@@ -234,8 +233,6 @@ int run_exploration(ExploreArgs& a) {
   a.o.progress = isatty(STDERR_FILENO) && !a.json;
   auto e = exploration(a);
   if (!e) return int(kBadInput);
-  if (!e->splits && (a.mpi || !a.shard.empty()))
-    return bad_input(fmt::format("--shard and --mpi split heaps, the slab hash, psync and bucket-heap, not {}", a.structure));
   if (a.mpi && !a.shard.empty()) return bad_input("--shard and --mpi: choose one (MPI splits the run itself)");
   if (a.mpi) {
     if (!mpi_available()) return bad_input("--mpi: this gpulin was built without MPI (scripts/setup.sh installs it)");

@@ -38,6 +38,10 @@ TEST(MpiExplore, PctOverFourRanksEqualsTheWholeRun) {
   expect_mpi_equals_whole("explore --actors 3 --ops 3 --strategy pct --schedules 300 --mutant early-root-release");
 }
 
+TEST(MpiExplore, MergeOverFourRanksEqualsTheWholeRun) {
+  expect_mpi_equals_whole("explore --structure merge --strategy pct --schedules 200 --mutant merge-window-overrun");
+}
+
 TEST(MpiExplore, TextReportComesFromRankZeroOnly) {
   const CliResult r = mpirun4("explore --actors 2 --ops 2 --strategy pct --schedules 40 --mpi");
   ASSERT_EQ(r.code, 0) << r.err;

@@ -172,7 +172,20 @@ TEST(ScaleOut, ShardOptionIsChecked) {
     EXPECT_EQ(r.code, 2) << bad;
     EXPECT_NE(r.err.find("--shard"), std::string::npos) << r.err;
   }
-  EXPECT_EQ(gpulin("explore --structure merge --schedules 5 --shard 1/2").code, 2);
+}
+
+// The merge splits like the rest (its runs are told apart by their outputs): an
+// exhaustive DFS of one program, and PCT over fresh programs finding the planted
+// window overrun.
+TEST(ScaleOut, MergeShardsMergeToTheWholeRun) {
+  expect_shards_merge_to_whole(
+      "explore --structure merge --blocks 3 --len 12 --strategy dfs --preemptions 2 --schedules 100000000", 3,
+      "dfs_merge");
+  const std::string pct = "explore --structure merge --strategy pct --schedules 200 --mutant merge-window-overrun";
+  expect_shards_merge_to_whole(pct, 4, "pct_merge");
+  const ReportFields w = report_fields(gpulin(pct + " --json").out);
+  EXPECT_GT(w.counts.at("violations"), 0u);  // the comparison covered failures
+  EXPECT_EQ(w.first_replay.count("violation"), 1u);
 }
 
 // A folder with a good, a bad and a malformed history (and a file that is no

@@ -103,7 +103,7 @@ struct ScheduleCounter {
     sum.sim_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     sum.points += run.points;
     ++sum.schedules;
-    seen.insert(history_fingerprint(*run.history));
+    seen.insert(run.history ? history_fingerprint(*run.history) : run.output_fingerprint);
     const Judgement j = steps.judge();
     sum.searched += j.searched;
     count_failure(sum, j.failure, found_at, [&](FailureReport& r) {

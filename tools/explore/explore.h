@@ -97,12 +97,14 @@ void count_failure(ExploreSummary& sum, Failure kind, uint64_t found_at,
 // A history's identity for counting distinct ones: its events and results.
 uint64_t history_fingerprint(const History& h);
 
-// What a structure whose runs record histories (heaps, slab hash) gives the
-// exploration loop, explore_histories. The structure keeps its current program and
-// its last execution.
+// What a structure gives the exploration loop, explore_histories. The structure
+// keeps its current program and its last execution. Most record histories (heaps,
+// slab hash, P-Sync, bucket heap); the merge records none, and its runs are told
+// apart by their outputs.
 struct ExecutedRun {
   uint64_t points = 0;              // scheduling points
   const History* history = nullptr;  // what the run recorded
+  uint64_t output_fingerprint = 0;   // without a history: its output's identity
 };
 struct HistoryExploration {
   // Makes a new current program from `seed`; returns its actors.

@@ -1,8 +1,5 @@
 #include "tools/explore/merge_explore.h"
 
-#include <chrono>
-#include <cstdio>
-#include <unordered_set>
 #include <utility>
 
 #include "sim/strategies/replay_strategy.h"
@@ -11,8 +8,6 @@
 namespace gpulin::explore {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 // Does `p` still fail with `kind`? The picks of a failing run.
 std::optional<std::vector<uint32_t>> still_fails(const MergeConfig& c, const MergeProgram& p, Failure kind,
@@ -79,40 +74,33 @@ uint64_t output_fingerprint(const MergeExecution& e) {
 }  // namespace
 
 ExploreSummary run_merge_explore(const ExploreOptions& o, const MergeConfig& config) {
-  ExploreSummary sum;
-  ExploreProgress progress(o);
-  auto strategy = make_strategy(o, o.seed);
-  MergeProgram program = generate_merge_program(config, o.seed);
-  std::unordered_set<uint64_t> seen;  // distinct outputs (keys, then tags), hashed
-  for (uint64_t i = 0; i < o.schedules; ++i) {
-    if (o.strategy != "dfs" && o.program_every && i && i % o.program_every == 0)
-      program = generate_merge_program(config, o.seed + i);
-    const auto t0 = Clock::now();
-    MergeExecution e = execute_merge(config, program, *strategy, o.max_points);
-    sum.sim_seconds += std::chrono::duration<double>(Clock::now() - t0).count();
-    if (!e.ran) break;  // the strategy has explored everything
-    sum.points += e.run.points;
-    ++sum.schedules;
-    seen.insert(output_fingerprint(e));
-    const Judgement j = judge_merge(e);
-    count_failure(sum, j.failure, i, [&](FailureReport& r) {
-      MergeConfig c = config;
-      MergeProgram p = program;
-      std::vector<uint32_t> picks = e.run.picks;
-      if (o.shrink) std::tie(c, p, picks) = shrink(c, p, picks, j.failure, o);
-      sim::ReplayStrategy exact(picks, /*strict=*/true);
-      const MergeExecution minimal = execute_merge(c, p, exact, o.max_points);
-      r.message = judge_merge(minimal).message;
-      r.schedule = merge_replay_string(c, p, minimal.run.picks);
-      r.ops = p.size();
-      write_failure_files(r, o.out_dir,
-                          "merge" + (c.mutant == merge_path::MergeMutant::None ? "" : "-" + merge_mutant_name(c.mutant)),
-                          nullptr);
-    });
-    progress.update(sum);
-  }
-  progress.finish(sum, strategy->exhausted(), seen);
-  return sum;
+  MergeProgram program;
+  MergeExecution e;
+  HistoryExploration steps;
+  steps.generate = [&](uint64_t seed) {
+    program = generate_merge_program(config, seed);
+    return merge_actors(config, program);
+  };
+  steps.execute = [&](sim::Strategy& strategy) {
+    e = execute_merge(config, program, strategy, o.max_points, /*begun=*/true);
+    return ExecutedRun{e.run.points, nullptr, output_fingerprint(e)};
+  };
+  steps.judge = [&] { return judge_merge(e); };
+  steps.report = [&](FailureReport& r) {
+    MergeConfig c = config;
+    MergeProgram p = program;
+    std::vector<uint32_t> picks = e.run.picks;
+    if (o.shrink) std::tie(c, p, picks) = shrink(c, p, picks, r.kind, o);
+    sim::ReplayStrategy exact(picks, /*strict=*/true);
+    const MergeExecution minimal = execute_merge(c, p, exact, o.max_points);
+    r.message = judge_merge(minimal).message;
+    r.schedule = merge_replay_string(c, p, minimal.run.picks);
+    r.ops = p.size();
+    write_failure_files(r, o.out_dir,
+                        "merge" + (c.mutant == merge_path::MergeMutant::None ? "" : "-" + merge_mutant_name(c.mutant)),
+                        nullptr);
+  };
+  return explore_histories(o, steps);
 }
 
 }  // namespace gpulin::explore

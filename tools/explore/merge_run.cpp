@@ -30,8 +30,14 @@ std::string describe(uint32_t key, uint32_t tag) {
 
 }  // namespace
 
+uint32_t merge_actors(const MergeConfig& c, const MergeProgram& p) {
+  const uint64_t blocks = std::clamp<uint32_t>(c.blocks, 1, kMergeMaxBlocks);
+  return static_cast<uint32_t>(merge_path::sim_merge_blocks<ExploreMergePolicy>(p.a.size(), p.b.size(), blocks) *
+                               merge_path::block_warps<ExploreMergePolicy>());
+}
+
 MergeExecution execute_merge(const MergeConfig& c, const MergeProgram& p, sim::Strategy& strategy,
-                             uint64_t max_points) {
+                             uint64_t max_points, bool begun) {
   const size_t na = p.a.size(), nb = p.b.size(), n = na + nb;
   // Values sit at other 16-byte phases than their keys: placement works per array.
   Placed ka(na, p.off_a, 0), kb(nb, p.off_b, 0), ta(na, p.off_b, 0), tb(nb, p.off_a, 0);
@@ -47,10 +53,10 @@ MergeExecution execute_merge(const MergeConfig& c, const MergeProgram& p, sim::S
   merge_path::SimMergeStats st;
   // The mutant is a template argument: each instantiation is a separate merge.
   if (c.mutant == merge_path::MergeMutant::WindowOverrun)
-    st = merge_path::sim_merge_impl<ExploreMergePolicy, merge_path::MergeMutant::WindowOverrun>(args, blocks,
-                                                                                                 strategy, max_points);
+    st = merge_path::sim_merge_impl<ExploreMergePolicy, merge_path::MergeMutant::WindowOverrun>(
+        args, blocks, strategy, max_points, begun);
   else
-    st = merge_path::sim_merge_impl<ExploreMergePolicy>(args, blocks, strategy, max_points);
+    st = merge_path::sim_merge_impl<ExploreMergePolicy>(args, blocks, strategy, max_points, begun);
 
   MergeExecution e;
   e.run = std::move(st.run);

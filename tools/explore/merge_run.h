@@ -28,9 +28,12 @@ struct MergeExecution {
   std::vector<uint32_t> expected_keys, expected_tags;
 };
 
-// Runs `program` under `strategy` (the merge calls begin_run itself).
+// Runs `program` under `strategy`; the merge calls begin_run itself unless `begun`
+// (the explorer began the run with merge_actors(c, p) actors).
 MergeExecution execute_merge(const MergeConfig& c, const MergeProgram& p, sim::Strategy& strategy,
-                             uint64_t max_points);
+                             uint64_t max_points, bool begun = false);
+// The actors (warps) of one simulated run of `p`: its blocks times a block's warps.
+uint32_t merge_actors(const MergeConfig& c, const MergeProgram& p);
 // Deadlock, livelock, fault from the run; a wrong result is a Violation of the
 // merge's specification (std::merge), with the first differing output named.
 Judgement judge_merge(const MergeExecution& e);

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <stdexcept>
 #include <vector>
 
 #include "sim/sim_block.h"
@@ -47,9 +48,18 @@ constexpr uint32_t block_warps() {
   return Policy::consumer_warps + 2;
 }
 
+// The blocks a simulated merge of na + nb keys runs with `blocks` asked for (0:
+// kSimDefaultBlocks): no more than it has windows.
+template <class Policy>
+uint64_t sim_merge_blocks(uint64_t na, uint64_t nb, uint64_t blocks) {
+  return std::min<uint64_t>(window_count<Policy>(na, nb), blocks == 0 ? kSimDefaultBlocks : blocks);
+}
+
+// `begun`: the strategy's run has begun already (the explorer begins each schedule
+// itself, explore_histories); then the merge's blocks must fit one simulator run.
 template <class Policy, MergeMutant Mutant = MergeMutant::None, class Key, class Value, class Comp>
 SimMergeStats sim_merge_impl(MergeArgs<Key, Value, Comp> args, uint64_t blocks, sim::Strategy& strategy,
-                             uint64_t max_points) {
+                             uint64_t max_points, bool begun = false) {
   SimMergeStats st;
   const uint64_t total = args.na + args.nb;
   if (total == 0) return st;
@@ -66,10 +76,11 @@ SimMergeStats sim_merge_impl(MergeArgs<Key, Value, Comp> args, uint64_t blocks, 
   std::memset(scratch_base, 0x5C, scratch_bytes);
   std::memset(scratch_base, 0, MergeScratch::cleared_bytes(windows));
   args.scratch = MergeScratch::in(scratch_base, windows);
-  const uint64_t g_count = std::min<uint64_t>(windows, blocks == 0 ? kSimDefaultBlocks : blocks);
+  const uint64_t g_count = sim_merge_blocks<Policy>(args.na, args.nb, blocks);
   st.windows = windows;
   st.blocks = g_count;
   const uint64_t per_run = sim::kMaxActors / W;
+  if (begun && g_count > per_run) throw std::invalid_argument("a begun merge run holds at most 64 warps");
   // Shared memory of the blocks of one run, 16-byte aligned.
   const size_t stride = (L::bytes + 15) / 16 * 16;
   std::unique_ptr<unsigned char[]> raw(new unsigned char[stride * per_run + 16]);
@@ -82,7 +93,7 @@ SimMergeStats sim_merge_impl(MergeArgs<Key, Value, Comp> args, uint64_t blocks, 
     std::vector<std::unique_ptr<sim::SimBlock>> blks;
     for (uint64_t i = 0; i < n; ++i) blks.push_back(std::make_unique<sim::SimBlock>(sim, base + i * stride, L::bytes, W));
     const auto actors = static_cast<uint32_t>(n * W);
-    if (!strategy.begin_run(actors)) break;
+    if (!begun && !strategy.begin_run(actors)) break;
     st.run = sim.run(
         actors,
         [&](uint32_t a) {
