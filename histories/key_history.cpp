@@ -71,6 +71,16 @@ History expand(const KeyHistory& k) {
   return h;
 }
 
+History expand(KeyHistory&& k) {
+  History h;
+  h.ops.reserve(k.ops.size());
+  for (const KeyOp& o : k.ops) h.ops.push_back(expand_op(k, o));
+  h.source = std::move(k.source);
+  h.header = std::move(k.header);
+  h.events = std::move(k.events);
+  return h;
+}
+
 History expand(const KeyHistory& k, const std::vector<size_t>& op_indices) {
   History h = expanded_header(k);
   std::vector<int64_t> ids;

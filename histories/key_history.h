@@ -93,6 +93,9 @@ std::string key_out_of_history_range(uint64_t key);  // the message: which key, 
 // The plain History with every key a Value (about 100 bytes a key): for the
 // generic checkers and writers on histories small enough.
 History expand(const KeyHistory& h);
+// The same, taking the events and header from a history no longer needed (the
+// simulator's recorder builds one per schedule).
+History expand(KeyHistory&& h);
 // Only the ops h.ops[i], i in `op_indices` (ascending), and their events: a part
 // of a large history for the generic checkers (one key's operations, say).
 History expand(const KeyHistory& h, const std::vector<size_t>& op_indices);
