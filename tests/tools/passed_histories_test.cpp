@@ -1,7 +1,7 @@
 // The explorer's memory of passed histories (tools/explore/passed_histories.h): a
 // history judged passing before passes again unchecked, anything else is judged
-// afresh (a failure every time, with its message), and past its byte budget it
-// remembers nothing more.
+// afresh (a failure every time, with its message), the structure's own checks run
+// on every schedule, and past its byte budget it remembers nothing more.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -51,6 +51,22 @@ TEST(PassedHistories, AFailureIsJudgedEveryTimeWithItsMessage) {
   EXPECT_FALSE(again.message.empty());
   EXPECT_EQ(again.message, first.message);
   EXPECT_EQ(passed.size(), 0u);
+}
+
+// A schedule whose history passed before is still judged on the rest: a heap broken
+// at rest, or a deadlock, fails it.
+TEST(PassedHistories, TheStructuresOwnChecksStillRunOnARepeat) {
+  PassedHistories passed;
+  const JudgeOptions o = JudgeOptions{}.remembering(passed);
+  Execution e;
+  e.history = example("pq_batch_linearizable.jsonl");
+  ASSERT_EQ(judge(e, o).failure, Failure::None);
+  ASSERT_EQ(passed.size(), 1u);
+  e.invariant_failure = "property 1 broken at node 2";
+  EXPECT_EQ(judge(e, o).failure, Failure::Invariant);
+  e.invariant_failure.reset();
+  e.run.outcome = sim::Outcome::Deadlock;
+  EXPECT_EQ(judge(e, o).failure, Failure::Deadlock);
 }
 
 TEST(PassedHistories, PastItsBudgetNothingMoreIsRemembered) {
