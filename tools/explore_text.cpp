@@ -21,7 +21,7 @@ void print_counts(const std::string& strategy, const explore::ExploreSummary& s,
   fmt::print("  scheduling points/s  {:.1f} M  ({} points in {:.2f} s of simulation; {:.2f} s in all)\n",
              s.points / std::max(s.sim_seconds, 1e-9) / 1e6, s.points, s.sim_seconds, s.total_seconds);
   fmt::print("  distinct {}   {}\n", histories ? "histories" : "outputs  ", s.distinct_histories);
-  if (histories) fmt::print("  searched histories   {}\n", s.searched);
+  if (histories) fmt::print("  searched histories   {}  (a repeat of a history that passed is not checked again)\n", s.searched);
   auto n = [&s](explore::Failure f) { auto it = s.counts.find(f); return it == s.counts.end() ? 0 : it->second; };
   fmt::print("  violations           {}\n", n(explore::Failure::Violation));
   if (histories) fmt::print("  invariant failures   {}\n", n(explore::Failure::Invariant));

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "histories/jsonl_reader.h"
+#include "tools/explore/explore.h"
 #include "tools/explore/heap_run.h"
 
 namespace gpulin::explore {
@@ -67,6 +68,35 @@ TEST(PassedHistories, TheStructuresOwnChecksStillRunOnARepeat) {
   e.invariant_failure.reset();
   e.run.outcome = sim::Outcome::Deadlock;
   EXPECT_EQ(judge(e, o).failure, Failure::Deadlock);
+}
+
+// A whole exploration with and without the memory: every count the same (on the
+// fixed heap and on a planted bug), the search run only on distinct histories.
+TEST(PassedHistories, AnExplorationCountsTheSameWithFewerSearches) {
+  for (gheap::Mutant mutant : {gheap::Mutant::None, gheap::Mutant::EarlyRootRelease}) {
+    ExploreOptions o;
+    o.config.mutant = mutant;
+    o.shape.actors = 3;
+    o.shape.ops = 2;
+    o.strategy = "dfs";
+    o.preemptions = 2;
+    o.schedules = 100'000'000;
+    o.shrink = false;
+    const ExploreSummary remembered = run_explore(o);
+    o.remember_passed = false;
+    const ExploreSummary every = run_explore(o);
+    EXPECT_EQ(remembered.schedules, every.schedules);
+    EXPECT_EQ(remembered.distinct_histories, every.distinct_histories);
+    EXPECT_EQ(remembered.counts, every.counts);
+    EXPECT_LT(remembered.searched, every.searched / 2);
+    if (mutant == gheap::Mutant::None) {
+      EXPECT_TRUE(remembered.counts.empty());
+      EXPECT_EQ(every.searched, every.schedules);
+      EXPECT_EQ(remembered.searched, remembered.distinct_histories);
+    } else {
+      EXPECT_GT(remembered.counts.at(Failure::Violation), 0u);  // failures were compared too
+    }
+  }
 }
 
 TEST(PassedHistories, PastItsBudgetNothingMoreIsRemembered) {
