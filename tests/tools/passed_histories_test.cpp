@@ -1,7 +1,8 @@
 // The explorer's memory of passed histories (tools/explore/passed_histories.h): a
 // history judged passing before passes again unchecked, anything else is judged
 // afresh (a failure every time, with its message), the structure's own checks run
-// on every schedule, and past its byte budget it remembers nothing more.
+// on every schedule, lookups rest where histories rarely repeat, and past its byte
+// budget it remembers nothing more.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -97,6 +98,27 @@ TEST(PassedHistories, AnExplorationCountsTheSameWithFewerSearches) {
       EXPECT_GT(remembered.counts.at(Failure::Violation), 0u);  // failures were compared too
     }
   }
+}
+
+// Where histories rarely repeat the lookups rest: a window of kWindow lookups with
+// fewer than one hit in 16 is followed by kRest judgements without one; a window
+// with enough hits keeps looking.
+TEST(PassedHistories, LookupsRestWhereHistoriesRarelyRepeat) {
+  PassedHistories rare;
+  for (uint64_t i = 0; i < PassedHistories::kWindow; ++i) {
+    ASSERT_TRUE(rare.worth_looking());
+    rare.look_up("distinct " + std::to_string(i));
+  }
+  for (uint64_t i = 0; i < PassedHistories::kRest; ++i) ASSERT_FALSE(rare.worth_looking()) << i;
+  EXPECT_TRUE(rare.worth_looking());  // the next window tries again
+
+  PassedHistories often;
+  often.remember("seen");
+  for (uint64_t i = 0; i < 3 * PassedHistories::kWindow; ++i) {
+    ASSERT_TRUE(often.worth_looking()) << i;
+    often.look_up(i % 8 == 0 ? "seen" : "new " + std::to_string(i));  // one hit in 8
+  }
+  EXPECT_EQ(often.lookups(), 3 * PassedHistories::kWindow);
 }
 
 TEST(PassedHistories, PastItsBudgetNothingMoreIsRemembered) {

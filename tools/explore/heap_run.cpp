@@ -129,9 +129,9 @@ Judgement judge_history_afresh(const History& history, const JudgeOptions& optio
 }  // namespace
 
 Judgement judge_history(const History& history, const JudgeOptions& options) {
-  if (!options.passed) return judge_history_afresh(history, options);
+  if (!options.passed || !options.passed->worth_looking()) return judge_history_afresh(history, options);
   std::string identity = history_identity(history);
-  if (options.passed->contains(identity)) return {};
+  if (options.passed->look_up(identity)) return {};
   Judgement j = judge_history_afresh(history, options);
   if (j.failure == Failure::None) options.passed->remember(std::move(identity));
   return j;
