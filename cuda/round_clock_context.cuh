@@ -15,8 +15,9 @@
 // record_lp, record_inv and record_ret are empty: no lp tickets (an lp would need
 // an atomic of its own operation), and the round brackets every operation.
 //
-// What it costs (H100, Γ1 on 2^22 keys, gpulin_bench_slab's record section): about
-// 27 %, against 42-53 % by key clocks. Taken apart with throwaway variants
+// What it costs (H100, Γ1 on 2^22 keys, gpulin_bench_slab's record section): 31 %
+// at e8cc10e, against 50 % by key clocks (26-28 % and 52-53 % before the unrecorded
+// mixed kernel ran its searches in pairs and got faster). Taken apart with throwaway variants
 // (bench/results/slab-record-h100.txt): the brackets and records with no atomic,
 // 12 %; the same two atomics on 1024 spread words (which would order nothing),
 // 14 %; on the one clock, relaxed, 23 %: the one clock is a hot line, and every

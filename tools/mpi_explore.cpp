@@ -38,13 +38,11 @@ class ChunkAsker {
 
  private:
   void ask(uint64_t parts) {
-    parts_ = parts;
-    MPI_Send(&parts_, 1, MPI_UINT64_T, 0, kAsk, MPI_COMM_WORLD);
+    MPI_Send(&parts, 1, MPI_UINT64_T, 0, kAsk, MPI_COMM_WORLD);
     MPI_Irecv(answer_words_, 2, MPI_UINT64_T, 0, kChunk, MPI_COMM_WORLD, &answer_);
     pending_ = true;
   }
   explore::PartRange chunk_;
-  uint64_t parts_ = 0;
   uint64_t answer_words_[2] = {0, 0};
   MPI_Request answer_ = MPI_REQUEST_NULL;
   bool pending_ = false;

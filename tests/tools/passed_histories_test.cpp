@@ -14,13 +14,19 @@
 namespace gpulin::explore {
 namespace {
 
+JudgeOptions remembering(PassedHistories& passed) {
+  JudgeOptions o;
+  o.passed = &passed;
+  return o;
+}
+
 History example(const std::string& name) {
   return read_history_file(std::string(GPULIN_SOURCE_DIR) + "/histories/examples/" + name);
 }
 
 TEST(PassedHistories, APassedHistoryPassesAgainUnsearched) {
   PassedHistories passed;
-  const JudgeOptions o = JudgeOptions{}.remembering(passed);
+  const JudgeOptions o = remembering(passed);
   const History h = example("pq_batch_linearizable.jsonl");
   const Judgement first = judge_history(h, o);
   EXPECT_EQ(first.failure, Failure::None);
@@ -34,7 +40,7 @@ TEST(PassedHistories, APassedHistoryPassesAgainUnsearched) {
 // One result away from a passed history is another history: it is judged, and fails.
 TEST(PassedHistories, AHistoryOneResultAwayIsJudgedAndFails) {
   PassedHistories passed;
-  const JudgeOptions o = JudgeOptions{}.remembering(passed);
+  const JudgeOptions o = remembering(passed);
   History h = example("pq_batch_linearizable.jsonl");
   ASSERT_EQ(judge_history(h, o).failure, Failure::None);
   h.ops[2].res->as_array()[1] = Value::integer(9);  // op 2 takes 9 too, which op 3 takes as well
@@ -45,7 +51,7 @@ TEST(PassedHistories, AHistoryOneResultAwayIsJudgedAndFails) {
 
 TEST(PassedHistories, AFailureIsJudgedEveryTimeWithItsMessage) {
   PassedHistories passed;
-  const JudgeOptions o = JudgeOptions{}.remembering(passed);
+  const JudgeOptions o = remembering(passed);
   const History h = example("pq_batch_not_linearizable.jsonl");
   const Judgement first = judge_history(h, o), again = judge_history(h, o);
   EXPECT_EQ(first.failure, Failure::Violation);
@@ -59,7 +65,7 @@ TEST(PassedHistories, AFailureIsJudgedEveryTimeWithItsMessage) {
 // at rest, or a deadlock, fails it.
 TEST(PassedHistories, TheStructuresOwnChecksStillRunOnARepeat) {
   PassedHistories passed;
-  const JudgeOptions o = JudgeOptions{}.remembering(passed);
+  const JudgeOptions o = remembering(passed);
   Execution e;
   e.history = example("pq_batch_linearizable.jsonl");
   ASSERT_EQ(judge(e, o).failure, Failure::None);
@@ -123,7 +129,7 @@ TEST(PassedHistories, LookupsRestWhereHistoriesRarelyRepeat) {
 
 TEST(PassedHistories, PastItsBudgetNothingMoreIsRemembered) {
   PassedHistories passed(/*max_bytes=*/16);
-  const JudgeOptions o = JudgeOptions{}.remembering(passed);
+  const JudgeOptions o = remembering(passed);
   const History h = example("pq_batch_linearizable.jsonl");
   judge_history(h, o);
   EXPECT_EQ(passed.size(), 0u);

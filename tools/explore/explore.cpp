@@ -259,7 +259,9 @@ std::pair<Program, std::vector<uint32_t>> shrink(HeapRunner& runner, Program pro
 }  // namespace
 
 JudgeOptions schedule_judge_options(const ExploreOptions& options, PassedHistories& passed) {
-  return options.remember_passed ? options.judge.remembering(passed) : options.judge;
+  JudgeOptions judged = options.judge;
+  if (options.remember_passed) judged.passed = &passed;
+  return judged;
 }
 
 void set_schedule_field(History& h, const std::string& schedule) {

@@ -47,12 +47,6 @@ struct JudgeOptions {
   // Histories judged passing before, passed again unchecked and remembered when they
   // pass (passed_histories.h); null: every history is judged.
   PassedHistories* passed = nullptr;
-
-  JudgeOptions remembering(PassedHistories& histories) const {
-    JudgeOptions o = *this;
-    o.passed = &histories;
-    return o;
-  }
 };
 Judgement judge(const Execution& e, const JudgeOptions& options);
 // The history part of a judgement: witness, then search when small or needed.
