@@ -35,9 +35,9 @@ using SlabBatchContext = std::conditional_t<
 // warps resident, the more reads in flight. The mixed kernel spills a few words
 // under that bound and is still faster with it (H100, G2 at 2^20-op batches:
 // 8.9 G ops/s at 32 registers, 7.3 at 38).
-// `Bulk`: a batch of searches (Fn == kFnSearch, unrecorded) with two reads in
+// `Pairs`: a batch of searches (Fn == kFnSearch, unrecorded) with two reads in
 // flight per warp (warp_search_pairs).
-template <class P, SlabRecording R, uint32_t Fn = kAnyFn, bool Bulk = false>
+template <class P, SlabRecording R, uint32_t Fn = kAnyFn, bool Pairs = false>
 __global__ void __launch_bounds__(1024, R == SlabRecording::kEvents ? 1 : 2)
     slab_batch_kernel(SlabHashView<P> h, SlabOpBatch ops, DeviceRecorderRef rec, KeyClockRecorderRef clocks,
                       int64_t op_id_base) {
@@ -77,8 +77,8 @@ __global__ void __launch_bounds__(1024, R == SlabRecording::kEvents ? 1 : 2)
       else
         answer = r.n;
     };
-    if constexpr (Bulk) {
-      static_assert(Fn == kFnSearch && R == SlabRecording::kNone, "a bulk search is a batch of searches, unrecorded");
+    if constexpr (Pairs) {
+      static_assert(Fn == kFnSearch && R == SlabRecording::kNone, "searches in pairs: a batch of searches, unrecorded");
       warp_search_pairs(x, h, task, done);
     } else if constexpr (Fn == kAnyFn) {
       // A mixed batch as the original's batched kernel runs it: the warp's inserts

@@ -20,14 +20,13 @@ namespace gpulin::slab_hash {
 // (bulk build: kFnInsert, bulk search: kFnSearch). SEARCH writes the value found,
 // or kEmptyKey when absent (set: 1 / 0), to out[i] when out is not null; SEARCHALL
 // writes how many it found. All pointers are device memory.
-// `bulk` (with fn == nullptr and uniform_fn == kFnSearch, no recorder): a bulk
-// search, each warp with two slab reads in flight (warp_search_pairs) instead of
-// one; the answers are those of searches one at a time. With any other batch it is
-// ignored; with a recorder the launch is refused.
+// Unrecorded, a batch of searches runs as the original's bulk search does: each
+// warp takes its searches two at a time, both first-slab reads in flight before it
+// resolves either (warp_search_pairs); the answers are those of searches one at a
+// time.
 struct SlabOpBatch {
   const uint32_t* fn = nullptr;
   uint32_t uniform_fn = kFnSearch;
-  bool bulk = false;
   const uint32_t* key = nullptr;
   const uint32_t* value = nullptr;
   uint32_t* out = nullptr;
@@ -45,7 +44,7 @@ cudaError_t launch_slab_batch(Mode mode, const DeviceSlabHash& table, const Slab
 // The same, recorded by key clocks (histories/key_clock_records.h): operation i of
 // the batch is op op_id_base + i and writes clocks.records[op_id_base + i]; its
 // actor is its thread. Map and set only (a multimap's SEARCHALL returns a list);
-// cudaErrorInvalidValue for a multimap, a bulk search, or op ids past record_cap.
+// cudaErrorInvalidValue for a multimap or op ids past record_cap.
 cudaError_t launch_slab_batch(Mode mode, const DeviceSlabHash& table, const SlabOpBatch& ops, uint32_t threads,
                               cudaStream_t stream, const KeyClockRecorderRef& clocks, int64_t op_id_base);
 

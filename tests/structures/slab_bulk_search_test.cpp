@@ -83,7 +83,7 @@ TEST(SlabBulkSearch, AnswersAsTheOrdinarySearchAndTheHostMap) {
     std::vector<std::vector<std::array<uint32_t, 3>>> searches(5);
     for (uint32_t w = 0; w < searches.size(); ++w)
       for (uint32_t l = 0; l < (w == 4 ? 31u : 32u); ++l)
-        searches[w].push_back({kFnSearch, rng() % 3 ? keys[rng() % keys.size()] : 200000 + rng() % 1000, 0});
+        searches[w].push_back({kFnSearch, static_cast<uint32_t>(rng() % 3 ? keys[rng() % keys.size()] : 200000 + rng() % 1000), 0});
     const auto two = run(table, searches, true, seed * 7);
     const auto one = run(table, searches, false, seed * 7);
     for (uint32_t w = 0; w < searches.size(); ++w)
