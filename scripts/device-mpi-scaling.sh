@@ -16,7 +16,10 @@
 # tells Open MPI where it lives. gpulin is built with MPI in build-mpi (only the
 # gpulin target; a later call on the same machine reuses it, so a build that
 # outlasts one 10-minute call goes on in the next), unless GPULIN names a gpulin
-# already built with MPI.
+# already built with MPI (BUILD_ONLY=1 builds it and stops).
+# BIND=core pins each rank to a core of its own (mpirun --bind-to core), and the
+# unsharded run, each shard and each copy to a core too (taskset), so that every
+# column is measured alike; the default leaves placement to the kernel.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out="${OUT:-out/device}"
@@ -60,6 +63,14 @@ build_gpulin() {
 }
 gpulin="${GPULIN:-build-mpi/tools/gpulin}"
 [ -n "${GPULIN:-}" ] || build_gpulin
+[ -n "${BUILD_ONLY:-}" ] && { echo "built $gpulin"; exit 0; }
+bind="${BIND:-none}"
+case "$bind" in none | core) ;; *) echo "BIND is none or core, not $bind" >&2; exit 2 ;; esac
+on_core() {  # CORE COMMAND...: the command, on that core when BIND=core
+  local c=$1
+  shift
+  if [ "$bind" = core ]; then taskset -c "$c" "$@"; else "$@"; fi
+}
 # A gpulin built without MPI refuses --mpi: say why before timing anything.
 ldd "$gpulin" | grep -q "libmpi\.so" || {
   echo "$gpulin is not linked with Open MPI (did CMake find the unpacked one?)"
@@ -73,7 +84,7 @@ echo "== explore $args ($repeats rounds)"
 for rep in $(seq 1 "$repeats"); do
   t0=$(now)
   # shellcheck disable=SC2086
-  "$gpulin" explore $args --json >"$out/mpi-whole-$rep.json" 2>"$out/mpi-whole.err"
+  on_core 0 "$gpulin" explore $args --json >"$out/mpi-whole-$rep.json" 2>"$out/mpi-whole.err"
   code=$?
   since "$t0" >"$out/mpi-whole-$rep.seconds"
   [ "$code" -le 1 ] || { cat "$out/mpi-whole.err"; exit 2; }
@@ -81,7 +92,7 @@ for rep in $(seq 1 "$repeats"); do
     echo "== round $rep: mpirun -np $n"
     t0=$(now)
     # shellcheck disable=SC2086
-    mpirun.openmpi -np "$n" --oversubscribe --bind-to none "$gpulin" explore $args --mpi --json \
+    mpirun.openmpi -np "$n" --oversubscribe --bind-to "$bind" "$gpulin" explore $args --mpi --json \
       >"$out/mpi-$n-$rep.json" 2>"$out/mpi-$n.err"
     echo "rc=$? $(since "$t0")" >"$out/mpi-$n-$rep.seconds"
   done
@@ -94,7 +105,7 @@ for n in $ranks; do
   t0=$(now)
   for i in $(seq 1 "$n"); do
     # shellcheck disable=SC2086
-    "$gpulin" explore $args --shard "$i/$n" --json >"$out/shard-$n-$i.json" 2>/dev/null &
+    on_core $((i - 1)) "$gpulin" explore $args --shard "$i/$n" --json >"$out/shard-$n-$i.json" 2>/dev/null &
   done
   wait
   echo "$(since "$t0")" >"$out/shards-$n.seconds"
@@ -105,7 +116,7 @@ for n in $ranks; do
   for i in $(seq 1 "$n"); do
     ( t=$(now)
       # shellcheck disable=SC2086
-      "$gpulin" explore $args --json >/dev/null 2>&1
+      on_core $((i - 1)) "$gpulin" explore $args --json >/dev/null 2>&1
       since "$t" >"$out/copies-$n-$i.seconds" ) &
   done
   wait
@@ -113,7 +124,7 @@ done
 lscpu 2>/dev/null | grep -E "^(CPU\(s\)|Thread|Core|Socket|Model name)" >"$out/lscpu.txt"
 
 python3 - "$out" "$repeats" $ranks <<'PY'
-import json, statistics, sys
+import json, os, statistics, sys
 out, repeats, ranks = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 fields = ["schedules", "histories", "violations", "invariant_failures", "deadlocks", "livelocks", "faults",
           "proof_point_failures", "undecided", "exhaustive"]
@@ -122,6 +133,7 @@ wholes = [json.load(open(f"{out}/mpi-whole-{k}.json")) for k in reps]
 whole = wholes[0]
 whole_wall = statistics.median(float(open(f"{out}/mpi-whole-{k}.seconds").read()) for k in reps)
 whole_run = statistics.median(w["total_seconds"] for w in wholes)
+print(f"placement: {os.environ.get('BIND', 'none')}")
 print(f"unsharded: {whole['schedules']} schedules, {whole['histories']} distinct histories, "
       f"exhaustive={whole['exhaustive']}; medians of {repeats} rounds: {whole_wall:.2f} s wall, "
       f"{whole_run:.2f} s exploring")
