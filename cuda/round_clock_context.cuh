@@ -16,7 +16,8 @@
 // an atomic of its own operation), and the round brackets every operation.
 //
 // What it costs (H100, Γ1 on 2^22 keys, gpulin_bench_slab's record section): 31 %
-// at e8cc10e, against 50 % by key clocks (26-28 % and 52-53 % before the unrecorded
+// at e8cc10e and 35 % at aec0b88 (the same kernels; the unrecorded rate measured
+// 9.75 and 10.22), against 50-53 % by key clocks (26-28 % and 52-53 % before the unrecorded
 // mixed kernel ran its searches in pairs and got faster). Taken apart with throwaway variants
 // (bench/results/slab-record-h100.txt): the brackets and records with no atomic,
 // 12 %; the same two atomics on 1024 spread words (which would order nothing),
