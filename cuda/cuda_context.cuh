@@ -372,21 +372,6 @@ class CudaContext {
   __device__ void end_op() {
     if (scope_.rank() == 0) store_event_count();
   }
-  // An actor that runs its operations back to back may chain each ret to the next
-  // inv: the ret is written without its ticket, and the next inv takes both with
-  // ONE acq_rel fetch_add of 2 (ret the first, inv the second): one round trip on
-  // the counter an operation instead of two. The RMW comes after everything the ret
-  // covered (and more: the actor touched no shared word of the structure between
-  // them), so as a release it orders the operation before every later ticket, as
-  // the ret's own release did; as an acquire it orders every earlier ticket before
-  // the next operation, as the inv's did; and ret < inv in the actor's own order.
-  // The kernel that asks must call finish() before its threads exit: it gives a
-  // ret still waiting its ticket (a release fetch_add of 1); leave() does the same.
-  __device__ void chain_rets() { chain_ = true; }
-  __device__ void finish() {
-    if constexpr (Record)
-      if (scope_.rank() == 0) flush_pending_ret();
-  }
   // With hold versions (device_events.h) a hold takes no ticket and waits for no
   // atomic: the acq is recorded unnumbered (its rel numbers it), and the rel's
   // relaxed increment of the node's word is issued before the releasing access,
@@ -446,7 +431,6 @@ class CudaContext {
   // that exits mid-operation leaves it pending in the recorder, holding what it held.
   __device__ void leave(const uint32_t* word, uint32_t seen, uint32_t why) {
     if (scope_.rank() == 0) {
-      if constexpr (Record) flush_pending_ret();
       store_event_count();  // its holds' events count
       const uint32_t a = scope_.actor();
       const uint32_t slot = atomicAdd(wd_.wait_count, 1u);
@@ -458,41 +442,15 @@ class CudaContext {
     asm volatile("exit;");
   }
 
-  // The counter's value before `n` tickets, taken with `order`; tickets count from 1.
-  __device__ unsigned long long ticket_add(unsigned long long n, cuda::memory_order order) {
-    return device_ref<unsigned long long>(*rec_.ticket).fetch_add(n, order);
-  }
   __device__ unsigned long long ticket(uint32_t kind) {
+    auto counter = device_ref<unsigned long long>(*rec_.ticket);
     const cuda::memory_order order = kind == kDeviceInv   ? cuda::memory_order_acquire
                                      : kind == kDeviceRet ? cuda::memory_order_release
                                      : kind == kDeviceLp  ? cuda::memory_order_acq_rel
                                                           : cuda::memory_order_relaxed;
-    return ticket_add(1, order) + 1;
-  }
-  // The ret waiting for its ticket (chain_rets) gets before + 1.
-  __device__ void give_pending_ret(unsigned long long before) {
-    ret_pending_ = false;
-    if (pending_slot_ < rec_.event_cap) rec_.events[size_t(scope_.actor()) * rec_.event_cap + pending_slot_].t = before + 1;
-  }
-  // A ret still waiting gets a ticket of its own (a release, as an unchained ret's).
-  __device__ void flush_pending_ret() {
-    if (ret_pending_) give_pending_ret(ticket_add(1, cuda::memory_order_release));
+    return counter.fetch_add(1ull, order) + 1;  // from 1
   }
   __device__ void append(uint32_t kind, int64_t node, uint32_t fn, uint32_t key_off, uint32_t key_len, bool is_null) {
-    if (chain_ && kind == kDeviceRet) {
-      // Its ticket comes with the next inv's (or finish's): written with none now.
-      if (events_ == kNotRead) events_ = rec_.event_count[scope_.actor()];
-      pending_slot_ = events_;
-      ret_pending_ = true;
-      append_at(0, kind, node, fn, key_off, key_len, is_null);
-      return;
-    }
-    if (chain_ && kind == kDeviceInv && ret_pending_) {
-      const unsigned long long before = ticket_add(2, cuda::memory_order_acq_rel);
-      give_pending_ret(before);
-      append_at(before + 2, kind, node, fn, key_off, key_len, is_null);
-      return;
-    }
     append_at(ticket(kind), kind, node, fn, key_off, key_len, is_null);
   }
   __device__ void append_at(unsigned long long t, uint32_t kind, int64_t node, uint32_t fn, uint32_t key_off,
@@ -505,7 +463,7 @@ class CudaContext {
     // A hold's event (acq, rel under hold versions, t = 0) leaves the count's
     // store to the operation's next ticketed event or its end (end_op, leave):
     // one store less inside the hold, which the next fence would wait for.
-    if (t != 0 || !rec_.hold_versions || kind == kDeviceRet) rec_.event_count[a] = events_;
+    if (t != 0 || !rec_.hold_versions) rec_.event_count[a] = events_;
     if (i < rec_.event_cap)
       rec_.events[size_t(a) * rec_.event_cap + i] =
           DeviceEvent{t, op_, node, kind, fn, key_off, key_len, is_null ? 1u : 0u, a};
@@ -558,10 +516,6 @@ class CudaContext {
   uint32_t events_ = kNotRead, keys_ = kNotRead;
   uint32_t rel_version_a_ = 0, rel_version_b_ = 0;
   uint32_t rels_begun_ = 0, rels_ended_ = 0;
-  // chain_rets: the leader's ret whose ticket the next inv (or finish) gives, and
-  // its slot in the actor's events.
-  bool chain_ = false, ret_pending_ = false;
-  uint32_t pending_slot_ = 0;
 };
 
 }  // namespace gpulin::cuda_exec

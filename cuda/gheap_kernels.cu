@@ -45,9 +45,8 @@ __global__ void __launch_bounds__(MaxThreads, 1)
   const uint32_t k = h.k;
   const Scratch<Key> s = make_scratch(shared_keys<Key>(), k);
   cuda_exec::CudaContext<cuda_exec::BlockScope, Record, Key> x(cuda_exec::BlockScope(broadcast), rec, watchdog);
-  x.chain_rets();  // the block's operations run back to back: one ticket round trip each
   for (uint64_t i = blockIdx.x; i < ops.count; i += gridDim.x) {
-    if (x.stopped()) break;  // the watchdog stopped the run: drain
+    if (x.stopped()) return;  // the watchdog stopped the run: drain
     x.begin_op(op_id_base + static_cast<int64_t>(i));
     const uint32_t m = run_operation(x, h, s, ops.fn[i], ops.keys + i * k, ops.n[i]);
     if (ops.fn[i] == kFnDel) {
@@ -56,7 +55,6 @@ __global__ void __launch_bounds__(MaxThreads, 1)
     }
     x.end_op();
   }
-  x.finish();
 }
 
 template <class Key, class P, bool Record, uint32_t MaxThreads>
