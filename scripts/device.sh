@@ -114,7 +114,8 @@ pairs() {
   if [ -n "${SANITIZE_PAIRS:-}" ]; then
     for p in $SANITIZE_PAIRS; do
       IFS=: read -r tool bin pfilter <<<"$p"
-      echo "$tool $(echo "$bins" | grep "/$bin\$") $pfilter"
+      # No trailing blank without a filter: xargs -L would join the next pair to this line.
+      echo "$tool $(echo "$bins" | grep "/$bin\$")${pfilter:+ $pfilter}"
     done
   else
     for tool in ${SANITIZE_TOOLS:-memcheck racecheck synccheck}; do for b in $bins; do echo "$tool $b"; done; done
