@@ -13,6 +13,7 @@
 #include <cstring>
 #include <memory>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "sim/sim_block.h"
@@ -80,7 +81,8 @@ SimMergeStats sim_merge_impl(MergeArgs<Key, Value, Comp> args, uint64_t blocks, 
   st.windows = windows;
   st.blocks = g_count;
   const uint64_t per_run = sim::kMaxActors / W;
-  if (begun && g_count > per_run) throw std::invalid_argument("a begun merge run holds at most 64 warps");
+  if (begun && g_count > per_run)
+    throw std::invalid_argument("a begun merge run holds at most " + std::to_string(sim::kMaxActors) + " warps");
   // Shared memory of the blocks of one run, 16-byte aligned.
   const size_t stride = (L::bytes + 15) / 16 * 16;
   std::unique_ptr<unsigned char[]> raw(new unsigned char[stride * per_run + 16]);
