@@ -342,6 +342,13 @@ class CudaContext {
   __device__ __forceinline__ void load_lanes(Regs<uint32_t, 1>& dst, F&& src_of) const {
     dst.v[0] = device_ref<uint32_t>(*src_of(static_cast<uint32_t>(threadIdx.x & 31))).load(cuda::memory_order_relaxed);
   }
+  // A hint: lane l will soon read the line at src_of(l) (nullptr: none). The L2
+  // starts fetching it now; the later read is the ordinary relaxed load.
+  template <class F>
+  __device__ __forceinline__ void prefetch_lanes(F&& src_of) const {
+    const void* p = src_of(static_cast<uint32_t>(threadIdx.x & 31));
+    if (p != nullptr) asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
+  }
   __device__ __forceinline__ void copy16(void* dst, const void* src) const { barrier::copy16(dst, src); }
 
   // ---- the block's barriers ----------------------------------------------------

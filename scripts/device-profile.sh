@@ -4,6 +4,7 @@
 # occupancy, stall reasons, instructions per operation). Results go to $OUT.
 # Usage: bash scripts/device-profile.sh TARGET 'KERNEL_REGEX' [NCU_SET] -- BENCH_ARGS...
 #   e.g. bash scripts/device-profile.sh gpulin_bench_slab 'slab_batch_kernel' detailed -- --only fig4 --quick --runs 1
+# NCU_COUNT: how many matching launches to profile (default 4).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 target="$1"; regex="$2"; shift 2
@@ -19,7 +20,9 @@ cuobjdump -sass "$bin" > "$out/$target.sass" 2>&1 || true
 cuobjdump -res-usage "$bin" 2>&1 | grep -B1 -A1 -E "$regex" > "$out/$target.res-usage" || true
 ncu_bin=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
 if [ -z "$ncu_bin" ]; then echo "no ncu on this machine"; exit 2; fi
-timeout 500 "$ncu_bin" --set "$set_name" -k "regex:$regex" -c "${NCU_COUNT:-4}" -f -o "$out/profile" \
+# NCU_EXTRA: more ncu options (e.g. "--kernel-name-base mangled" to tell template instances apart).
+# shellcheck disable=SC2086
+timeout 500 "$ncu_bin" --set "$set_name" ${NCU_EXTRA:-} -k "regex:$regex" -c "${NCU_COUNT:-4}" -f -o "$out/profile" \
   "$bin" "$@" > "$out/bench.txt" 2> "$out/ncu.err"
 echo "ncu exit $?"; tail -5 "$out/ncu.err"
 "$ncu_bin" --import "$out/profile.ncu-rep" --csv --page details > "$out/ncu.csv" 2>>"$out/ncu.err"

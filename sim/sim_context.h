@@ -227,6 +227,11 @@ class SimContext {
     sim_.point();
     for (uint32_t lane = 0; lane < 32; ++lane) dst.of(lane)[0] = *src_of(lane);
   }
+  // A prefetch only changes when the GPU's read completes, not what it reads.
+  template <class F>
+  void prefetch_lanes(F&&) {
+    outside_lanes("prefetch_lanes");
+  }
   void copy16(void* dst, const void* src) {
     if (reinterpret_cast<uintptr_t>(dst) % 16 != 0 || reinterpret_cast<uintptr_t>(src) % 16 != 0)
       sim_.fault("copy16: misaligned vector access");

@@ -114,6 +114,11 @@ GPULIN_HD void hash_tasks(X& x, const SlabHashView<P>& h, typename X::template R
   x.for_each_lane([&](uint32_t l) {
     if (task.of(l)[kTaskActive]) task.of(l)[kTaskBucket] = h.hash(task.of(l)[kTaskKey]);
   });
+  // The queue reads the base slabs one after another: fetching them all into the L2
+  // now overlaps their DRAM round trips.
+  x.prefetch_lanes([&](uint32_t l) -> const void* {
+    return task.of(l)[kTaskActive] ? h.base_slab(task.of(l)[kTaskBucket]) : nullptr;
+  });
 }
 
 // Word i of lane `lane`'s task, to every lane.
