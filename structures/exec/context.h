@@ -129,6 +129,13 @@
 //                                      each lane supplies value_of(its lane)
 //     (structures/exec/lane_search.h builds on them: the first lane where ...)
 //     void x.copy16(dst, src)  one 16-byte aligned vector copy (no point)
+//   hints (warp-uniform code, outside for_each_lane; no scheduling point):
+//     void x.prefetch_lanes(F src_of)
+//              lane l's line at src_of(l) (nullptr: none) will be read soon: the
+//              GPU starts fetching it into the L2 (prefetch.global.L2), so that
+//              reads a warp makes one after another overlap their DRAM trips; the
+//              later read is the ordinary one. It changes no value: the simulator
+//              does nothing (it evaluates no address either)
 //   per-lane shared loads (one scheduling point for the warp):
 //     void x.load_lanes(Regs<uint32_t, 1>& dst, F src_of)
 //              lane l reads *src_of(l) (relaxed, device scope); a slab of 32 words

@@ -168,5 +168,40 @@ TEST(SimWarpActor, ACollectiveInsideForEachLaneIsAFault) {
   EXPECT_NE(r.message.find("ballot"), std::string::npos) << r.message;
 }
 
+// A prefetch is a hint to the GPU's L2 (structures/exec/context.h): in the simulator
+// it passes no scheduling point and reads or writes nothing, and like every lane
+// collective it is warp-uniform code, so inside for_each_lane it is a fault.
+TEST(SimWarpActor, APrefetchIsNoPointAndChangesNothing) {
+  Smem smem{};
+  uint32_t words[32];
+  for (uint32_t l = 0; l < 32; ++l) words[l] = 100 + l;
+  uint32_t asked = 0;
+  const auto points_with = [&](bool prefetch) {
+    return run_block(smem, 1, 1, [&](SimContext& x) {
+             if (prefetch)
+               x.prefetch_lanes([&](uint32_t l) -> const void* {
+                 ++asked;
+                 return l % 2 ? words + l : nullptr;
+               });
+             SimContext::Regs<uint32_t, 1> r;
+             x.load_lanes(r, [&](uint32_t l) { return words + l; });
+             for (uint32_t l = 0; l < 32; ++l) EXPECT_EQ(r.of(l)[0], 100 + l);
+           }).points;
+  };
+  EXPECT_EQ(points_with(true), points_with(false));
+  EXPECT_EQ(asked, 0u) << "the simulator has no cache to warm: the addresses are not even computed";
+  for (uint32_t l = 0; l < 32; ++l) EXPECT_EQ(words[l], 100 + l);
+}
+
+TEST(SimWarpActor, APrefetchInsideForEachLaneIsAFault) {
+  Smem smem{};
+  uint32_t word = 0;
+  const RunResult r = run_block(smem, 1, 1, [&](SimContext& x) {
+    x.for_each_lane([&](uint32_t) { x.prefetch_lanes([&](uint32_t) -> const void* { return &word; }); });
+  });
+  EXPECT_EQ(r.outcome, Outcome::Fault);
+  EXPECT_NE(r.message.find("prefetch_lanes"), std::string::npos) << r.message;
+}
+
 }  // namespace
 }  // namespace gpulin::sim
