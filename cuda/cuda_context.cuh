@@ -93,6 +93,19 @@ class CudaContext {
   __device__ W cas(W* p, std::type_identity_t<W> expected, std::type_identity_t<W> desired, exec::Relaxed) {
     return leader_cas<W>(p, expected, desired, cuda::memory_order_relaxed);
   }
+  // The same CAS where only its verdict is needed (old == expected): the leader
+  // compares and broadcasts one word, not the old value (two for a 64-bit word).
+  template <class W>
+  __device__ bool cas_won(W* p, std::type_identity_t<W> expected, std::type_identity_t<W> desired, exec::Relaxed) {
+    static_assert(sizeof(W) == 4 || sizeof(W) == 8, "CAS on 32- or 64-bit words");
+#ifdef GPULIN_OLD_CASWON
+    return leader_cas<W>(p, expected, desired, cuda::memory_order_relaxed) == expected;
+#endif
+    return scope_.template from_leader<uint32_t>([=] {
+             W e = expected;
+             return device_ref<W>(*p).compare_exchange_strong(e, desired, cuda::memory_order_relaxed) ? 1u : 0u;
+           }) != 0;
+  }
   __device__ uint32_t fetch_add(uint32_t* p, uint32_t v, exec::Relaxed) {
     return scope_.template from_leader<uint32_t>(
         [=] { return device_ref<uint32_t>(*p).fetch_add(v, cuda::memory_order_relaxed); });

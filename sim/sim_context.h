@@ -72,6 +72,10 @@ class SimContext {
     return cas(p, expected, desired);
   }
   template <class W>
+  bool cas_won(W* p, std::type_identity_t<W> expected, std::type_identity_t<W> desired, exec::Relaxed) {
+    return cas(p, expected, desired) == expected;
+  }
+  template <class W>
   W cas(W* p, std::type_identity_t<W> expected, std::type_identity_t<W> desired, exec::Acquire) {
     return cas(p, expected, desired);
   }

@@ -22,6 +22,10 @@
 //     x.cas / fetch_add / fetch_and / store(..., exec::relaxed)
 //              the same access without ordering (structures/exec/memory_order.h):
 //              for lock-free words that carry all a reader needs (the slab hash)
+//     bool     x.cas_won(W* p, W expected, W desired, exec::relaxed)
+//              x.cas(p, expected, desired, exec::relaxed) == expected, for a caller
+//              that needs only the verdict (GPU: one word broadcast, not the old
+//              value); the same one scheduling point
 //     void     x.release(uint32_t* p, uint32_t held, uint32_t to)
 //              the actor gives up a word it holds: *p is `held`, a state no other
 //              actor changes, and becomes `to`, ordered (release). The GPU stores it

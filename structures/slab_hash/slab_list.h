@@ -134,13 +134,13 @@ GPULIN_HD bool slab_insert(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, WarpA
         // An EMPTY key's value lane is EMPTY too (inserts write pairs, a multimap
         // DELETE and FLUSH empty both lanes): no second shuffle for it.
         const uint64_t expected = seen == kEmptyKey ? kEmptyPair : pack_pair(seen, lane_word(x, r, dest + 1));
-        won = x.cas(reinterpret_cast<uint64_t*>(spot), expected, pack_pair(key, value), exec::relaxed) == expected;
+        won = x.cas_won(reinterpret_cast<uint64_t*>(spot), expected, pack_pair(key, value), exec::relaxed);
       } else {
         if (seen == key) {  // set: already present, decided by this read
           x.record_lp();
           return true;
         }
-        won = x.cas(spot, kEmptyKey, key, exec::relaxed) == kEmptyKey;
+        won = x.cas_won(spot, kEmptyKey, key, exec::relaxed);
       }
       if (won) {
         x.record_lp();
@@ -162,7 +162,7 @@ GPULIN_HD bool slab_insert(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, WarpA
     uint32_t* link = slab + kAddressLane;
     if constexpr (P::mutant == Mutant::LostNextCas) {
       x.store(link, fresh, exec::relaxed);
-    } else if (x.cas(link, kEmptyPointer, fresh, exec::relaxed) != kEmptyPointer) {
+    } else if (!x.cas_won(link, kEmptyPointer, fresh, exec::relaxed)) {
       deallocate(x, h.alloc, fresh);  // another warp linked its slab first
     }
     // The same slab again: its address lane now names a successor.
@@ -174,7 +174,7 @@ GPULIN_HD bool slab_insert(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, WarpA
 template <class X, class P>
 GPULIN_HD bool empty_pair(X& x, SlabRegs<X>& r, uint32_t* spot, uint32_t lane) {
   const uint64_t expected = pack_pair(lane_word(x, r, lane), lane_word(x, r, lane + 1));
-  return x.cas(reinterpret_cast<uint64_t*>(spot), expected, kEmptyPair, exec::relaxed) == expected;
+  return x.cas_won(reinterpret_cast<uint64_t*>(spot), expected, kEmptyPair, exec::relaxed);
 }
 
 // DELETE (Fig. 2, warp_delete_macro): the first spot holding the key is marked
