@@ -56,6 +56,36 @@ TEST(SimContextWords, OneOf64BitCasesWins) {
   }
 }
 
+// cas_won is the CAS's verdict (old == expected) at the CAS's one scheduling point:
+// the same race as above, 32- and 64-bit, exactly one winner, whose value the word
+// holds, and the run passes as many points as with plain CASes.
+TEST(SimContextWords, CasWonIsTheVerdictOfOneCas) {
+  for (uint64_t seed = 0; seed < 100; ++seed) {
+    uint64_t wide = ~uint64_t{0};
+    uint32_t narrow = ~0u;
+    std::array<bool, 4> won_wide{}, won_narrow{};
+    const RunResult r = run_warps(4, seed, [&](SimContext& x, uint32_t a) {
+      won_wide[a] = x.cas_won(&wide, ~uint64_t{0}, (uint64_t{a} << 32) | (100 + a), exec::relaxed);
+      won_narrow[a] = x.cas_won(&narrow, ~0u, 200 + a, exec::relaxed);
+    });
+    const RunResult plain = run_warps(4, seed, [&](SimContext& x, uint32_t a) {
+      uint64_t w = ~uint64_t{0};
+      uint32_t n = ~0u;
+      (void)x.cas(&w, w, uint64_t{a}, exec::relaxed);
+      (void)x.cas(&n, n, a, exec::relaxed);
+    });
+    ASSERT_EQ(r.outcome, Outcome::Completed);
+    EXPECT_EQ(r.points, plain.points) << "seed " << seed;
+    uint32_t wide_winners = 0, narrow_winners = 0;
+    for (uint32_t a = 0; a < 4; ++a) {
+      if (won_wide[a]) ++wide_winners, EXPECT_EQ(wide, (uint64_t{a} << 32) | (100 + a));
+      if (won_narrow[a]) ++narrow_winners, EXPECT_EQ(narrow, 200 + a);
+    }
+    EXPECT_EQ(wide_winners, 1u) << "seed " << seed;
+    EXPECT_EQ(narrow_winners, 1u) << "seed " << seed;
+  }
+}
+
 // Bits set and cleared concurrently by fetch_or / fetch_and: each warp owns one bit,
 // sets it, then clears it; every old value a warp saw has its own bit as it left it.
 TEST(SimContextWords, FetchOrAndFetchAndAreAtomic) {
