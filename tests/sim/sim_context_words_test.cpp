@@ -78,8 +78,14 @@ TEST(SimContextWords, CasWonIsTheVerdictOfOneCas) {
     EXPECT_EQ(r.points, plain.points) << "seed " << seed;
     uint32_t wide_winners = 0, narrow_winners = 0;
     for (uint32_t a = 0; a < 4; ++a) {
-      if (won_wide[a]) ++wide_winners, EXPECT_EQ(wide, (uint64_t{a} << 32) | (100 + a));
-      if (won_narrow[a]) ++narrow_winners, EXPECT_EQ(narrow, 200 + a);
+      if (won_wide[a]) {
+        ++wide_winners;
+        EXPECT_EQ(wide, (uint64_t{a} << 32) | (100 + a));
+      }
+      if (won_narrow[a]) {
+        ++narrow_winners;
+        EXPECT_EQ(narrow, 200 + a);
+      }
     }
     EXPECT_EQ(wide_winners, 1u) << "seed " << seed;
     EXPECT_EQ(narrow_winners, 1u) << "seed " << seed;
