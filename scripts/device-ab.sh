@@ -15,8 +15,7 @@ cmake -S . -B build-gpu-b "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_AR
 for b in build-gpu build-gpu-b; do
   cmake --build "$b" -j"$(nproc)" --target "$AB_BENCH" ${AB_TARGETS:-} >"$out/build-$b.log" 2>&1 \
     || { grep -E "error" "$out/build-$b.log" | head -30; exit 2; }
-done &
-wait
+done
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 exe=$(find build-gpu/bench -name "$AB_BENCH" -type f | head -1)
 exe_b=${exe/build-gpu/build-gpu-b}
