@@ -3,7 +3,9 @@
 # measured in the same call, alternating. A = the tree as sent (build-gpu); B = the
 # same tree with -D$AB_DEFINE (build-gpu-b). Runs $AB_BENCH (a benchmark target) with
 # $AB_ARGS, $AB_ROUNDS times each, A then B, and prints the lines matching $AB_GREP.
-# Usage: AB_DEFINE=GPULIN_NO_PREFETCH AB_BENCH=gpulin_bench_slab AB_ARGS="--only fig4" bash scripts/device-ab.sh
+# The switch is one the tree under test reads (an #ifdef an experiment branch adds
+# around the old code); AB_TARGETS names more targets to build in both trees.
+# Usage: AB_DEFINE=GPULIN_OLD_QUEUE AB_BENCH=gpulin_bench_slab AB_ARGS="--only fig4" bash scripts/device-ab.sh
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out="${OUT:-out/device}"
