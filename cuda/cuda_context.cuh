@@ -398,10 +398,12 @@ class CudaContext {
   // event, written after the release (after_release). (Issued earlier in the hold,
   // its result would have to live in a register across the hold's work: ptxas then
   // waits for it early, measured slower on the H100.)
+  // A node past the versioned ones (hold_version_nodes) is not recorded at all.
   __device__ void record_acq(int64_t node) {
     if constexpr (Record) {
       if (rec_.hold_versions) {
-        if (scope_.rank() == 0) append_at(0, kDeviceAcq, node, kHoldUnnumbered, 0, 0, false);
+        if (scope_.rank() == 0 && uint64_t(node) < rec_.hold_version_nodes)
+          append_at(0, kDeviceAcq, node, kHoldUnnumbered, 0, 0, false);
         return;
       }
     }
@@ -410,7 +412,7 @@ class CudaContext {
   __device__ void record_rel(int64_t node) {
     if constexpr (Record) {
       if (rec_.hold_versions) {
-        if (scope_.rank() == 0) {
+        if (scope_.rank() == 0 && uint64_t(node) < rec_.hold_version_nodes) {
           // Each atomic writes its own register (a move would wait for the round
           // trip inside the hold); the texts differ so that none is merged.
           uint32_t* const c = rec_.hold_versions + node;
@@ -426,7 +428,7 @@ class CudaContext {
   }
   __device__ void after_release(int64_t node) {
     if constexpr (Record) {
-      if (rec_.hold_versions && scope_.rank() == 0)
+      if (rec_.hold_versions && scope_.rank() == 0 && uint64_t(node) < rec_.hold_version_nodes)
         append_at(0, kDeviceRel, node, (rels_ended_++ & 1) ? rel_version_b_ : rel_version_a_, 0, 0, false);
     }
   }

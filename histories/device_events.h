@@ -67,6 +67,12 @@ struct BasicDeviceRecorderRef {
   // root-release rule: the root's holds); a rule that compares holds of different
   // nodes (last-lock) needs the one counter's tickets.
   uint32_t* hold_versions = nullptr;
+  // With hold versions: the words cover nodes [0, hold_version_nodes), and the
+  // holds of a node at or past it are not recorded at all (no acq, no rel). A heap
+  // checked by the root-release rule records node 1's alone (2): the rule compares
+  // only those, and a recorded hold of another node costs the holder its events
+  // and its atomic while the nodes above it wait (issue 15: +13.5 % against +4 %).
+  uint64_t hold_version_nodes = 0;
 };
 using DeviceRecorderRef = BasicDeviceRecorderRef<uint32_t>;
 using DeviceRecorderRef64 = BasicDeviceRecorderRef<uint64_t>;

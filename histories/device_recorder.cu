@@ -41,6 +41,7 @@ void BasicDeviceRecorder<KeyWord>::version_holds(uint64_t nodes) {
   cudaFree(ref_.hold_versions);
   ref_.hold_versions = nullptr;
   version_nodes_ = nodes;
+  ref_.hold_version_nodes = nodes;
   check(cudaMalloc(&ref_.hold_versions, sizeof(uint32_t) * nodes), "cudaMalloc hold versions");
   clear();
 }

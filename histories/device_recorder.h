@@ -28,7 +28,8 @@ class BasicDeviceRecorder {
   void clear();  // counts, ticket (and hold versions) to zero
   // Holds recorded by hold versions (device_events.h) on nodes [0, nodes): for
   // histories judged by the root-release rule, whose holds' tickets inside the
-  // root's hold are most of what recording costs.
+  // root's hold are most of what recording costs. The holds of nodes at or past
+  // `nodes` are not recorded (a heap's root alone: nodes = 2).
   void version_holds(uint64_t nodes);
 
   struct Usage {

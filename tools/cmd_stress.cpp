@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <map>
 #include <optional>
 
 #include "tools/commands.h"
@@ -303,8 +304,14 @@ void add_stress(CLI::App& app, std::function<int()>& run) {
   sub->add_option("--gpus", a->gpus,
                   "on these GPUs at once (all, or device numbers: 0,1), each run checked; heaps: one heap a GPU, "
                   "seeds seed, seed+1, ...; slab hash: one table partitioned by key; with --out a folder gpu-D each");
-  sub->add_flag("--ticket-holds", o.ticket_holds,
-                "with --record: a ticket from the one counter for every hold, as before hold versions (costlier)");
+  const std::map<std::string, stress::StressOptions::Holds> holds = {{"root", stress::StressOptions::Holds::Root},
+                                                                    {"all", stress::StressOptions::Holds::All},
+                                                                    {"tickets", stress::StressOptions::Holds::Tickets}};
+  sub->add_option("--holds", o.holds,
+                  "with --record, fixed heaps: root (default: only node 1's holds, numbered on the root, what the "
+                  "root-release rule compares), all (every node's, numbered on its node; costlier), tickets (every "
+                  "node's, a ticket from the one counter each; costliest)")
+      ->transform(CLI::CheckedTransformer(holds));
   sub->add_option("--check", o.check, "where the checks run: device (the GPU, default) or host (download everything)")
       ->check(CLI::IsMember({"device", "host"}));
   sub->add_option("--out", o.out_dir, "with --record: write the history as JSON Lines to this folder (a download)");

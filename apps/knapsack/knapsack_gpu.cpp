@@ -55,9 +55,10 @@ GpuKnapsackResult knapsack_gpu(const Instance& in, const GpuKnapsackOptions& o) 
   gheap::DeviceHeap<uint64_t> heap(o.k, o.pool / o.k + 2);
   std::unique_ptr<DeviceRecorder64> rec;
   if (o.record) rec = std::make_unique<DeviceRecorder64>(o.blocks, o.record_events, o.record_keys);
-  // Both fixed heaps are judged by the root-release rule: holds numbered on their
-  // nodes, no ticket inside a hold (histories/device_events.h).
-  if (rec) rec->version_holds(uint64_t{heap.capacity()} + 1);
+  // Both fixed heaps are judged by the root-release rule: the root's holds
+  // numbered on the root, no ticket inside a hold, the other nodes' holds not
+  // recorded (histories/device_events.h).
+  if (rec) rec->version_holds(gheap::kRootHoldNodes);
   const DeviceRecorderRef64 ref = rec ? rec->ref() : DeviceRecorderRef64{};
   const cuda_exec::DeviceWatchdog watchdog(o.blocks, o.spin_bound);
   check(cudaDeviceSynchronize(), "knapsack: upload");

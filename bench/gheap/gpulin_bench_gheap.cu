@@ -1000,9 +1000,11 @@ class Bench {
       if (events > 0xffffffffull || keys > 0xffffffffull) throw std::runtime_error("recording buffers too large");
       DeviceRecorder recorder(blocks, static_cast<uint32_t>(events), static_cast<uint32_t>(keys));
       const std::string sz = "recorder " + fmt_g(recorder.bytes() / 1048576.0, "%.0f") + " MiB";
-      // Tickets for every event (TD+r), then the holds numbered on their nodes
-      // (hold versions, histories/device_events.h: TD+v, BU+v), each against the
-      // same heap unrecorded, in this one run.
+      // Tickets for every event (TD+r); every node's holds numbered on their nodes
+      // (hold versions, histories/device_events.h: TD+v, BU+v); the root's holds
+      // alone, numbered on the root (TD+root, BU+root: what gpulin stress records
+      // by default for the root-release rule). Each against the same heap
+      // unrecorded, in this one run.
       const auto overhead = [](Row& on, const Row& plain) {
         if (plain.check == "PASS" && on.check == "PASS")
           on.note += "; overhead " + fmt_g(100.0 * (on.total_s / plain.total_s - 1.0), "%.1f") + " %";
@@ -1011,20 +1013,33 @@ class Bench {
       Row on = measure("record", p, ws, heap, Flavor::TopDown, blocks, threads, 1.0,
                        "recording on, a ticket an event, " + sz, &recorder, "TD+r");
       overhead(on, plain);
-      if (plain.check == "PASS" && on.check == "PASS") rec_plain = plain.total_s, rec_on = on.total_s;
       rep_.add(plain);
       rep_.add(on);
       recorder.version_holds(uint64_t{heap.capacity()} + 1);
       Row versioned = measure("record", p, ws, heap, Flavor::TopDown, blocks, threads, 1.0,
-                              "recording on, holds numbered on their nodes, " + sz, &recorder, "TD+v");
+                              "recording on, every node's holds numbered on their nodes, " + sz, &recorder, "TD+v");
       overhead(versioned, plain);
       rep_.add(versioned);
+      recorder.version_holds(gheap::kRootHoldNodes);
+      Row root = measure("record", p, ws, heap, Flavor::TopDown, blocks, threads, 1.0,
+                         "recording on, the root's holds alone, numbered on the root (the default), " + sz, &recorder,
+                         "TD+root");
+      overhead(root, plain);
+      if (plain.check == "PASS" && root.check == "PASS") rec_plain = plain.total_s, rec_on = root.total_s;
+      rep_.add(root);
       Row bu_plain = measure("record", p, ws, heap, Flavor::BottomUp, blocks, threads, 1.0, "recording off");
-      Row bu_versioned = measure("record", p, ws, heap, Flavor::BottomUp, blocks, threads, 1.0,
-                                 "recording on, holds numbered on their nodes, " + sz, &recorder, "BU+v");
-      overhead(bu_versioned, bu_plain);
       rep_.add(bu_plain);
+      recorder.version_holds(uint64_t{heap.capacity()} + 1);
+      Row bu_versioned = measure("record", p, ws, heap, Flavor::BottomUp, blocks, threads, 1.0,
+                                 "recording on, every node's holds numbered on their nodes, " + sz, &recorder, "BU+v");
+      overhead(bu_versioned, bu_plain);
       rep_.add(bu_versioned);
+      recorder.version_holds(gheap::kRootHoldNodes);
+      Row bu_root = measure("record", p, ws, heap, Flavor::BottomUp, blocks, threads, 1.0,
+                            "recording on, the root's holds alone, numbered on the root (the default), " + sz,
+                            &recorder, "BU+root");
+      overhead(bu_root, bu_plain);
+      rep_.add(bu_root);
     } catch (const std::exception& e) {
       Row r;
       r.section = "record";
@@ -1390,7 +1405,8 @@ int bench_main(int argc, char** argv) {
     }
   }
   if (!std::isnan(bench.rec_plain))
-    std::printf("\nrecording overhead (TD, random, N=%s, 128x512, k=1024): %.4g s off, %.4g s on: %+.1f %%\n",
+    std::printf("\nrecording overhead (TD, random, N=%s, 128x512, k=1024; the root's holds numbered, the default): "
+                "%.4g s off, %.4g s on: %+.1f %%\n",
                 log2_str(bench.rec_n).c_str(), bench.rec_plain, bench.rec_on,
                 100.0 * (bench.rec_on / bench.rec_plain - 1.0));
   std::printf("\nrows: %zu, FAIL rows: %d%s\n", rep.rows.size(), rep.failures,

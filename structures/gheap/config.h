@@ -43,6 +43,11 @@ enum class Mutant : uint32_t {
 // Operation codes recorded in histories (model pq-batch: "ins", "del").
 enum : uint32_t { kFnIns = 0, kFnDel = 1 };
 
+// A GPU recording by hold versions for the root-release rule (histories/
+// device_events.h) numbers the holds of nodes [0, kRootHoldNodes): the root
+// (node 1) alone, the only node whose holds the rule compares.
+inline constexpr uint64_t kRootHoldNodes = 2;
+
 // Node values beyond the heap are MAX_VALUE (Fig. 4(c) line 4 fills an emptied node
 // with it): merging with an empty node changes nothing. So MAX_VALUE itself cannot
 // be a key.

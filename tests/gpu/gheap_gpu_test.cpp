@@ -135,5 +135,44 @@ TEST(HeapOnGpuKey64, HistoryCarriesTheWorkloadKeysWhole) {
   }
 }
 
+// What a recorded run holds of the locks: by default (the root-release rule) the
+// root's holds alone, numbered on the root; with --holds all every node's. Both
+// runs pass every check; the header says which.
+TEST(HeapOnGpu, RecordsTheRootsHoldsAloneUnlessAskedForAll) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device: GPU test skipped";
+  for (const gheap::Flavor flavor : {TD, BU}) {
+    for (const auto holds : {stress::StressOptions::Holds::Root, stress::StressOptions::Holds::All}) {
+      const bool root = holds == stress::StressOptions::Holds::Root;
+      stress::StressOptions o;
+      o.flavor = flavor;
+      o.blocks = 16;
+      o.threads = 64;
+      o.k = 16;
+      o.workload = "insdel:5";
+      o.keys = 1 << 12;
+      o.record = true;
+      o.holds = holds;
+      o.out_dir = (std::filesystem::temp_directory_path() / "gpulin-gheap-holds").string();
+      const stress::StressResult r = stress::run_stress(o);
+      SCOPED_TRACE(std::string(flavor == TD ? "gheap-td" : "gheap-bu") + (root ? ", root holds" : ", all holds"));
+      for (const auto& f : r.failures) ADD_FAILURE() << f;
+      ASSERT_FALSE(r.history_path.empty());
+      const KeyHistory h = read_key_history_file(r.history_path);
+      size_t root_holds = 0, other_holds = 0;
+      for (const Event& e : h.events)
+        if (e.kind == EventKind::Acq || e.kind == EventKind::Rel) ++(e.node == 1 ? root_holds : other_holds);
+      EXPECT_GE(root_holds, 2 * h.ops.size()) << "every operation holds the root once at least";
+      if (root)
+        EXPECT_EQ(other_holds, 0u);
+      else
+        EXPECT_GT(other_holds, root_holds);
+      const auto field = std::find_if(h.header.extra.begin(), h.header.extra.end(),
+                                      [](const auto& kv) { return kv.first == "holds"; });
+      ASSERT_NE(field, h.header.extra.end());
+      EXPECT_EQ(field->second, root ? "\"node 1 only\"" : "\"every node\"");
+    }
+  }
+}
+
 }  // namespace
 }  // namespace gpulin

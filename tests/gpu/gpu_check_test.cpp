@@ -116,12 +116,14 @@ TEST(GpuCheck, MalformedRecordingIsIrregular) {
 // cannot pack keys spread over 2^63), whose message names no single key; the
 // keys it shows are 64-bit ones (11 digits or more: above 2^32).
 void planted_bad_delete_is_explained(uint32_t key_bits) {
-  for (const char* where : {"device", "host", "device-tickets"}) {
+  for (const char* where : {"device", "host", "device-all", "device-tickets"}) {
     stress::StressOptions o;
-    // Holds numbered on their nodes (the default for the root-release rule), and
-    // once with every hold ticketed (--ticket-holds).
-    o.ticket_holds = std::string(where) == "device-tickets";
-    if (o.ticket_holds) where = "device";
+    // The root's holds numbered on the root (the default for the root-release
+    // rule), once every node's numbered (--holds all), once every hold ticketed
+    // (--holds tickets).
+    if (std::string(where) == "device-all") o.holds = stress::StressOptions::Holds::All;
+    if (std::string(where) == "device-tickets") o.holds = stress::StressOptions::Holds::Tickets;
+    if (o.holds != stress::StressOptions::Holds::Root) where = "device";
     o.blocks = 16;
     o.threads = 64;
     o.k = 16;

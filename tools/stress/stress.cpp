@@ -55,6 +55,9 @@ Header stress_header(const StressOptions& o) {
   header.lp_rule = explore::lp_rule_for(o.flavor, o.variant);
   header.extra.emplace_back("source", "\"gpulin stress\"");
   header.extra.emplace_back("key_bits", std::to_string(o.key_bits));
+  // Which locks' holds the history holds (only node 1's: the others were not recorded).
+  const bool root_only = o.holds == StressOptions::Holds::Root && header.lp_rule == "root-release";
+  header.extra.emplace_back("holds", root_only ? "\"node 1 only\"" : "\"every node\"");
   std::string gpu = "\"unknown\"";
   cudaDeviceProp prop{};
   int device = 0;  // the run's: the host thread's current device (--gpus runs one a thread)
@@ -154,8 +157,8 @@ StressResult run_stress_as(const StressOptions& o) {
     // The root-release rule compares the root's holds only: they are numbered on
     // the nodes, not ticketed (histories/device_events.h), for the host's checks and
     // the GPU's (verify/pq_linear/gpu_check.cu) alike, unless asked otherwise.
-    if (!o.ticket_holds && std::string(explore::lp_rule_for(o.flavor, o.variant)) == "root-release")
-      rec->version_holds(uint64_t{heap.capacity()} + 1);
+    if (o.holds != StressOptions::Holds::Tickets && std::string(explore::lp_rule_for(o.flavor, o.variant)) == "root-release")
+      rec->version_holds(o.holds == StressOptions::Holds::Root ? gheap::kRootHoldNodes : uint64_t{heap.capacity()} + 1);
   }
 
   // Conservation: the keys inserted equal the keys deleted plus the keys left in
