@@ -389,7 +389,10 @@ class CudaContext {
   __device__ void begin_op(int64_t op) { op_ = op; }
   // Hold events leave the count to the operation's end (append_at).
   __device__ void end_op() {
-    if (scope_.rank() == 0) store_event_count();
+    if (scope_.rank() == 0) {
+      store_open_acq();
+      store_event_count();
+    }
   }
   // With hold versions (device_events.h) a hold takes no ticket and waits for no
   // atomic: the acq is recorded unnumbered (its rel numbers it), and the rel's
@@ -402,8 +405,12 @@ class CudaContext {
   __device__ void record_acq(int64_t node) {
     if constexpr (Record) {
       if (rec_.hold_versions) {
-        if (scope_.rank() == 0 && uint64_t(node) < rec_.hold_version_nodes)
-          append_at(0, kDeviceAcq, node, kHoldUnnumbered, 0, 0, false);
+        if (scope_.rank() == 0 && uint64_t(node) < rec_.hold_version_nodes) {
+          if (rec_.implied_acqs)
+            open_node_ = static_cast<uint32_t>(node);  // its rel's record will imply it (device_events.h)
+          else
+            append_at(0, kDeviceAcq, node, kHoldUnnumbered, 0, 0, false);
+        }
         return;
       }
     }
@@ -428,8 +435,11 @@ class CudaContext {
   }
   __device__ void after_release(int64_t node) {
     if constexpr (Record) {
-      if (rec_.hold_versions && scope_.rank() == 0 && uint64_t(node) < rec_.hold_version_nodes)
-        append_at(0, kDeviceRel, node, (rels_ended_++ & 1) ? rel_version_b_ : rel_version_a_, 0, 0, false);
+      if (rec_.hold_versions && scope_.rank() == 0 && uint64_t(node) < rec_.hold_version_nodes) {
+        append_at(0, rec_.implied_acqs ? kDeviceHold : kDeviceRel, node,
+                  (rels_ended_++ & 1) ? rel_version_b_ : rel_version_a_, 0, 0, false);
+        open_node_ = kNoOpenHold;
+      }
     }
   }
   __device__ void record_lp() { event_only(kDeviceLp, 0); }
@@ -452,6 +462,7 @@ class CudaContext {
   // that exits mid-operation leaves it pending in the recorder, holding what it held.
   __device__ void leave(const uint32_t* word, uint32_t seen, uint32_t why) {
     if (scope_.rank() == 0) {
+      store_open_acq();       // a hold it stops inside
       store_event_count();  // its holds' events count
       const uint32_t a = scope_.actor();
       const uint32_t slot = atomicAdd(wd_.wait_count, 1u);
@@ -488,6 +499,14 @@ class CudaContext {
     if (i < rec_.event_cap)
       rec_.events[size_t(a) * rec_.event_cap + i] =
           DeviceEvent{t, op_, node, kind, fn, key_off, key_len, is_null ? 1u : 0u, a};
+  }
+  // A hold under implied acqs still open when the operation ends or the actor
+  // stops: its acq stored now (no rel will imply it).
+  __device__ void store_open_acq() {
+    if constexpr (Record) {
+      if (open_node_ != kNoOpenHold) append_at(0, kDeviceAcq, open_node_, kHoldUnnumbered, 0, 0, false);
+      open_node_ = kNoOpenHold;
+    }
   }
   // The leader's count of its actor's events, stored (append_at leaves it to the
   // operation's end after a hold's event).
@@ -536,6 +555,9 @@ class CudaContext {
   static constexpr uint32_t kNotRead = 0xffffffffu;
   uint32_t events_ = kNotRead, keys_ = kNotRead;
   uint32_t rel_version_a_ = 0, rel_version_b_ = 0;
+  // The node of the hold begun and not yet recorded, under implied acqs.
+  static constexpr uint32_t kNoOpenHold = 0xffffffffu;
+  uint32_t open_node_ = kNoOpenHold;
   uint32_t rels_begun_ = 0, rels_ended_ = 0;
 };
 

@@ -23,6 +23,28 @@ namespace {
 template <class K>
 KeyHistory assemble(std::vector<DeviceEvent> events, const K* keys, uint64_t key_words, uint64_t key_cap, Header header,
                     const std::vector<std::string>& fn_names, std::string source, bool unique_tickets) {
+  // A hold recorded whole (kDeviceHold: hold versions with implied acqs) becomes
+  // its acq and its rel, the acq right before the rel in the actor's log (the
+  // events come actor by actor, each actor's in its log's order).
+  if (std::any_of(events.begin(), events.end(), [](const DeviceEvent& e) { return e.kind == kDeviceHold; })) {
+    std::vector<DeviceEvent> split;
+    split.reserve(events.size() + events.size() / 2);
+    for (DeviceEvent e : events) {
+      if (e.kind == kDeviceHold) {
+        if (e.t != 0)
+          throw FormatError(source, 0, "recorded event at t " + std::to_string(e.t) + " (op " + std::to_string(e.op) +
+                                           ", actor " + std::to_string(e.actor) +
+                                           "): a whole hold (kind 5) with a ticket; the recorder numbers such holds on their node (t 0)");
+        DeviceEvent acq = e;
+        acq.kind = kDeviceAcq;
+        acq.fn = kHoldUnnumbered;
+        split.push_back(acq);
+        e.kind = kDeviceRel;
+      }
+      split.push_back(e);
+    }
+    events.swap(split);
+  }
   // Holds numbered on their nodes (t = 0, hold versions) are placed among the
   // ticketed events first: every event then has its place 1, 2, 3, ...
   if (std::any_of(events.begin(), events.end(), [](const DeviceEvent& e) { return e.t == 0; }))

@@ -37,11 +37,12 @@ BasicDeviceRecorder<KeyWord>::~BasicDeviceRecorder() {
 }
 
 template <class KeyWord>
-void BasicDeviceRecorder<KeyWord>::version_holds(uint64_t nodes) {
+void BasicDeviceRecorder<KeyWord>::version_holds(uint64_t nodes, bool implied_acqs) {
   cudaFree(ref_.hold_versions);
   ref_.hold_versions = nullptr;
   version_nodes_ = nodes;
   ref_.hold_version_nodes = nodes;
+  ref_.implied_acqs = implied_acqs ? 1u : 0u;
   check(cudaMalloc(&ref_.hold_versions, sizeof(uint32_t) * nodes), "cudaMalloc hold versions");
   clear();
 }

@@ -29,8 +29,10 @@ class BasicDeviceRecorder {
   // Holds recorded by hold versions (device_events.h) on nodes [0, nodes): for
   // histories judged by the root-release rule, whose holds' tickets inside the
   // root's hold are most of what recording costs. The holds of nodes at or past
-  // `nodes` are not recorded (a heap's root alone: nodes = 2).
-  void version_holds(uint64_t nodes);
+  // `nodes` are not recorded (a heap's root alone: nodes = 2). implied_acqs: each
+  // hold one record after its release, its acq implied (device_events.h: only
+  // where nothing is recorded inside a recorded hold).
+  void version_holds(uint64_t nodes, bool implied_acqs = false);
 
   struct Usage {
     uint64_t events = 0, keys = 0;

@@ -56,9 +56,10 @@ GpuKnapsackResult knapsack_gpu(const Instance& in, const GpuKnapsackOptions& o) 
   std::unique_ptr<DeviceRecorder64> rec;
   if (o.record) rec = std::make_unique<DeviceRecorder64>(o.blocks, o.record_events, o.record_keys);
   // Both fixed heaps are judged by the root-release rule: the root's holds
-  // numbered on the root, no ticket inside a hold, the other nodes' holds not
-  // recorded (histories/device_events.h).
-  if (rec) rec->version_holds(gheap::kRootHoldNodes);
+  // numbered on the root, each one record after its release (its acq implied), no
+  // ticket inside a hold, the other nodes' holds not recorded
+  // (histories/device_events.h).
+  if (rec) rec->version_holds(gheap::kRootHoldNodes, true);
   const DeviceRecorderRef64 ref = rec ? rec->ref() : DeviceRecorderRef64{};
   const cuda_exec::DeviceWatchdog watchdog(o.blocks, o.spin_bound);
   check(cudaDeviceSynchronize(), "knapsack: upload");

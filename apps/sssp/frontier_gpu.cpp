@@ -47,9 +47,10 @@ FrontierResult frontier_gpu(const Graph& g, const std::string& graph_name, uint3
   std::unique_ptr<DeviceRecorder64> rec;
   if (o.record) rec = std::make_unique<DeviceRecorder64>(blocks, o.record_events, o.record_keys);
   // Both fixed heaps are judged by the root-release rule: the root's holds
-  // numbered on the root, no ticket inside a hold, the other nodes' holds not
-  // recorded (histories/device_events.h).
-  if (rec) rec->version_holds(gheap::kRootHoldNodes);
+  // numbered on the root, each one record after its release (its acq implied), no
+  // ticket inside a hold, the other nodes' holds not recorded
+  // (histories/device_events.h).
+  if (rec) rec->version_holds(gheap::kRootHoldNodes, true);
   const DeviceRecorderRef64 ref = rec ? rec->ref() : DeviceRecorderRef64{};
   const cuda_exec::DeviceWatchdog watchdog(blocks, o.spin_bound);
   check(cudaDeviceSynchronize(), "sssp frontier: upload");

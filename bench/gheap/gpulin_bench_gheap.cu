@@ -1020,7 +1020,7 @@ class Bench {
                               "recording on, every node's holds numbered on their nodes, " + sz, &recorder, "TD+v");
       overhead(versioned, plain);
       rep_.add(versioned);
-      recorder.version_holds(gheap::kRootHoldNodes);
+      recorder.version_holds(gheap::kRootHoldNodes, true);
       Row root = measure("record", p, ws, heap, Flavor::TopDown, blocks, threads, 1.0,
                          "recording on, the root's holds alone, numbered on the root (the default), " + sz, &recorder,
                          "TD+root");
@@ -1034,7 +1034,7 @@ class Bench {
                                  "recording on, every node's holds numbered on their nodes, " + sz, &recorder, "BU+v");
       overhead(bu_versioned, bu_plain);
       rep_.add(bu_versioned);
-      recorder.version_holds(gheap::kRootHoldNodes);
+      recorder.version_holds(gheap::kRootHoldNodes, true);
       Row bu_root = measure("record", p, ws, heap, Flavor::BottomUp, blocks, threads, 1.0,
                             "recording on, the root's holds alone, numbered on the root (the default), " + sz,
                             &recorder, "BU+root");

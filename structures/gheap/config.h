@@ -45,7 +45,9 @@ enum : uint32_t { kFnIns = 0, kFnDel = 1 };
 
 // A GPU recording by hold versions for the root-release rule (histories/
 // device_events.h) numbers the holds of nodes [0, kRootHoldNodes): the root
-// (node 1) alone, the only node whose holds the rule compares.
+// (node 1) alone, the only node whose holds the rule compares. Nothing is
+// recorded inside a root hold (an operation's inv and ret lie outside it), so
+// each may be one record after its release, its acq implied.
 inline constexpr uint64_t kRootHoldNodes = 2;
 
 // Node values beyond the heap are MAX_VALUE (Fig. 4(c) line 4 fills an emptied node

@@ -158,21 +158,28 @@ TEST(GpuCheck, PlantedBadDeleteInARecordedSixtyFourBitRunIsExplained) {
 // actor 1 deletes and gets 5 (tickets 3, 4). Numbered insert first: linearizable.
 // Numbered delete first, though it was invoked after the insert returned: the
 // rule's order is not a real-time order, and the check says so.
-GpuCheckResult check_numbered(uint32_t insert_hold, uint32_t delete_hold) {
+GpuCheckResult check_numbered(uint32_t insert_hold, uint32_t delete_hold, bool whole = false) {
   DeviceRecorder rec(2, 8, 4);
-  rec.version_holds(4);
-  const std::vector<DeviceEvent> a0 = {{1, 0, 0, kDeviceInv, 0, 0, 1, 0, 0},
-                                       {0, 0, 1, kDeviceAcq, kHoldUnnumbered, 0, 0, 0, 0},
-                                       {0, 0, 1, kDeviceRel, insert_hold, 0, 0, 0, 0},
-                                       {2, 0, 0, kDeviceRet, 0, 0, 0, 1, 0}};
-  const std::vector<DeviceEvent> a1 = {{3, 1, 0, kDeviceInv, 1, 0, 0, 0, 1},
-                                       {0, 1, 1, kDeviceAcq, kHoldUnnumbered, 0, 0, 0, 1},
-                                       {0, 1, 1, kDeviceRel, delete_hold, 0, 0, 0, 1},
-                                       {4, 1, 0, kDeviceRet, 0, 0, 1, 0, 1}};
+  rec.version_holds(4, whole);
+  std::vector<DeviceEvent> a0 = {{1, 0, 0, kDeviceInv, 0, 0, 1, 0, 0},
+                                 {0, 0, 1, kDeviceAcq, kHoldUnnumbered, 0, 0, 0, 0},
+                                 {0, 0, 1, kDeviceRel, insert_hold, 0, 0, 0, 0},
+                                 {2, 0, 0, kDeviceRet, 0, 0, 0, 1, 0}};
+  std::vector<DeviceEvent> a1 = {{3, 1, 0, kDeviceInv, 1, 0, 0, 0, 1},
+                                 {0, 1, 1, kDeviceAcq, kHoldUnnumbered, 0, 0, 0, 1},
+                                 {0, 1, 1, kDeviceRel, delete_hold, 0, 0, 0, 1},
+                                 {4, 1, 0, kDeviceRet, 0, 0, 1, 0, 1}};
+  // Implied acqs: each hold one record (kDeviceHold) after its release.
+  if (whole)
+    for (auto* log : {&a0, &a1}) {
+      log->erase(log->begin() + 1);
+      (*log)[1].kind = kDeviceHold;
+    }
   const DeviceRecorderRef ref = rec.ref();
-  const uint32_t counts[2] = {4, 4}, key_counts[2] = {1, 1}, keys[8] = {5, 0, 0, 0, 5, 0, 0, 0};
-  EXPECT_EQ(cudaMemcpy(ref.events, a0.data(), sizeof(DeviceEvent) * 4, cudaMemcpyHostToDevice), cudaSuccess);
-  EXPECT_EQ(cudaMemcpy(ref.events + 8, a1.data(), sizeof(DeviceEvent) * 4, cudaMemcpyHostToDevice), cudaSuccess);
+  const uint32_t n = static_cast<uint32_t>(a0.size());
+  const uint32_t counts[2] = {n, n}, key_counts[2] = {1, 1}, keys[8] = {5, 0, 0, 0, 5, 0, 0, 0};
+  EXPECT_EQ(cudaMemcpy(ref.events, a0.data(), sizeof(DeviceEvent) * n, cudaMemcpyHostToDevice), cudaSuccess);
+  EXPECT_EQ(cudaMemcpy(ref.events + 8, a1.data(), sizeof(DeviceEvent) * n, cudaMemcpyHostToDevice), cudaSuccess);
   EXPECT_EQ(cudaMemcpy(ref.event_count, counts, 8, cudaMemcpyHostToDevice), cudaSuccess);
   EXPECT_EQ(cudaMemcpy(ref.key_count, key_counts, 8, cudaMemcpyHostToDevice), cudaSuccess);
   EXPECT_EQ(cudaMemcpy(ref.keys, keys, 32, cudaMemcpyHostToDevice), cudaSuccess);
@@ -185,15 +192,20 @@ GpuCheckResult check_numbered(uint32_t insert_hold, uint32_t delete_hold) {
 
 TEST(GpuCheck, HoldNumbersGiveTheRulesOrderAndMustAgreeWithRealTime) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA device: GPU test skipped";
-  const GpuCheckResult ok = check_numbered(0, 1);
-  EXPECT_FALSE(ok.irregular) << ok.why;
-  EXPECT_EQ(ok.linear.witness.verdict, Verdict::Linearizable);
-  const GpuCheckResult against = check_numbered(1, 0);
-  EXPECT_TRUE(against.irregular);
-  EXPECT_NE(against.why.find("real-time"), std::string::npos) << against.why;
-  const GpuCheckResult twice = check_numbered(0, 0);
-  EXPECT_TRUE(twice.irregular);
-  EXPECT_NE(twice.why.find("alternate"), std::string::npos) << twice.why;
+  // Each hold as acq and rel, and as one whole record (implied acqs): the same verdicts.
+  for (const bool whole : {false, true}) {
+    SCOPED_TRACE(whole ? "whole holds" : "acq and rel");
+    const GpuCheckResult ok = check_numbered(0, 1, whole);
+    EXPECT_FALSE(ok.irregular) << ok.why;
+    EXPECT_EQ(ok.linear.witness.verdict, Verdict::Linearizable);
+    EXPECT_EQ(ok.events, 8u);
+    const GpuCheckResult against = check_numbered(1, 0, whole);
+    EXPECT_TRUE(against.irregular);
+    EXPECT_NE(against.why.find("real-time"), std::string::npos) << against.why;
+    const GpuCheckResult twice = check_numbered(0, 0, whole);
+    EXPECT_TRUE(twice.irregular);
+    EXPECT_NE(twice.why.find("alternate"), std::string::npos) << twice.why;
+  }
 }
 
 // A recorded 64-bit key above 2^63 - 1 (what a heap returning its MAX_VALUE would

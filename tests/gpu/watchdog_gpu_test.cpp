@@ -8,10 +8,12 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 
@@ -62,6 +64,14 @@ TEST(WatchdogGpu, ADeadlockedHeapStopsNamesTheLockAndKeepsThePartialHistory) {
   for (const Operation& op : h.ops) pending += op.pending();
   EXPECT_EQ(pending, r.pending_ops);
   EXPECT_GE(pending, 1u);
+  // The root's holder is in it: an acq of node 1 that no rel follows (its hold
+  // never ended, so no record implied its acq: it was stored at its op's end).
+  std::map<int64_t, int> root_holds;  // op -> acqs minus rels of node 1
+  for (const Event& e : h.events)
+    if (e.node == 1 && (e.kind == EventKind::Acq || e.kind == EventKind::Rel))
+      root_holds[e.op] += e.kind == EventKind::Acq ? 1 : -1;
+  const auto holders = std::count_if(root_holds.begin(), root_holds.end(), [](const auto& kv) { return kv.second == 1; });
+  EXPECT_EQ(holders, 1) << "the operation that kept the root";
   fs::remove_all(out);
 }
 

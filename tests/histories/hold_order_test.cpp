@@ -121,6 +121,41 @@ TEST(HoldOrder, AnAcquisitionTakesItsReleasesNumber) {
   EXPECT_LT(rel0, acq1);
 }
 
+// Implied acqs (device_events.h): each hold one record after its release
+// (kDeviceHold); the assembly puts its acq right before its rel, and the history
+// and its verdicts are those of the same holds recorded as acq and rel. A whole
+// hold with a ticket is refused naming it.
+TEST(HoldOrder, AWholeHoldIsItsAcqAndItsRel) {
+  for (const auto& [ins, del] : {std::pair<uint32_t, uint32_t>{0, 1}, {1, 0}}) {
+    std::vector<DeviceEvent> whole;
+    for (DeviceEvent e : insert_and_delete(ins, del)) {
+      if (e.kind == kDeviceAcq) continue;
+      if (e.kind == kDeviceRel) e.kind = kDeviceHold;
+      whole.push_back(e);
+    }
+    ASSERT_EQ(whole.size(), 6u);
+    EXPECT_EQ(judge(whole), judge(insert_and_delete(ins, del)));
+    const std::vector<uint64_t> keys = {5, 0, 5, 0};
+    const History h = expand(assemble_device_history(whole, keys, 2, heap_header(), {"ins", "del"}, "<gpu>"));
+    ASSERT_EQ(h.events.size(), 8u);
+    for (size_t i = 0; i < h.events.size(); ++i) {
+      const Event& e = h.events[i];
+      if (e.kind != EventKind::Acq) continue;
+      ASSERT_LT(i + 1, h.events.size());
+      EXPECT_EQ(h.events[i + 1].kind, EventKind::Rel) << "the acq right before its rel";
+      EXPECT_EQ(h.events[i + 1].op, e.op);
+      EXPECT_EQ(e.node, 1);
+    }
+  }
+  std::vector<DeviceEvent> ticketed = {{1, 0, 0, kDeviceInv, 0, 0, 1, 0, 0},
+                                       {2, 0, 1, kDeviceHold, 0, 0, 0, 0, 0},
+                                       {3, 0, 0, kDeviceRet, 0, 0, 0, 1, 0}};
+  const std::vector<uint64_t> keys = {5, 0};
+  EXPECT_TRUE(throws_format_error(
+      [&] { assemble_device_history(ticketed, keys, 2, heap_header(), {"ins", "del"}, "<gpu>"); }, 0,
+      "a whole hold (kind 5) with a ticket"));
+}
+
 // A random execution: actors run operations (inv, some holds of random nodes, one
 // at a time, ret), interleaved at random; inv and ret take tickets, holds numbers.
 RC_GTEST_PROP(HoldOrder, RandomExecutionsGetAnOrderRespectingEveryRecord, ()) {

@@ -154,11 +154,16 @@ StressResult run_stress_as(const StressOptions& o) {
     const uint64_t keys = per_block * o.k;
     if (events > 0xffffffffull || keys > 0xffffffffull) throw std::runtime_error("recording buffers too large");
     rec = std::make_unique<BasicDeviceRecorder<Key>>(o.blocks, static_cast<uint32_t>(events), static_cast<uint32_t>(keys));
-    // The root-release rule compares the root's holds only: they are numbered on
-    // the nodes, not ticketed (histories/device_events.h), for the host's checks and
-    // the GPU's (verify/pq_linear/gpu_check.cu) alike, unless asked otherwise.
-    if (o.holds != StressOptions::Holds::Tickets && std::string(explore::lp_rule_for(o.flavor, o.variant)) == "root-release")
-      rec->version_holds(o.holds == StressOptions::Holds::Root ? gheap::kRootHoldNodes : uint64_t{heap.capacity()} + 1);
+    // The root-release rule compares the root's holds only: by default they alone
+    // are recorded, numbered on the root, not ticketed (histories/device_events.h),
+    // for the host's checks and the GPU's (verify/pq_linear/gpu_check.cu) alike.
+    // Nothing is recorded inside a root hold (inv and ret lie outside), so each is
+    // one record after its release, its acq implied. --holds all numbers every
+    // node's holds; --holds tickets (and the last-lock rule) tickets them.
+    if (o.holds != StressOptions::Holds::Tickets && std::string(explore::lp_rule_for(o.flavor, o.variant)) == "root-release") {
+      const bool root = o.holds == StressOptions::Holds::Root;
+      rec->version_holds(root ? gheap::kRootHoldNodes : uint64_t{heap.capacity()} + 1, root);
+    }
   }
 
   // Conservation: the keys inserted equal the keys deleted plus the keys left in

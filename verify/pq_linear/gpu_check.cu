@@ -66,24 +66,39 @@ struct OpTable {
 // ret's node is unused); the holds (t = 0) to `holds`, in no order, their place
 // in `key_off` (unused for a hold). max_t: the largest ticket, which must be the
 // number of ticketed events.
+// A hold recorded whole (kDeviceHold, implied acqs) goes aside as its acq and its
+// rel, side by side at its place (the stable sorts by place keep the acq first).
+// hold_slots: the log's places that hold no ticketed event.
 template <class K>
 __global__ void scatter_versioned(BasicDeviceRecorderRef<K> rec, uint32_t actor0, const uint32_t* counts, uint64_t E,
                                   DeviceEvent* out, uint32_t* seen, DeviceEvent* holds, unsigned long long* hold_count,
-                                  unsigned long long* max_t, unsigned long long* irr) {
+                                  unsigned long long* hold_slots, unsigned long long* max_t, unsigned long long* irr) {
   const uint32_t a = actor0 + blockIdx.y;
   const uint32_t n = min(counts[a], rec.event_cap);
   for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
     DeviceEvent e = rec.events[uint64_t(a) * rec.event_cap + i];
     if (e.t == 0) {
-      if (e.kind != 2 && e.kind != 3) {
+      if (e.kind != kDeviceAcq && e.kind != kDeviceRel && e.kind != kDeviceHold) {
         irregular(irr, 0, kTicket);
         continue;
       }
+      atomicAdd(hold_slots, 1ull);
       e.key_off = i;
+      if (e.kind == kDeviceHold) {
+        const unsigned long long j = atomicAdd(hold_count, 2ull);
+        e.kind = kDeviceAcq;
+        const uint32_t number = e.fn;
+        e.fn = kHoldUnnumbered;
+        holds[j] = e;
+        e.kind = kDeviceRel;
+        e.fn = number;
+        holds[j + 1] = e;
+        continue;
+      }
       holds[atomicAdd(hold_count, 1ull)] = e;
       continue;
     }
-    if (e.t > E || e.kind == 2 || e.kind == 3 || atomicExch(&seen[e.t - 1], 1u)) {
+    if (e.t > E || e.kind == kDeviceAcq || e.kind == kDeviceRel || e.kind == kDeviceHold || atomicExch(&seen[e.t - 1], 1u)) {
       irregular(irr, 0, kTicket);
       continue;
     }
@@ -501,28 +516,30 @@ GpuCheckResult check_on_gpu(const BasicGpuCheckInput<K>& in) {
   const bool versions = rec.hold_versions != nullptr;
   if (versions && in.rule != LpRule::RootRelease)
     throw std::runtime_error("gpu check: hold versions serve the root-release rule only (its holds are one node's)");
-  DeviceBuffer<DeviceEvent> ev(E), holds(versions ? E : 0);
+  DeviceBuffer<DeviceEvent> ev(E), holds(versions ? 2 * E : 0);  // a whole hold is two
   uint64_t ticketed = E, H = 0;
   {
     DeviceBuffer<uint32_t> seen(E);
     seen.fill_bytes(0);
     DeviceBuffer<uint32_t> d_counts(in.actors);
-    DeviceBuffer<unsigned long long> hold_count(1), max_t(1);
+    DeviceBuffer<unsigned long long> hold_count(1), hold_slots(1), max_t(1);
     hold_count.fill_bytes(0);
+    hold_slots.fill_bytes(0);
     max_t.fill_bytes(0);
     check(cudaMemcpy(d_counts.get(), counts.data(), 4 * in.actors, cudaMemcpyHostToDevice), "counts");
     for (uint32_t a0 = 0; a0 < in.actors; a0 += 65535) {
       const dim3 grid(64, std::min<uint32_t>(65535, in.actors - a0));
       if (versions)
         scatter_versioned<<<grid, 256>>>(rec, a0, d_counts.get(), E, ev.get(), seen.get(), holds.get(),
-                                         hold_count.get(), max_t.get(), irr.get());
+                                         hold_count.get(), hold_slots.get(), max_t.get(), irr.get());
       else
         scatter_events<<<grid, 256>>>(rec, a0, d_counts.get(), E, ev.get(), seen.get(), irr.get());
     }
     check(cudaGetLastError(), "scatter");
     if (versions) {
       H = hold_count.at(0);
-      ticketed = E - H;
+      ticketed = E - hold_slots.at(0);
+      r.events = ticketed + H;  // a whole hold is two events of the history
       if (max_t.at(0) != ticketed) {  // tickets 1..ticketed, each once (the seen words refused repeats)
         r.irregular = true;
         r.why = irregular_text(kTicket);
