@@ -389,10 +389,7 @@ class CudaContext {
   __device__ void begin_op(int64_t op) { op_ = op; }
   // Hold events leave the count to the operation's end (append_at).
   __device__ void end_op() {
-    if (scope_.rank() == 0) {
-      store_open_acq();
-      store_event_count();
-    }
+    if (scope_.rank() == 0) store_event_count();
   }
   // With hold versions (device_events.h) a hold takes no ticket and waits for no
   // atomic: the acq is recorded unnumbered (its rel numbers it), and the rel's
@@ -500,8 +497,8 @@ class CudaContext {
       rec_.events[size_t(a) * rec_.event_cap + i] =
           DeviceEvent{t, op_, node, kind, fn, key_off, key_len, is_null ? 1u : 0u, a};
   }
-  // A hold under implied acqs still open when the operation ends or the actor
-  // stops: its acq stored now (no rel will imply it).
+  // A hold under implied acqs still open when the operation returns or the actor
+  // stops: its acq stored now (no rel will imply it), before the ret.
   __device__ void store_open_acq() {
     if constexpr (Record) {
       if (open_node_ != kNoOpenHold) append_at(0, kDeviceAcq, open_node_, kHoldUnnumbered, 0, 0, false);
@@ -535,6 +532,7 @@ class CudaContext {
         const uint32_t o = keys_;
         keys_ = o + n;
         rec_.key_count[a] = keys_;
+        if (kind == kDeviceRet) store_open_acq();  // a hold the operation never left: inside it
         append(kind, 0, fn, o, n, is_null);
         return o;
       });

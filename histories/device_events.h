@@ -82,8 +82,8 @@ struct BasicDeviceRecorderRef {
   // (kDeviceHold), its acq implied right before it, instead of an acq stored
   // inside the hold. Only where the actor records nothing while it holds a
   // recorded node (a heap whose root's holds alone are recorded: inv and ret lie
-  // outside them); a hold still open when the operation ends or the actor stops
-  // gets its acq stored then. Recording the root alone, the acq's store inside
+  // outside them); a hold still open when the operation returns or the actor
+  // stops gets its acq stored then (before the ret). Recording the root alone, the acq's store inside
   // the root's hold was a third of what recording cost (issue 15).
   uint32_t implied_acqs = 0;
 };
