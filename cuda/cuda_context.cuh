@@ -240,21 +240,13 @@ class CudaContext {
   // A batch and two words guarded by a lock the actor holds (store_guarded's kind:
   // the lock's acquire ordered them, so relaxed loads), in one round trip: lanes 0
   // and 1 issue the words' loads before their share of the batch's, and one
-  // barrier ends all of them. Recording a hold whose acq is implied, the leader
-  // reads its number in the same round trip (number_open_hold).
+  // barrier ends all of them.
   template <class Key>
   __device__ exec::WordPair load_block_and_guarded_pair(Key* dst, const Key* src, uint32_t n, uint32_t* p,
                                                         uint32_t* q) {
-    const bool numbering = first_load_of_open_hold();
-    uint32_t number = 0;
-    const exec::WordPair w = scope_.from_two_lanes(
+    return scope_.from_two_lanes(
         [=](uint32_t lane) { return device_ref<uint32_t>(*(lane ? q : p)).load(cuda::memory_order_relaxed); },
-        [&] {
-          if (numbering) number = load_open_number();
-          gather_unsynced(dst, n, [src](uint32_t i) { return src + i; });
-        });
-    if (numbering) number_open_hold(number);
-    return w;
+        [&] { gather_unsynced(dst, n, [src](uint32_t i) { return src + i; }); });
   }
   // Each thread issues up to kLoadsInFlight loads before it stores any of them, so
   // that a 2k-key pair of nodes costs one memory round trip, not four.
@@ -408,19 +400,19 @@ class CudaContext {
   // waits for it early, measured slower on the H100.)
   // A node past the versioned ones (hold_version_nodes) is not recorded at all.
   // Under implied acqs (device_events.h: a heap's root alone) nothing is stored
-  // inside the hold: its one record (kDeviceHold) follows the release, and its
-  // number comes with the hold's load of a batch and guarded words when it has
-  // one (number_open_hold), else from the atomic as above.
+  // inside the hold: its one record (kDeviceHold) follows the release. (Its number
+  // read with the hold's first batch of words and stored plus one at once, the
+  // word being guarded by the lock as those words are, so that no atomic waits
+  // before the release: measured slower, TD+root 10.8-10.9 % against 9.4-9.5 %,
+  // BU+root 10.7-10.8 % against 10.8-10.9 %; H100, A/B in one call.)
   __device__ void record_acq(int64_t node) {
     if constexpr (Record) {
       if (rec_.hold_versions) {
         if (scope_.rank() == 0 && uint64_t(node) < rec_.hold_version_nodes) {
-          if (rec_.implied_acqs) {
+          if (rec_.implied_acqs)
             open_node_ = static_cast<uint32_t>(node);  // its rel's record will imply it (device_events.h)
-            open_number_ = kUnnumbered;
-          } else {
+          else
             append_at(0, kDeviceAcq, node, kHoldUnnumbered, 0, 0, false);
-          }
         }
         return;
       }
@@ -431,7 +423,6 @@ class CudaContext {
     if constexpr (Record) {
       if (rec_.hold_versions) {
         if (scope_.rank() == 0 && uint64_t(node) < rec_.hold_version_nodes) {
-          if (rec_.implied_acqs && open_number_ != kUnnumbered) return;  // numbered by its first load
           // Each atomic writes its own register (a move would wait for the round
           // trip inside the hold); the texts differ so that none is merged.
           uint32_t* const c = rec_.hold_versions + node;
@@ -448,11 +439,8 @@ class CudaContext {
   __device__ void after_release(int64_t node) {
     if constexpr (Record) {
       if (rec_.hold_versions && scope_.rank() == 0 && uint64_t(node) < rec_.hold_version_nodes) {
-        if (rec_.implied_acqs && open_number_ != kUnnumbered)
-          append_at(0, kDeviceHold, node, open_number_, 0, 0, false);
-        else
-          append_at(0, rec_.implied_acqs ? kDeviceHold : kDeviceRel, node,
-                    (rels_ended_++ & 1) ? rel_version_b_ : rel_version_a_, 0, 0, false);
+        append_at(0, rec_.implied_acqs ? kDeviceHold : kDeviceRel, node,
+                  (rels_ended_++ & 1) ? rel_version_b_ : rel_version_a_, 0, 0, false);
         open_node_ = kNoOpenHold;
       }
     }
@@ -574,33 +562,6 @@ class CudaContext {
   // The node of the hold begun and not yet recorded, under implied acqs.
   static constexpr uint32_t kNoOpenHold = 0xffffffffu;
   uint32_t open_node_ = kNoOpenHold;
-  // Its number, read with the hold's load of a batch and guarded words
-  // (load_block_and_guarded_pair): the node's version word is guarded by the node's
-  // lock like those words (only its holder reads or writes it, after the acquire
-  // and before the release), so the holder reads it in their round trip and
-  // stores it plus one at once, and the release orders that store before the next
-  // holder's read: no atomic inside the hold for the release to wait for. A hold
-  // with no such load (a delete's: load_pair) takes its number by the atomic
-  // (record_rel). H100, A/B in one call (bench/results/gheap-h100-table1.txt):
-  // the BU heap's inserts 0.0813-0.0817 s against 0.0851-0.0852; reading the
-  // number with load_pair too made deletes slower (0.1292-0.1294 against
-  // 0.1259-0.1262 s), so they keep the atomic.
-  static constexpr uint32_t kUnnumbered = 0xffffffffu;
-  uint32_t open_number_ = kUnnumbered;
-  // Whether this load may number the open hold (the leader's verdict; the others
-  // never read the word).
-  __device__ bool first_load_of_open_hold() const {
-    if constexpr (Record)
-      return scope_.rank() == 0 && rec_.implied_acqs && open_node_ != kNoOpenHold && open_number_ == kUnnumbered;
-    return false;
-  }
-  __device__ uint32_t load_open_number() const {
-    return device_ref<uint32_t>(rec_.hold_versions[open_node_]).load(cuda::memory_order_relaxed);
-  }
-  __device__ void number_open_hold(uint32_t number) {
-    device_ref<uint32_t>(rec_.hold_versions[open_node_]).store(number + 1, cuda::memory_order_relaxed);
-    open_number_ = number;
-  }
   uint32_t rels_begun_ = 0, rels_ended_ = 0;
 };
 
