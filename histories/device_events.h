@@ -75,16 +75,16 @@ struct BasicDeviceRecorderRef {
   // With hold versions: the words cover nodes [0, hold_version_nodes), and the
   // holds of a node at or past it are not recorded at all (no acq, no rel). A heap
   // checked by the root-release rule records node 1's alone (2): the rule compares
-  // only those, and a recorded hold of another node costs the holder its events
-  // and its atomic while the nodes above it wait (issue 15: +13.5 % against +4 %).
+  // only those, and every recorded hold costs its holder events and an atomic
+  // while the nodes above it wait (issue 15, H100: every node's holds +13.5 %,
+  // the root's alone +11-12 %, and as one record each, below, +9-11 %).
   uint64_t hold_version_nodes = 0;
   // With hold versions: each hold is recorded by one record after its release
   // (kDeviceHold), its acq implied right before it, instead of an acq stored
   // inside the hold. Only where the actor records nothing while it holds a
   // recorded node (a heap whose root's holds alone are recorded: inv and ret lie
   // outside them); a hold still open when the operation returns or the actor
-  // stops gets its acq stored then (before the ret). Recording the root alone, the acq's store inside
-  // the root's hold was a third of what recording cost (issue 15).
+  // stops gets its acq stored then (before the ret).
   uint32_t implied_acqs = 0;
 };
 using DeviceRecorderRef = BasicDeviceRecorderRef<uint32_t>;
