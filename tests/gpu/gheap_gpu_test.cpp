@@ -162,10 +162,11 @@ TEST(HeapOnGpu, RecordsTheRootsHoldsAloneUnlessAskedForAll) {
       for (const Event& e : h.events)
         if (e.kind == EventKind::Acq || e.kind == EventKind::Rel) ++(e.node == 1 ? root_holds : other_holds);
       EXPECT_GE(root_holds, 2 * h.ops.size()) << "every operation holds the root once at least";
-      if (root)
+      if (root) {
         EXPECT_EQ(other_holds, 0u);
-      else
+      } else {
         EXPECT_GT(other_holds, root_holds);
+      }
       const auto field = std::find_if(h.header.extra.begin(), h.header.extra.end(),
                                       [](const auto& kv) { return kv.first == "holds"; });
       ASSERT_NE(field, h.header.extra.end());

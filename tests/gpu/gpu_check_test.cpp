@@ -136,10 +136,12 @@ void planted_bad_delete_is_explained(uint32_t key_bits) {
     SCOPED_TRACE(std::to_string(key_bits) + "-bit keys, checked on the " + where);
     ASSERT_FALSE(r.witness_failure.empty()) << "the planted delete (first key + 1) was not found";
     EXPECT_NE(r.witness_failure.find("the model answers"), std::string::npos) << r.witness_failure;
-    if (key_bits == 32 || std::string(where) == "device")
+    if (key_bits == 32 || std::string(where) == "device") {
       EXPECT_NE(r.witness_failure.find("key "), std::string::npos) << r.witness_failure;
-    if (key_bits == 64)
+    }
+    if (key_bits == 64) {
       EXPECT_TRUE(std::regex_search(r.witness_failure, std::regex("[0-9]{11,}"))) << r.witness_failure;
+    }
   }
 }
 
