@@ -91,6 +91,20 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"bu_medium_insdel_key64", BU, 128, 512, 1024, "insdel:8", 1 << 20, 64}),
     [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.name); });
 
+// A small recorded run of `flavor` whose history goes to the temporary folder `dir`.
+stress::StressOptions small_recorded_run(gheap::Flavor flavor, const char* workload, const char* dir) {
+  stress::StressOptions o;
+  o.flavor = flavor;
+  o.blocks = 16;
+  o.threads = 64;
+  o.k = 16;
+  o.workload = workload;
+  o.keys = 1 << 12;
+  o.record = true;
+  o.out_dir = (std::filesystem::temp_directory_path() / dir).string();
+  return o;
+}
+
 // The history of a recorded 64-bit run, written and read back, holds exactly the
 // workload's keys: the inserts' arguments are the keys drawn (as a multiset), and
 // every delete returns keys drawn. Most keys lie above 2^32, so a key narrowed to
@@ -98,16 +112,8 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(HeapOnGpuKey64, HistoryCarriesTheWorkloadKeysWhole) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA device: GPU test skipped";
   for (const gheap::Flavor flavor : {TD, BU}) {
-    stress::StressOptions o;
-    o.flavor = flavor;
-    o.blocks = 16;
-    o.threads = 64;
-    o.k = 16;
-    o.workload = "partial:30";
-    o.keys = 1 << 12;
+    stress::StressOptions o = small_recorded_run(flavor, "partial:30", "gpulin-gheap-key64");
     o.key_bits = 64;
-    o.record = true;
-    o.out_dir = (std::filesystem::temp_directory_path() / "gpulin-gheap-key64").string();
     const stress::StressResult r = stress::run_stress(o);
     SCOPED_TRACE(flavor == TD ? "gheap-td" : "gheap-bu");
     for (const auto& f : r.failures) ADD_FAILURE() << f;
@@ -143,16 +149,8 @@ TEST(HeapOnGpu, RecordsTheRootsHoldsAloneUnlessAskedForAll) {
   for (const gheap::Flavor flavor : {TD, BU}) {
     for (const auto holds : {stress::StressOptions::Holds::Root, stress::StressOptions::Holds::All}) {
       const bool root = holds == stress::StressOptions::Holds::Root;
-      stress::StressOptions o;
-      o.flavor = flavor;
-      o.blocks = 16;
-      o.threads = 64;
-      o.k = 16;
-      o.workload = "insdel:5";
-      o.keys = 1 << 12;
-      o.record = true;
+      stress::StressOptions o = small_recorded_run(flavor, "insdel:5", "gpulin-gheap-holds");
       o.holds = holds;
-      o.out_dir = (std::filesystem::temp_directory_path() / "gpulin-gheap-holds").string();
       const stress::StressResult r = stress::run_stress(o);
       SCOPED_TRACE(std::string(flavor == TD ? "gheap-td" : "gheap-bu") + (root ? ", root holds" : ", all holds"));
       for (const auto& f : r.failures) ADD_FAILURE() << f;

@@ -47,6 +47,12 @@ void radix_sort(std::vector<Key>& v) {
 
 using cuda_support::check;
 
+// Whether a recorded run records the root's holds alone (--holds root under the
+// root-release rule; the last-lock rule compares every node's and tickets them).
+bool root_holds_only(const StressOptions& o) {
+  return o.holds == StressOptions::Holds::Root && std::string(explore::lp_rule_for(o.flavor, o.variant)) == "root-release";
+}
+
 // The history's header for the recorded run.
 Header stress_header(const StressOptions& o) {
   Header header;
@@ -56,8 +62,7 @@ Header stress_header(const StressOptions& o) {
   header.extra.emplace_back("source", "\"gpulin stress\"");
   header.extra.emplace_back("key_bits", std::to_string(o.key_bits));
   // Which locks' holds the history holds (only node 1's: the others were not recorded).
-  const bool root_only = o.holds == StressOptions::Holds::Root && header.lp_rule == "root-release";
-  header.extra.emplace_back("holds", root_only ? "\"node 1 only\"" : "\"every node\"");
+  header.extra.emplace_back("holds", root_holds_only(o) ? "\"node 1 only\"" : "\"every node\"");
   std::string gpu = "\"unknown\"";
   cudaDeviceProp prop{};
   int device = 0;  // the run's: the host thread's current device (--gpus runs one a thread)
@@ -160,10 +165,10 @@ StressResult run_stress_as(const StressOptions& o) {
     // Nothing is recorded inside a root hold (inv and ret lie outside), so each is
     // one record after its release, its acq implied. --holds all numbers every
     // node's holds; --holds tickets (and the last-lock rule) tickets them.
-    if (o.holds != StressOptions::Holds::Tickets && std::string(explore::lp_rule_for(o.flavor, o.variant)) == "root-release") {
-      const bool root = o.holds == StressOptions::Holds::Root;
-      rec->version_holds(root ? gheap::kRootHoldNodes : uint64_t{heap.capacity()} + 1, root);
-    }
+    if (root_holds_only(o))
+      rec->version_holds(gheap::kRootHoldNodes, true);
+    else if (o.holds == StressOptions::Holds::All && std::string(explore::lp_rule_for(o.flavor, o.variant)) == "root-release")
+      rec->version_holds(uint64_t{heap.capacity()} + 1);
   }
 
   // Conservation: the keys inserted equal the keys deleted plus the keys left in
