@@ -65,7 +65,12 @@ struct BasicDeviceRecorderRef {
   // just before the releasing access, so inside the hold: no other actor touches
   // the word meanwhile) and records its rel with t = 0 and the hold's number in
   // `fn`; its acq, t = 0 and fn = kHoldUnnumbered, takes the number of the actor's
-  // next rel of that node. The holds of one node are then ordered by their numbers,
+  // next rel of that node. A counted lock (structures/exec/counted_word.h: a
+  // heap's root) needs no such word: its hold's number is the count its acquire
+  // saw in the lock word (record_acq(node, holds_before)), so nothing is
+  // incremented inside the hold. Its count must be 0 where the recording starts
+  // (a heap reset, with every launch since recorded); else the numbers do not
+  // start at 0 and order_hold_versions refuses the history. The holds of one node are then ordered by their numbers,
   // and the download puts every event in an order that respects each actor's
   // program order, each node's holds and the counter's tickets
   // (order_hold_versions). Only for rules that compare holds of ONE node (the
@@ -77,7 +82,8 @@ struct BasicDeviceRecorderRef {
   // checked by the root-release rule records node 1's alone (2): the rule compares
   // only those, and every recorded hold costs its holder events and an atomic
   // while the nodes above it wait (issue 15, H100: every node's holds +13.5 %,
-  // the root's alone +11-12 %, and as one record each, below, +9-11 %).
+  // the root's alone +11-12 %, and as one record each, below, +9-11 %; numbered
+  // by the root's counted word, no atomic at all).
   uint64_t hold_version_nodes = 0;
   // With hold versions: each hold is recorded by one record after its release
   // (kDeviceHold), its acq implied right before it, instead of an acq stored

@@ -21,6 +21,7 @@
 #include "histories/recorder.h"
 #include "sim/sim_block.h"
 #include "sim/simulator.h"
+#include "structures/exec/counted_word.h"
 #include "structures/exec/memory_order.h"
 #include "structures/exec/waiting.h"
 #include "structures/exec/word_pair.h"
@@ -38,6 +39,10 @@ struct WarpPlace {
 
 class SimContext {
  public:
+  // A structure's countable lock words count their holds (structures/exec/
+  // counted_word.h) in every simulated run: the schedules explored are those of
+  // the GPU's recording kernels, which count them.
+  static constexpr bool kCountsHolds = true;
   // A block actor of `threads` threads.
   SimContext(Simulator& sim, uint32_t actor, HostRecorder* recorder, uint32_t threads)
       : sim_(sim), actor_(actor), rec_(recorder), threads_(threads) {}
@@ -100,6 +105,37 @@ class SimContext {
   void release_pair(uint32_t* p, uint32_t* q, uint32_t held, uint32_t to) {
     release(p, held, to);
     release(q, held, to);
+  }
+  // Counted words (structures/exec/counted_word.h): one point each, the state
+  // compared and changed (exec::counted_change: a hold ended adds one).
+  template <class... Tags>
+  uint32_t cas(uint32_t* p, uint32_t from, uint32_t to, exec::Counted, Tags...) {
+    sim_.point();
+    const uint32_t old = *p;
+    if (exec::counted_state(old) == from) write(p, exec::counted_change(old, to));
+    return old;
+  }
+  template <class Done, class... Tags>
+  uint32_t cas_until(uint32_t* p, uint32_t from, uint32_t to, Done&& done, exec::Counted, Tags...) {
+    for (;;) {
+      const uint32_t old = cas(p, from, to, exec::counted);
+      if (done(old)) return old;
+      sim_.park(p, old);
+    }
+  }
+  void release(uint32_t* p, uint32_t held, uint32_t to, exec::Counted) {
+    sim_.point();
+    const uint32_t old = *p;
+    if (exec::counted_state(old) != held) fail("a release found the word changed while its holder held it");
+    write(p, exec::counted_change(old, to));
+  }
+  void release_pair(uint32_t* p, uint32_t* q, uint32_t held, uint32_t to, exec::FirstCounted) {
+    release(p, held, to, exec::counted);
+    release(q, held, to);
+  }
+  void release_pair(uint32_t* p, uint32_t* q, uint32_t held, uint32_t to, exec::SecondCounted) {
+    release(p, held, to);
+    release(q, held, to, exec::counted);
   }
   // Two points, p then q (the GPU issues both at once).
   exec::WordPair load_pair(uint32_t* p, uint32_t* q) {
@@ -284,6 +320,9 @@ class SimContext {
   void record_acq(int64_t node) {
     if (rec_) rec_->hold(EventKind::Acq, op_, actor_, node);
   }
+  // The simulator's recorder orders every event itself: a counted lock's number
+  // is not needed.
+  void record_acq(int64_t node, uint32_t /*holds_before*/) { record_acq(node); }
   void record_rel(int64_t node) {
     if (rec_) rec_->hold(EventKind::Rel, op_, actor_, node);
   }

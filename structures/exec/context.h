@@ -59,6 +59,27 @@
 //              lock loop written with it explores as one written with both); on
 //              the GPU every attempt is the CAS itself, so a freed word is taken
 //              one round trip after it is seen, not two (a read, then a CAS)
+//   static constexpr bool X::kCountsHolds
+//              whether a structure's countable lock words count their holds under
+//              this executor (the simulator: always; the GPU: where it records)
+//   counted lock words (structures/exec/counted_word.h: state bits, and a count
+//   of the holds ended on the word that each change out of the held state grows
+//   by one), each access one scheduling point as above:
+//     uint32_t x.cas(uint32_t* p, uint32_t from, uint32_t to, exec::counted [, exec::acquire])
+//              if the word's state is `from` it becomes `to` (exec::counted_change);
+//              returns the old word (success iff its state is `from`). The GPU
+//              retries a CAS that missed by the count alone, with the count seen
+//     uint32_t x.cas_until(uint32_t* p, uint32_t from, uint32_t to, Done done,
+//                          exec::counted [, exec::holding] [, exec::acquire])
+//              that CAS until done(old word), waiting between attempts as
+//              cas_until does; on the GPU each attempt expects the count the word
+//              will have once the hold it saw has ended (exec::counted_guess)
+//     void     x.release(uint32_t* p, uint32_t held, uint32_t to, exec::counted)
+//              as release, on a counted word. The GPU adds to the word (a
+//              reduction: nothing waits for it)
+//     void     x.release_pair(uint32_t* p, uint32_t* q, uint32_t held, uint32_t to,
+//                             exec::first_counted | exec::second_counted)
+//              release_pair where p (or q) is a counted word and the other is not
 //     WordPair x.load_block_and_guarded_pair(Key* dst_private, const Key* src, uint32_t n,
 //                                            uint32_t* p, uint32_t* q)
 //              a batch and two words, all guarded by a lock the caller holds
@@ -100,6 +121,11 @@
 //     void x.record_acq(int64_t node), x.record_rel(int64_t node)
 //                              acq right after the access that won the node, rel
 //                              right before the one that releases it
+//     void x.record_acq(int64_t node, uint32_t holds_before)
+//                              the acq of a counted lock: holds_before is the
+//                              count of the word the acquire won (the hold's
+//                              number; the GPU's hold versions use it, so that
+//                              no counter is touched inside the hold)
 //     void x.after_release(int64_t node)   right after that releasing access (the
 //                              GPU's hold versions write the rel's event there,
 //                              off the hold; elsewhere nothing)
@@ -176,5 +202,6 @@
 #include <cstdint>
 
 #include "common/host_device.h"  // GPULIN_HD
+#include "structures/exec/counted_word.h"
 #include "structures/exec/waiting.h"
 #include "structures/exec/word_pair.h"

@@ -36,8 +36,9 @@ GPULIN_HD void bu_insert_paper(X& x, const HeapView<Key, P>& h, const Scratch<Ke
     ms_unlock(x, h, cur, INUSE, INSHOLD);                    // line 17
     uint32_t pstate = INUSE;                                 // lines 18-20
     while (pstate == INUSE || pstate == INSHOLD) {
-      pstate = ms_trylock(x, h, par, AVAIL, INUSE);
-      if (pstate == INUSE || pstate == INSHOLD) x.wait_while_equals(h.lock(par), pstate);
+      uint32_t seen = 0;  // the word (the root's has its count)
+      pstate = ms_trylock(x, h, par, AVAIL, INUSE, &seen);
+      if (pstate == INUSE || pstate == INSHOLD) x.wait_while_equals(h.lock(par), seen);
     }
     if (pstate != AVAIL) return;                             // line 21: leaves cur INSHOLD
     const uint32_t cstate = ms_trylock_while_inuse(x, h, cur, INSHOLD);  // lines 22-23

@@ -26,6 +26,22 @@ enum class Variant : uint32_t {
   Fixed = 1,  // the version this project believes correct (docs/findings.md)
 };
 
+// The root's lock word counts its holds (structures/exec/counted_word.h) where
+// the executor counts them (X::kCountsHolds: the simulator always, the GPU in its
+// recording kernels): its low bits are the state above, the rest the number of the
+// root's holds ended since the heap's reset. Every access to it compares and
+// changes the state only (ms_lock.h), so the heap behaves as with a plain state
+// word, and a holder of the root knows its hold's number from the CAS that won it:
+// the GPU's recording numbers the root's holds with no counter of its own
+// (device_events.h, hold versions). The other nodes' words are their states: a
+// holder of the root or of a parent takes them blind, with one CAS, which a count
+// would have to be known for.
+static_assert(INUSE == exec::kCountedHeld, "a counted word's held state is INUSE");
+static_assert(DELMOD <= exec::kCountedStateMask, "every state fits a counted word's state bits");
+GPULIN_HD constexpr bool counted_lock(uint32_t node) { return node == 1; }
+// The state of any node's word (the root's may have its count above it).
+GPULIN_HD constexpr uint32_t lock_state(uint32_t word) { return exec::counted_state(word); }
+
 // Named bug injections (gpulin explore --mutant NAME). Each changes one line of
 // the fixed heaps; the testbed must catch every one.
 enum class Mutant : uint32_t {

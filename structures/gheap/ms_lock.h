@@ -10,13 +10,39 @@
 
 namespace gpulin::gheap {
 
-// MS_TRYLOCK(x, A, B): one CAS; returns the OLD state (success iff it equals A).
-// Taking a node (to INUSE) is an acquire only (exec::acquire): it publishes nothing.
+// Whether the word of `node` counts its holds under executor X (config.h).
+template <class X>
+GPULIN_HD constexpr bool counts(uint32_t node) {
+  return X::kCountsHolds && counted_lock(node);
+}
+
+// The acq of a node just won from the word `old`: the root's with its number.
+template <class X>
+GPULIN_HD void record_won(X& x, uint32_t node, uint32_t old) {
+  if (counts<X>(node))
+    x.record_acq(node, exec::counted_holds(old));
+  else
+    x.record_acq(node);
+}
+
+// MS_TRYLOCK(x, A, B): one CAS; returns the OLD state (success iff it equals A),
+// and in *word_out the old word (the root's has its count: config.h), for a
+// caller that waits for it to change. Taking a node (to INUSE) is an acquire only
+// (exec::acquire): it publishes nothing. No caller tries a node from INUSE (that
+// is a release: ms_unlock).
 template <class X, class Key, class P>
-GPULIN_HD uint32_t ms_trylock(X& x, const HeapView<Key, P>& h, uint32_t node, uint32_t from, uint32_t to) {
-  uint32_t old = to == INUSE ? x.cas(h.lock(node), from, to, exec::acquire) : x.cas(h.lock(node), from, to);
-  if (old == from && to == INUSE && from != INUSE) x.record_acq(node);
-  return old;
+GPULIN_HD uint32_t ms_trylock(X& x, const HeapView<Key, P>& h, uint32_t node, uint32_t from, uint32_t to,
+                              uint32_t* word_out = nullptr) {
+  uint32_t old = 0;
+  if (counts<X>(node))
+    old = to == INUSE ? x.cas(h.lock(node), from, to, exec::counted, exec::acquire)
+                      : x.cas(h.lock(node), from, to, exec::counted);
+  else
+    old = to == INUSE ? x.cas(h.lock(node), from, to, exec::acquire) : x.cas(h.lock(node), from, to);
+  if (word_out) *word_out = old;
+  const uint32_t state = lock_state(old);
+  if (state == from && to == INUSE && from != INUSE) record_won(x, node, old);
+  return state;
 }
 
 // MS_LOCK(x, A, B): while (CAS(state(x), A, B) != A). Between attempts the actor
@@ -25,23 +51,29 @@ GPULIN_HD uint32_t ms_trylock(X& x, const HeapView<Key, P>& h, uint32_t node, ui
 // others queue behind: such a waiter re-tries without sleeping (exec::holding).
 template <class X, class Key, class P>
 GPULIN_HD void ms_lock(X& x, const HeapView<Key, P>& h, uint32_t node, uint32_t from, uint32_t to) {
-  const auto won = [from](uint32_t old) { return old == from; };
-  if (to == INUSE) {  // taking the node: acquire only (ms_trylock)
-    if (node == 1)
-      x.cas_until(h.lock(node), from, to, won, exec::acquire);
+  const auto won = [from](uint32_t old) { return lock_state(old) == from; };
+  uint32_t old = 0;
+  if (counts<X>(node)) {  // the root: never taken while holding another node
+    if (to == INUSE)  // taking the node: acquire only (ms_trylock)
+      old = x.cas_until(h.lock(node), from, to, won, exec::counted, exec::acquire);
     else
-      x.cas_until(h.lock(node), from, to, won, exec::holding, exec::acquire);
+      old = x.cas_until(h.lock(node), from, to, won, exec::counted);
+  } else if (to == INUSE) {
+    if (node == 1)
+      old = x.cas_until(h.lock(node), from, to, won, exec::acquire);
+    else
+      old = x.cas_until(h.lock(node), from, to, won, exec::holding, exec::acquire);
   } else if (node == 1) {
-    x.cas_until(h.lock(node), from, to, won);
+    old = x.cas_until(h.lock(node), from, to, won);
   } else {
-    x.cas_until(h.lock(node), from, to, won, exec::holding);
+    old = x.cas_until(h.lock(node), from, to, won, exec::holding);
   }
-  if (to == INUSE) x.record_acq(node);
+  if (to == INUSE) record_won(x, node, old);
 }
 
 // "while (s == INUSE) s = MS_TRYLOCK(x, A, INUSE)": try until the node is not held
 // by someone else; returns the state seen when the attempt stopped (A on success).
-// Always below a node the caller holds (a child in the sift-down).
+// Always below a node the caller holds (a child in the sift-down): never the root.
 template <class X, class Key, class P>
 GPULIN_HD uint32_t ms_trylock_while_inuse(X& x, const HeapView<Key, P>& h, uint32_t node, uint32_t from) {
   const uint32_t old =
@@ -84,12 +116,16 @@ GPULIN_HD void ms_unlock(X& x, const HeapView<Key, P>& h, uint32_t node, uint32_
     // actor does not wait for it: a hold ends one round trip sooner (the
     // simulator still checks the word, exec/context.h).
     if (from == INUSE) {
-      x.release(h.lock(node), INUSE, to);
+      if (counts<X>(node))
+        x.release(h.lock(node), INUSE, to, exec::counted);
+      else
+        x.release(h.lock(node), INUSE, to);
       x.after_release(node);
       return;
     }
   }
-  uint32_t old = x.cas(h.lock(node), from, to);
+  const uint32_t old =
+      counts<X>(node) ? lock_state(x.cas(h.lock(node), from, to, exec::counted)) : x.cas(h.lock(node), from, to);
   if (from == INUSE) x.after_release(node);
   if (old != from && h.fixed()) x.fail("lock release found the node in an unexpected state");
 }
@@ -101,7 +137,12 @@ GPULIN_HD void ms_unlock_pair(X& x, const HeapView<Key, P>& h, uint32_t a, uint3
   if constexpr (P::variant == Variant::Fixed && P::mutant != Mutant::LostRootRelease) {
     x.record_rel(a);
     x.record_rel(b);
-    x.release_pair(h.lock(a), h.lock(b), INUSE, AVAIL);
+    if (counts<X>(a))
+      x.release_pair(h.lock(a), h.lock(b), INUSE, AVAIL, exec::first_counted);
+    else if (counts<X>(b))
+      x.release_pair(h.lock(a), h.lock(b), INUSE, AVAIL, exec::second_counted);
+    else
+      x.release_pair(h.lock(a), h.lock(b), INUSE, AVAIL);
     x.after_release(a);
     x.after_release(b);
   } else {
@@ -115,9 +156,9 @@ GPULIN_HD void ms_unlock_pair(X& x, const HeapView<Key, P>& h, uint32_t a, uint3
 template <class X, class Key, class P>
 GPULIN_HD void wait_for_state(X& x, const HeapView<Key, P>& h, uint32_t node, uint32_t want) {
   for (;;) {
-    uint32_t s = x.load(h.lock(node));
-    if (s == want) return;
-    x.wait_while_equals(h.lock(node), s, exec::holding);
+    const uint32_t seen = x.load(h.lock(node));
+    if (lock_state(seen) == want) return;
+    x.wait_while_equals(h.lock(node), seen, exec::holding);
   }
 }
 

@@ -76,7 +76,10 @@ GPULIN_HD void insert_descend(X& x, const HeapView<Key, P>& h, const Scratch<Key
     // MARKED, which that delete waits on (finding F1).
     if (dest != cur) {
       uint32_t* root = h.lock(dest);
-      x.cas(root, x.load(root), AVAIL);
+      if (counts<X>(dest))  // dest is the root
+        x.cas(root, lock_state(x.load(root)), AVAIL, exec::counted);
+      else
+        x.cas(root, x.load(root), AVAIL);
     }
     ms_unlock(x, h, cur, INUSE, AVAIL);
     return;

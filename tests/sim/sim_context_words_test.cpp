@@ -204,6 +204,62 @@ TEST(SimContextWords, CasUntilTakesTheWordOnceFreeAndParksMeanwhile) {
   EXPECT_EQ(r.outcome, Outcome::Deadlock);
 }
 
+// Counted words (structures/exec/counted_word.h): four actors take one counted
+// lock in turn, by cas_until and by the single CAS, and end each hold by a
+// counted release or a release_pair with the counted word first or second. Each
+// hold's acquire sees its own number (0, 1, ... each once), the word ends AVAIL
+// with the count of all holds; a change that ends no hold keeps the count; a
+// counted release of a word not held faults.
+TEST(SimContextWords, CountedWordsNumberEveryHoldOnce) {
+  constexpr uint32_t kHeld = exec::kCountedHeld, kHolds = 6;
+  for (uint64_t seed = 0; seed < 100; ++seed) {
+    uint32_t lock = 0;
+    std::array<uint32_t, 4> own{};
+    std::vector<uint32_t> numbers(4 * kHolds, 0);
+    const RunResult r = run_warps(4, seed, [&](SimContext& x, uint32_t a) {
+      for (uint32_t i = 0; i < kHolds; ++i) {
+        uint32_t old = 0;
+        if ((a + i) % 2 == 0) {
+          old = x.cas_until(&lock, 0, kHeld, [](uint32_t o) { return exec::counted_state(o) == 0; }, exec::counted,
+                            exec::acquire);
+        } else {
+          for (;;) {
+            old = x.cas(&lock, 0, kHeld, exec::counted, exec::acquire);
+            if (exec::counted_state(old) == 0) break;
+            x.wait_while_equals(&lock, old);
+          }
+        }
+        ++numbers[exec::counted_holds(old)];
+        own[a] = kHeld;
+        if (i % 3 == 0) {
+          x.release(&lock, kHeld, 0, exec::counted);
+          x.release(&own[a], kHeld, 0);
+        } else if (i % 3 == 1) {
+          x.release_pair(&lock, &own[a], kHeld, 0, exec::first_counted);
+        } else {
+          x.release_pair(&own[a], &lock, kHeld, 0, exec::second_counted);
+        }
+      }
+    });
+    ASSERT_EQ(r.outcome, Outcome::Completed) << "seed " << seed << ": " << r.message;
+    EXPECT_EQ(lock, 4 * kHolds * exec::kCountedOneHold) << "seed " << seed;
+    for (uint32_t n : numbers) EXPECT_EQ(n, 1u) << "seed " << seed;
+    for (uint32_t w : own) EXPECT_EQ(w, 0u);
+  }
+  // A change that ends no hold (AVAIL to 2 and back) keeps the count.
+  uint32_t word = 5 * exec::kCountedOneHold;
+  RunResult r = run_warps(1, 1, [&](SimContext& x, uint32_t) {
+    EXPECT_EQ(x.cas(&word, 0, 2, exec::counted), 5 * exec::kCountedOneHold);
+    EXPECT_EQ(x.cas(&word, 0, 3, exec::counted), 5 * exec::kCountedOneHold + 2) << "a CAS from another state";
+    x.cas(&word, 2, 0, exec::counted);
+  });
+  EXPECT_EQ(r.outcome, Outcome::Completed);
+  EXPECT_EQ(word, 5 * exec::kCountedOneHold);
+  r = run_warps(1, 1, [&](SimContext& x, uint32_t) { x.release(&word, kHeld, 0, exec::counted); });
+  EXPECT_EQ(r.outcome, Outcome::Fault);
+  EXPECT_NE(r.message.find("release found the word changed"), std::string::npos) << r.message;
+}
+
 // record_lp appends an lp event of the current op, between its inv and ret.
 TEST(SimContextWords, RecordLpLandsInTheHistory) {
   Simulator sim;

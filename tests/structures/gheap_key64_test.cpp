@@ -4,7 +4,8 @@
 // recorder. Keys lie above 2^32 and share their low word, so a key narrowed to 32
 // bits anywhere (the heap's scratch, its MAX_VALUE, the recorder) would make them
 // equal. Each history must carry the keys whole and pass the witness check of the
-// heap's rule (and the search), and the heap at rest must hold properties 1-3.
+// heap's rule (and the search), and the heap at rest must hold properties 1-3,
+// its root's word counting every root hold the history records.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -92,6 +93,12 @@ void run_schedules(gheap::Flavor flavor) {
     header.params = Value::object({{"k", Value::integer(k)}});
     header.lp_rule = explore::lp_rule_for(flavor, gheap::Variant::Fixed);
     const History h = recorder.to_history(std::move(header), "<gheap key64 test>");
+    // The root's word counts its holds (gheap/config.h): at rest, as many as the
+    // history records (what the GPU's recording numbers the root's holds by).
+    uint64_t root_holds = 0;
+    for (const Event& e : h.events) root_holds += e.kind == EventKind::Rel && e.node == 1;
+    EXPECT_EQ(exec::counted_holds(heap.image().state[1]), root_holds);
+    EXPECT_GT(root_holds, 0u);
     // Every key in the history is one of the program's, whole: what the inserts
     // carry is exactly the program's multiset, and every returned key is one of them.
     std::multiset<int64_t> recorded_args;
