@@ -35,7 +35,9 @@ __device__ __forceinline__ Key* shared_keys() {
 // recorded kernels to 64 registers and spilled up to 152 bytes (ptxas -v, nvcc 13);
 // with it they take 84-92 and spill nothing (H100, 2^24 keys, 128 x 512: recording
 // by hold versions 13.7 % for TD and 13.5 % for BU against 15.3 and 17.9 %).
-template <class Key, class P, bool Record, uint32_t MaxThreads>
+// RootOnly: the recording of the root's holds alone (cuda_context.cuh's
+// CountedHoldsOnly), for a recorder set so (gheap_launch.h, root_only_recorder).
+template <class Key, class P, bool Record, uint32_t MaxThreads, bool RootOnly = false>
 __global__ void __launch_bounds__(MaxThreads, 1)
     heap_batch_kernel(HeapView<Key, P> h, GpuOpBatch<Key> ops, BasicDeviceRecorderRef<Key> rec, int64_t op_id_base,
                       cuda_exec::WatchdogRef watchdog) {
@@ -44,7 +46,7 @@ __global__ void __launch_bounds__(MaxThreads, 1)
   __shared__ unsigned long long broadcast[2];
   const uint32_t k = h.k;
   const Scratch<Key> s = make_scratch(shared_keys<Key>(), k);
-  cuda_exec::CudaContext<cuda_exec::BlockScope, Record, Key> x(cuda_exec::BlockScope(broadcast), rec, watchdog);
+  cuda_exec::CudaContext<cuda_exec::BlockScope, Record, Key, RootOnly> x(cuda_exec::BlockScope(broadcast), rec, watchdog);
   for (uint64_t i = blockIdx.x; i < ops.count; i += gridDim.x) {
     if (x.stopped()) return;  // the watchdog stopped the run: drain
     x.begin_op(op_id_base + static_cast<int64_t>(i));
@@ -57,7 +59,7 @@ __global__ void __launch_bounds__(MaxThreads, 1)
   }
 }
 
-template <class Key, class P, bool Record, uint32_t MaxThreads>
+template <class Key, class P, bool Record, uint32_t MaxThreads, bool RootOnly = false>
 cudaError_t launch_bounded(const HeapMemory<Key>& h, const GpuOpBatch<Key>& ops, uint32_t blocks, uint32_t threads,
                            cudaStream_t stream, BasicDeviceRecorderRef<Key> rec, int64_t op_id_base,
                            const cuda_exec::WatchdogRef& watchdog) {
@@ -65,11 +67,11 @@ cudaError_t launch_bounded(const HeapMemory<Key>& h, const GpuOpBatch<Key>& ops,
   // Above 48 KiB a block's shared memory must be asked for; the kernel's static
   // broadcast words count too (k = 1024 with 64-bit keys is exactly 48 KiB dynamic).
   if (shared + 2 * sizeof(unsigned long long) > 48 * 1024) {
-    cudaError_t e = cudaFuncSetAttribute(heap_batch_kernel<Key, P, Record, MaxThreads>,
+    cudaError_t e = cudaFuncSetAttribute(heap_batch_kernel<Key, P, Record, MaxThreads, RootOnly>,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared));
     if (e != cudaSuccess) return e;
   }
-  heap_batch_kernel<Key, P, Record, MaxThreads>
+  heap_batch_kernel<Key, P, Record, MaxThreads, RootOnly>
       <<<blocks, threads, shared, stream>>>(view_as<P>(h), ops, rec, op_id_base, watchdog);
   return cudaGetLastError();
 }
@@ -78,9 +80,21 @@ template <class Key, class P, bool Record>
 cudaError_t launch(const HeapMemory<Key>& h, const GpuOpBatch<Key>& ops, uint32_t blocks, uint32_t threads,
                    cudaStream_t stream, BasicDeviceRecorderRef<Key> rec, int64_t op_id_base,
                    const cuda_exec::WatchdogRef& watchdog) {
-  if constexpr (Record)
-    if (threads <= 512)
+  if constexpr (Record) {
+    // Only the fixed heaps (judged by the root-release rule) get root-only kernels;
+    // any other heap so recorded runs the general recording kernel, which records
+    // the same, more slowly.
+    constexpr bool root_only_built = P::variant == Variant::Fixed && P::mutant == Mutant::None;
+    if (threads <= 512) {
+      if constexpr (root_only_built)
+        if (root_only_recorder(rec))
+          return launch_bounded<Key, P, true, 512, true>(h, ops, blocks, threads, stream, rec, op_id_base, watchdog);
       return launch_bounded<Key, P, Record, 512>(h, ops, blocks, threads, stream, rec, op_id_base, watchdog);
+    }
+    if constexpr (root_only_built)
+      if (root_only_recorder(rec))
+        return launch_bounded<Key, P, true, 1024, true>(h, ops, blocks, threads, stream, rec, op_id_base, watchdog);
+  }
   return launch_bounded<Key, P, Record, 1024>(h, ops, blocks, threads, stream, rec, op_id_base, watchdog);
 }
 

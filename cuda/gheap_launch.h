@@ -27,6 +27,17 @@ struct GpuOpBatch {
   uint64_t count = 0;
 };
 
+// A recorder that numbers the root's holds alone, each one record: hold versions
+// with implied acqs over nodes [0, kRootHoldNodes) (histories/device_events.h;
+// what gpulin stress, the SSSP and knapsack runs and the bench's +root rows
+// record). The root is the heap's one counted lock (config.h): the kernels for
+// such a recorder compile in no recording code for the other nodes' locks
+// (cuda/cuda_context.cuh, CountedHoldsOnly).
+template <class Key>
+bool root_only_recorder(const BasicDeviceRecorderRef<Key>& rec) {
+  return rec.hold_versions != nullptr && rec.implied_acqs != 0 && rec.hold_version_nodes == kRootHoldNodes;
+}
+
 // Launches the batch on heap memory `h` (device memory) with `blocks` x `threads`
 // on `stream` and returns the launch's error; it does not synchronise (a fault in
 // the kernel shows at the caller's next synchronisation). With `recorder` every

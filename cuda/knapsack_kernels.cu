@@ -2,6 +2,7 @@
 // (apps/knapsack/branch_and_bound.h) on the CUDA context, a block an actor, the fixed
 // heaps with 64-bit keys.
 #include "cuda/cuda_context.cuh"
+#include "cuda/gheap_launch.h"
 #include "cuda/knapsack_launch.h"
 
 namespace gpulin::knapsack {
@@ -18,7 +19,7 @@ __global__ void __launch_bounds__(1024) knapsack_kernel(gheap::HeapView<uint64_t
   const gheap::Scratch<uint64_t> s = gheap::make_scratch(knapsack_smem, k);
   uint64_t* keys = knapsack_smem + gheap::kScratchKeysPerK * k;
   const KnapsackScratch c = make_knapsack_scratch(keys, reinterpret_cast<uint32_t*>(keys + 2 * k), k);
-  cuda_exec::CudaContext<cuda_exec::BlockScope, Record, uint64_t> x(cuda_exec::BlockScope(broadcast), rec, watchdog);
+  cuda_exec::CudaContext<cuda_exec::BlockScope, Record, uint64_t, Record> x(cuda_exec::BlockScope(broadcast), rec, watchdog);
   branch_and_bound<O>(x, h, s, c, v, blockIdx.x, static_cast<int64_t>(blockIdx.x) << 32, [&] { return x.stopped(); });
 }
 
@@ -40,6 +41,9 @@ cudaError_t launch_order(const gheap::HeapMemory<uint64_t>& h, const KnapsackVie
                          uint32_t threads, cudaStream_t stream, const DeviceRecorderRef64* recorder,
                          const cuda_exec::WatchdogRef* watchdog) {
   const cuda_exec::WatchdogRef wd = watchdog ? *watchdog : cuda_exec::WatchdogRef{};
+  // The recording kernels record the root's holds alone (cuda_context.cuh's
+  // CountedHoldsOnly): a recorder set otherwise is refused.
+  if (recorder && !gheap::root_only_recorder(*recorder)) return cudaErrorInvalidValue;
   return recorder ? launch_as<P, true, O>(h, v, blocks, threads, stream, *recorder, wd)
                   : launch_as<P, false, O>(h, v, blocks, threads, stream, {}, wd);
 }

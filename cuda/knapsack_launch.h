@@ -23,7 +23,9 @@ inline size_t knapsack_shared_bytes(uint32_t k) {
 // `blocks` x `threads` over heap memory `h` (device memory, empty), the view's words
 // set as branch_and_bound.h says (pending 1, next_node 1, created 1, node 0 the root;
 // a stash of `stash_cap` words per block). With
-// `recorder` the heap's operations are recorded; `watchdog` as cuda/watchdog.h.
+// `recorder` the heap's operations are recorded, with the root's holds alone
+// (gheap::root_only_recorder; a recorder set otherwise is cudaErrorInvalidValue);
+// `watchdog` as cuda/watchdog.h.
 cudaError_t launch_knapsack(gheap::Flavor flavor, Order order, const gheap::HeapMemory<uint64_t>& h, const KnapsackView& v,
                             uint32_t blocks, uint32_t threads, cudaStream_t stream, const DeviceRecorderRef64* recorder,
                             const cuda_exec::WatchdogRef* watchdog);

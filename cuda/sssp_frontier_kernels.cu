@@ -2,6 +2,7 @@
 // block an actor, the fixed heaps with 64-bit keys (the same template the simulator
 // runs in tools/explore/sssp_frontier_sim.cpp).
 #include "cuda/cuda_context.cuh"
+#include "cuda/gheap_launch.h"
 #include "cuda/sssp_frontier_launch.h"
 
 namespace gpulin::sssp {
@@ -22,7 +23,7 @@ __global__ void __launch_bounds__(1024) frontier_kernel(gheap::HeapView<uint64_t
   extern __shared__ uint64_t frontier_smem[];
   const gheap::Scratch<uint64_t> s = gheap::make_scratch(frontier_smem, h.k);
   uint64_t* keys = frontier_smem + gheap::kScratchKeysPerK * h.k;
-  cuda_exec::CudaContext<cuda_exec::BlockScope, Record, uint64_t> x(cuda_exec::BlockScope(broadcast), rec, watchdog);
+  cuda_exec::CudaContext<cuda_exec::BlockScope, Record, uint64_t, Record> x(cuda_exec::BlockScope(broadcast), rec, watchdog);
   const FrontierRounds r = frontier_sssp(x, h, s, keys, v, blockIdx.x, gridDim.x, static_cast<int64_t>(blockIdx.x) << 32,
                                          [&] { return x.stopped(); }, [] { return global_ns(); });
   if (blockIdx.x == 0 && threadIdx.x == 0) *rounds = r;
@@ -47,6 +48,9 @@ cudaError_t launch_policy(const gheap::HeapMemory<uint64_t>& h, const FrontierVi
                           uint32_t blocks, uint32_t threads, cudaStream_t stream, const DeviceRecorderRef64* recorder,
                           const cuda_exec::WatchdogRef* watchdog) {
   const cuda_exec::WatchdogRef wd = watchdog ? *watchdog : cuda_exec::WatchdogRef{};
+  // The recording kernels record the root's holds alone (cuda_context.cuh's
+  // CountedHoldsOnly): a recorder set otherwise is refused.
+  if (recorder && !gheap::root_only_recorder(*recorder)) return cudaErrorInvalidValue;
   return recorder ? launch_as<P, true>(h, v, rounds, blocks, threads, stream, *recorder, wd)
                   : launch_as<P, false>(h, v, rounds, blocks, threads, stream, {}, wd);
 }

@@ -19,7 +19,9 @@ inline size_t frontier_shared_bytes(uint32_t k) { return (gheap::kScratchKeysPer
 // `blocks` x `threads` (every block resident at once) over heap memory `h` (device
 // memory, empty) and the view's words as frontier.h says. Actor 0's FrontierRounds
 // (its times from the GPU's global timer) go to `rounds` (device memory). With
-// `recorder` the heap's operations are recorded; `watchdog` as cuda/watchdog.h.
+// `recorder` the heap's operations are recorded, with the root's holds alone
+// (gheap::root_only_recorder; a recorder set otherwise is cudaErrorInvalidValue);
+// `watchdog` as cuda/watchdog.h.
 cudaError_t launch_frontier_sssp(gheap::Flavor flavor, const gheap::HeapMemory<uint64_t>& h, const FrontierView& v,
                                  FrontierRounds* rounds, uint32_t blocks, uint32_t threads, cudaStream_t stream,
                                  const DeviceRecorderRef64* recorder, const cuda_exec::WatchdogRef* watchdog);

@@ -7,6 +7,8 @@
 
 #include "apps/knapsack/instance.h"
 #include "apps/knapsack/knapsack_gpu.h"
+#include "cuda/knapsack_launch.h"
+#include "histories/device_recorder.h"
 #include "tests/gpu/have_gpu.h"
 #include "tests/apps/heap_history_keys.h"
 #include "tools/explore/heap_run.h"
@@ -81,6 +83,20 @@ TEST(KnapsackGpu, GarbageCollectionSweepsAndFindsTheOptimum) {
                   static_cast<unsigned long long>(r.sweeps), static_cast<unsigned long long>(r.collected),
                   static_cast<unsigned long long>(r.explored), r.seconds);
     }
+}
+
+// The recording kernels record the root's holds alone (cuda/cuda_context.cuh,
+// CountedHoldsOnly): a recorder set for every node's holds, or for tickets, is
+// refused before anything is launched.
+TEST(KnapsackGpu, ARecorderNotOfTheRootsHoldsAloneIsRefused) {
+  if (!test::have_gpu()) GTEST_SKIP() << "no CUDA device";
+  DeviceRecorder64 rec(1, 8, 8);
+  for (const bool all : {false, true}) {
+    if (all) rec.version_holds(4);
+    const DeviceRecorderRef64 ref = rec.ref();
+    EXPECT_EQ(launch_knapsack(gheap::Flavor::TopDown, Order::Bound, {}, KnapsackView{}, 1, 32, nullptr, &ref, nullptr),
+              cudaErrorInvalidValue);
+  }
 }
 
 }  // namespace

@@ -11,6 +11,8 @@
 #include "apps/sssp/cpu_dijkstra.h"
 #include "apps/sssp/frontier_run.h"
 #include "apps/sssp/graph.h"
+#include "cuda/sssp_frontier_launch.h"
+#include "histories/device_recorder.h"
 #include "tests/apps/heap_history_keys.h"
 #include "tests/gpu/have_gpu.h"
 #include "tools/explore/heap_run.h"
@@ -81,6 +83,20 @@ TEST(SsspFrontierGpu, AHeapTooSmallStopsTheRunNamingIt) {
   o.heap_keys = 128;
   const FrontierResult r = frontier_gpu(g, "rgg:14", 0, o);
   EXPECT_NE(r.stopped.find("failed"), std::string::npos) << r.stopped;
+}
+
+// The recording kernels record the root's holds alone (cuda/cuda_context.cuh,
+// CountedHoldsOnly): a recorder set for every node's holds, or for tickets, is
+// refused before anything is launched.
+TEST(SsspFrontierGpu, ARecorderNotOfTheRootsHoldsAloneIsRefused) {
+  if (!test::have_gpu()) GTEST_SKIP() << "no CUDA device";
+  DeviceRecorder64 rec(1, 8, 8);
+  for (const bool all : {false, true}) {
+    if (all) rec.version_holds(4);
+    const DeviceRecorderRef64 ref = rec.ref();
+    EXPECT_EQ(launch_frontier_sssp(gheap::Flavor::TopDown, {}, FrontierView{}, nullptr, 1, 32, nullptr, &ref, nullptr),
+              cudaErrorInvalidValue);
+  }
 }
 
 }  // namespace
