@@ -26,7 +26,9 @@
 // (a pair a block of four warps, or a pair every two or four rounds) cost the same.
 // At f4fb0af 38 % (7.12 against 11.39 G ops/s). Taking the waits off the clock (a
 // relaxed block of tickets a round ahead, a fence at each round's end, the rets
-// patched a round later) measured slower still: 56-58 %.
+// patched a round later) measured slower still: 56-58 %. Chained rounds (one acq_rel
+// atomic of 64 tickets a round: its rets and the next round's invs) measured the
+// same as two: 37-38 % (bench/results/slab-record-h100.txt).
 #pragma once
 
 #include <cstddef>
