@@ -56,18 +56,23 @@ std::string id_ranges(std::vector<uint32_t> ids) {
   return s;
 }
 
-std::string describe(const WatchdogReport& r, const WordNamer& name_word, const std::string& actor_noun) {
+std::string describe(const WatchdogReport& r, const WordNamer& name_word, const std::string& actor_noun,
+                     const ValueNamer& name_value) {
   if (!r.stopped) return "the watchdog did not stop the run";
   auto word = [&](uint64_t a) {
     std::string n = name_word ? name_word(a) : std::string();
     return n.empty() ? fmt::format("the word at 0x{:x}", a) : n;
+  };
+  auto value = [&](uint64_t a, uint32_t v) {
+    std::string n = name_value ? name_value(a, v) : std::string();
+    return n.empty() ? std::to_string(v) : n;
   };
   std::string s;
   const auto first = std::find_if(r.waits.begin(), r.waits.end(),
                                   [&](const WatchdogWait& w) { return w.actor == r.stopped_by && w.why != kStopWasWaiting; });
   if (first != r.waits.end() && first->why == kStopSpinBound)
     s = fmt::format("GPU watchdog: {} {} waited on {} (value {}) past the spin bound of {} re-reads and stopped the run",
-                    actor_noun, r.stopped_by, word(first->word), first->seen, r.spin_bound);
+                    actor_noun, r.stopped_by, word(first->word), value(first->word, first->seen), r.spin_bound);
   else if (first != r.waits.end())
     s = fmt::format("GPU watchdog: {} {} failed (the device printed why) and stopped the run", actor_noun, r.stopped_by);
   else
@@ -87,7 +92,7 @@ std::string describe(const WatchdogReport& r, const WordNamer& name_word, const 
   for (const auto& [key, ids] : waiting) n_waiting += ids.size();
   s += fmt::format("; {} other {}{} waiting when it stopped", n_waiting, actor_noun, n_waiting == 1 ? " was" : "s were");
   for (const auto& [key, ids] : waiting)
-    s += fmt::format("; on {} (value {}): {}{} {}", word(key.first), key.second, actor_noun, ids.size() == 1 ? "" : "s",
+    s += fmt::format("; on {} (value {}): {}{} {}", word(key.first), value(key.first, key.second), actor_noun, ids.size() == 1 ? "" : "s",
                      id_ranges(ids));
   if (!failed.empty()) s += fmt::format("; failed too: {}s {}", actor_noun, id_ranges(failed));
   if (r.waits_lost) s += fmt::format("; {} more waits not kept (no room)", r.waits_lost);

@@ -24,8 +24,13 @@ struct WatchdogReport {
 // launcher knows its layout. Empty: the report prints the address.
 using WordNamer = std::function<std::string(uint64_t address)>;
 
+// Reads a waited-on word's value for the report, after "value " ("8193, state 1
+// after 1024 holds" for a heap root's counted word); empty: the number alone.
+using ValueNamer = std::function<std::string(uint64_t address, uint32_t value)>;
+
 // `actor_noun`: "block" or "warp". One paragraph, without a trailing newline.
-std::string describe(const WatchdogReport& r, const WordNamer& name_word, const std::string& actor_noun = "block");
+std::string describe(const WatchdogReport& r, const WordNamer& name_word, const std::string& actor_noun = "block",
+                     const ValueNamer& name_value = {});
 
 // "0-4, 6, 9-127": actor ids, sorted, as ranges.
 std::string id_ranges(std::vector<uint32_t> ids);

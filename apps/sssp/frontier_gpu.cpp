@@ -72,7 +72,7 @@ FrontierResult frontier_gpu(const Graph& g, const std::string& graph_name, uint3
     r.stopped = cuda_exec::describe(stop, [&](uint64_t a) {
       if (a == reinterpret_cast<uint64_t>(v.barrier.generation)) return std::string("the actors' barrier");
       return heap.word_name(a);
-    });
+    }, "block", [&](uint64_t a, uint32_t value) { return heap.value_name(a, value); });
   r.dist = cuda_support::download(dist.get(), g.n);
   if (rec)  // both fixed heaps' rule (tools/explore/heap_config.h's lp_rule_for)
     r.history = expand(rec->download(frontier_history_header(graph_name, o.k, "root-release"), {"ins", "del"},

@@ -9,6 +9,7 @@
 
 #include "structures/gheap/config.h"
 #include "structures/gheap/heap_image.h"
+#include "structures/gheap/lock_value.h"
 
 namespace gpulin::gheap {
 
@@ -38,12 +39,24 @@ class DeviceHeap {
   // The GPU watchdog's name for a word a block waited on (cuda/watchdog_host.h):
   // "the lock of node N" for the heap's lock words; empty when not the heap's.
   std::string word_name(uint64_t address) const {
-    const uint64_t base = reinterpret_cast<uint64_t>(state_);
-    if (address < base || address >= base + 4 * (uint64_t{capacity_} + 1) || (address - base) % 4) return {};
-    return "the lock of node " + std::to_string((address - base) / 4);
+    const uint64_t node = lock_node(address);
+    return node == kNotALock ? std::string() : "the lock of node " + std::to_string(node);
+  }
+  // What such a word's value means (lock_value.h: the root's counts its holds in
+  // a recording run); empty where the number says it.
+  std::string value_name(uint64_t address, uint32_t value) const {
+    const uint64_t node = lock_node(address);
+    return node == kNotALock ? std::string() : lock_value_text(static_cast<uint32_t>(node), value);
   }
 
  private:
+  // The node whose lock word is at `address`, or kNotALock.
+  static constexpr uint64_t kNotALock = ~uint64_t{0};
+  uint64_t lock_node(uint64_t address) const {
+    const uint64_t base = reinterpret_cast<uint64_t>(state_);
+    if (address < base || address >= base + 4 * (uint64_t{capacity_} + 1) || (address - base) % 4) return kNotALock;
+    return (address - base) / 4;
+  }
   uint32_t k_;
   uint32_t capacity_;
   uint32_t* state_ = nullptr;

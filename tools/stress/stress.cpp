@@ -106,7 +106,8 @@ void plant_bad_delete(const BasicDeviceRecorder<Key>& rec, uint32_t actors) {
 template <class Key>
 StressResult stopped_run(const StressOptions& o, StressResult r, const cuda_exec::WatchdogReport& stop,
                          const gheap::DeviceHeap<Key>& heap, const BasicDeviceRecorder<Key>* rec) {
-  r.watchdog = cuda_exec::describe(stop, [&](uint64_t a) { return heap.word_name(a); });
+  r.watchdog = cuda_exec::describe(stop, [&](uint64_t a) { return heap.word_name(a); }, "block",
+                                   [&](uint64_t a, uint32_t v) { return heap.value_name(a, v); });
   r.failures.push_back(r.watchdog);
   if (!rec) {
     r.failures.push_back("no history: rerun with --record for the partial history of the stopped run");
