@@ -19,7 +19,8 @@ Workload<Key> make_workload(const std::string& spec, uint64_t keys, uint32_t k, 
   Workload<Key> w;
   w.total_inserts = shape.ins_ops;
   for (const ShapePhase& sp : shape.phases) {
-    Phase<Key> p{sp.name};
+    Phase<Key> p;
+    p.name = sp.name;
     for (uint64_t i = sp.begin; i < sp.end; ++i) {
       p.fn.push_back(shape.fn[i]);
       p.n.push_back(shape.n[i]);
