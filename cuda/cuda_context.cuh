@@ -165,13 +165,14 @@ class CudaContext {
     scope_.sync();
     if (scope_.rank() == 0) {
       cuda::atomic_thread_fence(cuda::memory_order_release, cuda::thread_scope_device);
-      if constexpr (first) {
-        device_ref<uint32_t>(*p).fetch_add(counted_delta(held, to), cuda::memory_order_relaxed);
-        device_ref<uint32_t>(*q).store(to, cuda::memory_order_relaxed);
-      } else {
-        device_ref<uint32_t>(*p).store(to, cuda::memory_order_relaxed);
-        device_ref<uint32_t>(*q).fetch_add(counted_delta(held, to), cuda::memory_order_relaxed);
-      }
+      const auto end_hold = [&](uint32_t* w, bool counted) {
+        if (counted)
+          device_ref<uint32_t>(*w).fetch_add(counted_delta(held, to), cuda::memory_order_relaxed);
+        else
+          device_ref<uint32_t>(*w).store(to, cuda::memory_order_relaxed);
+      };
+      end_hold(p, first);
+      end_hold(q, !first);
     }
   }
   __device__ static constexpr uint32_t counted_delta(uint32_t held, uint32_t to) {

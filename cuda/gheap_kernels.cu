@@ -76,26 +76,29 @@ cudaError_t launch_bounded(const HeapMemory<Key>& h, const GpuOpBatch<Key>& ops,
   return cudaGetLastError();
 }
 
+// A recording launch bounded by MaxThreads: the root-only kernel for a recorder
+// set to the root's holds alone (gheap_launch.h, root_only_recorder), built for
+// the fixed heaps only (judged by the root-release rule); any other heap so
+// recorded runs the general recording kernel, which records the same, more slowly.
+template <class Key, class P, uint32_t MaxThreads>
+cudaError_t launch_recorded(const HeapMemory<Key>& h, const GpuOpBatch<Key>& ops, uint32_t blocks, uint32_t threads,
+                            cudaStream_t stream, BasicDeviceRecorderRef<Key> rec, int64_t op_id_base,
+                            const cuda_exec::WatchdogRef& watchdog) {
+  if constexpr (P::variant == Variant::Fixed && P::mutant == Mutant::None)
+    if (root_only_recorder(rec))
+      return launch_bounded<Key, P, true, MaxThreads, true>(h, ops, blocks, threads, stream, rec, op_id_base, watchdog);
+  return launch_bounded<Key, P, true, MaxThreads>(h, ops, blocks, threads, stream, rec, op_id_base, watchdog);
+}
+
 template <class Key, class P, bool Record>
 cudaError_t launch(const HeapMemory<Key>& h, const GpuOpBatch<Key>& ops, uint32_t blocks, uint32_t threads,
                    cudaStream_t stream, BasicDeviceRecorderRef<Key> rec, int64_t op_id_base,
                    const cuda_exec::WatchdogRef& watchdog) {
-  if constexpr (Record) {
-    // Only the fixed heaps (judged by the root-release rule) get root-only kernels;
-    // any other heap so recorded runs the general recording kernel, which records
-    // the same, more slowly.
-    constexpr bool root_only_built = P::variant == Variant::Fixed && P::mutant == Mutant::None;
-    if (threads <= 512) {
-      if constexpr (root_only_built)
-        if (root_only_recorder(rec))
-          return launch_bounded<Key, P, true, 512, true>(h, ops, blocks, threads, stream, rec, op_id_base, watchdog);
-      return launch_bounded<Key, P, Record, 512>(h, ops, blocks, threads, stream, rec, op_id_base, watchdog);
-    }
-    if constexpr (root_only_built)
-      if (root_only_recorder(rec))
-        return launch_bounded<Key, P, true, 1024, true>(h, ops, blocks, threads, stream, rec, op_id_base, watchdog);
-  }
-  return launch_bounded<Key, P, Record, 1024>(h, ops, blocks, threads, stream, rec, op_id_base, watchdog);
+  if constexpr (Record)
+    return threads <= 512 ? launch_recorded<Key, P, 512>(h, ops, blocks, threads, stream, rec, op_id_base, watchdog)
+                          : launch_recorded<Key, P, 1024>(h, ops, blocks, threads, stream, rec, op_id_base, watchdog);
+  else
+    return launch_bounded<Key, P, false, 1024>(h, ops, blocks, threads, stream, rec, op_id_base, watchdog);
 }
 
 template <class P, class Key>

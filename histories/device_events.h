@@ -68,14 +68,14 @@ struct BasicDeviceRecorderRef {
   // next rel of that node. A counted lock (structures/exec/counted_word.h: a
   // heap's root) needs no such word: its hold's number is the count its acquire
   // saw in the lock word (record_acq(node, holds_before)), so nothing is
-  // incremented inside the hold. Its count must be 0 where the recording starts
-  // (a heap reset, with every launch since recorded); else the numbers do not
-  // start at 0 and order_hold_versions refuses the history. The holds of one node are then ordered by their numbers,
-  // and the download puts every event in an order that respects each actor's
-  // program order, each node's holds and the counter's tickets
-  // (order_hold_versions). Only for rules that compare holds of ONE node (the
-  // root-release rule: the root's holds); a rule that compares holds of different
-  // nodes (last-lock) needs the one counter's tickets.
+  // incremented inside the hold; its count must be 0 where the recording starts
+  // (a heap reset, with every launch since recorded), else the numbers do not
+  // start at 0 and order_hold_versions refuses the history. The holds of one node
+  // are then ordered by their numbers, and the download puts every event in an
+  // order that respects each actor's program order, each node's holds and the
+  // counter's tickets (order_hold_versions). Only for rules that compare holds of
+  // ONE node (the root-release rule: the root's holds); a rule that compares holds
+  // of different nodes (last-lock) needs the one counter's tickets.
   uint32_t* hold_versions = nullptr;
   // With hold versions: the words cover nodes [0, hold_version_nodes), and the
   // holds of a node at or past it are not recorded at all (no acq, no rel). A heap
