@@ -6,6 +6,7 @@
 
 #include "cuda/cuda_context.cuh"
 #include "cuda/key_clock_context.cuh"
+#include "cuda/key_round_context.cuh"
 #include "cuda/round_clock_context.cuh"
 #include "cuda/slab_hash_launch.h"
 #include "structures/slab_hash/flush.h"
@@ -16,15 +17,16 @@ namespace gpulin::slab_hash {
 using SlabFlushContext = cuda_exec::CudaContext<cuda_exec::WarpScope, false>;
 
 // How a batch kernel records: not at all, every event from the one global ticket
-// counter (histories/device_events.h), by key clocks or by warp rounds
-// (histories/key_clock_records.h).
-enum class SlabRecording { kNone, kEvents, kKeyClocks, kWarpRounds };
+// counter (histories/device_events.h), by key clocks, by warp rounds or by key
+// rounds (histories/key_clock_records.h).
+enum class SlabRecording { kNone, kEvents, kKeyClocks, kWarpRounds, kKeyRounds };
 
 template <SlabRecording R>
 using SlabBatchContext = std::conditional_t<
     R == SlabRecording::kKeyClocks, cuda_exec::KeyClockContext,
-    std::conditional_t<R == SlabRecording::kWarpRounds, cuda_exec::RoundClockContext,
-                       cuda_exec::CudaContext<cuda_exec::WarpScope, R == SlabRecording::kEvents>>>;
+    std::conditional_t<R == SlabRecording::kKeyRounds, cuda_exec::KeyRoundContext,
+                       std::conditional_t<R == SlabRecording::kWarpRounds, cuda_exec::RoundClockContext,
+                                          cuda_exec::CudaContext<cuda_exec::WarpScope, R == SlabRecording::kEvents>>>>;
 
 // One operation per thread. `Fn`: the batch's one operation, fixed at compile time
 // (a bulk build or search), or kAnyFn (each thread's from ops.fn or ops.uniform_fn).
@@ -41,7 +43,8 @@ template <class P, SlabRecording R, uint32_t Fn = kAnyFn, bool Pairs = false>
 __global__ void __launch_bounds__(1024, R == SlabRecording::kEvents ? 1 : 2)
     slab_batch_kernel(SlabHashView<P> h, SlabOpBatch ops, DeviceRecorderRef rec, KeyClockRecorderRef clocks,
                       int64_t op_id_base) {
-  constexpr bool kClocks = R == SlabRecording::kKeyClocks || R == SlabRecording::kWarpRounds;  // records a round
+  constexpr bool kClocks = R == SlabRecording::kKeyClocks || R == SlabRecording::kWarpRounds ||
+                           R == SlabRecording::kKeyRounds;  // records a round
   using X = SlabBatchContext<R>;
   X x = [&] {
     if constexpr (kClocks) return X(clocks);
@@ -94,9 +97,10 @@ __global__ void __launch_bounds__(1024, R == SlabRecording::kEvents ? 1 : 2)
       if (x.ballot([&](uint32_t) { return active && !known; }) != 0)
         x.fail("slab hash: an operation this mode does not have (SEARCHALL and DELETEALL are the multimap's)");
       // The searches go two at a time (warp_search_pairs), as a bulk search does,
-      // where no operation's own events are recorded: unrecorded, or by warp
-      // rounds, whose tickets bracket the whole round.
-      constexpr bool kPairs = R == SlabRecording::kNone || R == SlabRecording::kWarpRounds;
+      // where no operation's own events are recorded: unrecorded, or by warp or
+      // key rounds, whose tickets bracket the whole round.
+      constexpr bool kPairs =
+          R == SlabRecording::kNone || R == SlabRecording::kWarpRounds || R == SlabRecording::kKeyRounds;
       const auto phase = [&](auto f) {
         constexpr uint32_t F = decltype(f)::value;
         task.v[kTaskActive] = active && fn == F;

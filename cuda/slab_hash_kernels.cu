@@ -50,6 +50,8 @@ cudaError_t launch_policy(const DeviceSlabHash& t, const SlabOpBatch& ops, uint3
         if (clocks->clock_bits != 0) return cudaErrorInvalidValue;  // one clock for every key
         return launch(slab_batch_kernel<P, SlabRecording::kWarpRounds>, {}, *clocks);
       }
+      if (clocks->mode == KeyClockMode::kKeyRounds)
+        return launch(slab_batch_kernel<P, SlabRecording::kKeyRounds>, {}, *clocks);
       return launch(slab_batch_kernel<P, SlabRecording::kKeyClocks>, {}, *clocks);
     }
   }
@@ -93,6 +95,7 @@ cudaError_t load_slab_kernels(Mode mode, bool light) {
     if constexpr (P::mode != Mode::Multimap) {
       kernels.push_back((const void*)slab_batch_kernel<P, SlabRecording::kKeyClocks>);
       kernels.push_back((const void*)slab_batch_kernel<P, SlabRecording::kWarpRounds>);
+      kernels.push_back((const void*)slab_batch_kernel<P, SlabRecording::kKeyRounds>);
     }
     for (const void* k : kernels)
       if (const cudaError_t e = cudaFuncGetAttributes(&a, k); e != cudaSuccess) return e;

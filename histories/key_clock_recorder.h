@@ -20,6 +20,10 @@ class KeyClockRecorder {
   explicit KeyClockRecorder(uint64_t ops, uint32_t clock_bits = kKeyClockMaxBits);
   // Recording by warp rounds (KeyClockMode::kWarpRounds): one clock, no lp.
   static KeyClockRecorder warp_rounds(uint64_t ops) { return KeyClockRecorder(ops, 0, KeyClockMode::kWarpRounds); }
+  // Recording by key rounds (KeyClockMode::kKeyRounds): each key's clock, no lp.
+  static KeyClockRecorder key_rounds(uint64_t ops, uint32_t clock_bits = kKeyClockMaxBits) {
+    return KeyClockRecorder(ops, clock_bits, KeyClockMode::kKeyRounds);
+  }
   KeyClockRecorder(KeyClockRecorder&& other) noexcept;
   ~KeyClockRecorder();
   KeyClockRecorder(const KeyClockRecorder&) = delete;

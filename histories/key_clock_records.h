@@ -42,6 +42,13 @@
 // their ret instead (verify/keyed_linear) and search the keys that order fails.
 // One clock's 2^30 tickets (two an operation) bound such a history to 2^29
 // operations; the assembler refuses a ticket past that, naming its operation.
+//
+// Recording by key rounds (KeyClockMode::kKeyRounds, cuda/key_round_context.cuh)
+// keeps the key clocks and the warp rounds' brackets: each operation's inv and ret
+// tickets from its key's clock, taken before and after the whole round, no lp. Each
+// key's order is as exact as with warp rounds (linearizability is local), the
+// history says "per-key" as with key clocks, and the hot clock that every warp of a
+// warp round waits on is gone; each operation's two atomics stay.
 #pragma once
 
 #include <cstdint>
@@ -85,9 +92,10 @@ GPULIN_HD constexpr uint64_t key_clock_t(uint32_t launch, uint32_t ticket, uint3
 }
 
 // How the tickets are taken: each operation's own from its key's clock (inv, lp,
-// ret: three atomics an operation), or a warp round's 32 at once from one clock
-// (two atomics a round of 32 operations, no lp).
-enum class KeyClockMode : uint32_t { kPerKey = 0, kWarpRounds = 1 };
+// ret: three atomics an operation), a warp round's 32 at once from one clock
+// (two atomics a round of 32 operations, no lp), or each operation's inv and ret
+// from its key's clock around the warp's round (two atomics an operation, no lp).
+enum class KeyClockMode : uint32_t { kPerKey = 0, kWarpRounds = 1, kKeyRounds = 2 };
 
 // Passed by value to a recording kernel: operation `op` writes records[op]; the
 // launcher refuses a launch whose op ids reach past record_cap. `launch` is the

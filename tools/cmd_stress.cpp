@@ -32,7 +32,7 @@ void print_slab_result(const stress::SlabStressOptions& s, const stress::SlabStr
     fmt::print("  recorded by {}: {} ops, {} events; download and assembly {:.3f} s, check {:.3f} s ({} keys, {} searched)\n",
                r.recorder, r.ops, r.events, r.download_seconds, r.check_seconds, r.keys_checked, r.keys_searched);
   if (!r.witness_failure.empty())
-    fmt::print("  {} order failed ({}); decided by the search\n", r.recorder == "warp-rounds" ? "ret" : "explicit-rule",
+    fmt::print("  {} order failed ({}); decided by the search\n", r.recorder == "key-clocks" ? "explicit-rule" : "ret",
                r.witness_failure);
   if (!r.history_path.empty()) fmt::print("  history: {}\n", r.history_path);
   for (const auto& f : r.failures) fmt::print("  FAIL: {}\n", f);
@@ -279,9 +279,11 @@ void add_stress(CLI::App& app, std::function<int()>& run) {
   sub->add_option("--batch", sl.batch, "slab hash: operations per kernel launch");
   sub->add_option("--recorder", a->recorder,
                   "slab hash with --record: warp-rounds (a warp round's tickets from one clock, no lp events; map "
-                  "and set), key-clocks (each op's inv, lp and ret from its key's clock; map and set), events (every "
+                  "and set), key-rounds (each op's inv and ret from its key's clock around its warp's round, no lp "
+                  "events; map and set), key-clocks (each op's inv, lp and ret from its key's clock; map and set), "
+                  "events (every "
                   "event from one global counter) or auto (warp rounds where they apply)")
-      ->check(CLI::IsMember({"auto", "warp-rounds", "key-clocks", "events"}));
+      ->check(CLI::IsMember({"auto", "warp-rounds", "key-rounds", "key-clocks", "events"}));
   sub->add_option("--alloc", a->alloc, "slab hash: light (SlabAlloc-light) or regular (SlabAlloc)")
       ->check(CLI::IsMember({"light", "regular"}));
   sub->add_option("--variant", a->variant, "fixed or paper")->check(CLI::IsMember({"paper", "fixed"}));

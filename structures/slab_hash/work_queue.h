@@ -164,7 +164,8 @@ GPULIN_HD void warp_work_queue(X& x, const SlabHashView<P>& h, WarpAllocator<X>&
 // search then goes on alone down its list. The two operations overlap on one
 // actor, which a history's actor may not do, so it runs only where no operation's
 // own events are recorded (the GPU's unrecorded searches, and those recorded by warp
-// rounds, whose tickets bracket the whole round; the simulator with no recorder).
+// or key rounds, whose tickets bracket the whole round; the simulator with no
+// recorder).
 // Writers may run meanwhile: each search is an ordinary walk of its list whose
 // first read came early.
 template <class X, class P, class Done>

@@ -2,7 +2,7 @@
 // slab hash's kernel with the mutant slab-search-first-slab (SEARCH stops after the
 // base slab). With 16 buckets the lists are long, so searches for keys further down
 // miss; the recorded history must be judged not linearizable, with the failing key
-// named, whichever recorder wrote it (events, key clocks, warp rounds). Label `gpu`; skips
+// named, whichever recorder wrote it (events, key clocks, warp rounds, key rounds). Label `gpu`; skips
 // without a device.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
@@ -88,15 +88,13 @@ TEST(SlabMutantOnGpu, SearchFirstSlabIsRejectedByKeyClocks) {
   expect_rejected(expand(k));
 }
 
-// Recorded by warp rounds (no lp events): the rets' order fails on the keys the
-// mutant missed, and the search on them finds no linearization.
-TEST(SlabMutantOnGpu, SearchFirstSlabIsRejectedByWarpRounds) {
-  if (!have_gpu()) GTEST_SKIP() << "no CUDA device: GPU test skipped";
+// Recorded with no lp events (warp rounds, key rounds): the rets' order fails on
+// the keys the mutant missed, and the search on them finds no linearization.
+template <SlabRecording R>
+void expect_rejected_without_lps(KeyClockRecorder rec) {
   DeviceSlabHash table({16, 1, 4, 64, 1}, true);
-  KeyClockRecorder rec = KeyClockRecorder::warp_rounds(2 * kOps);
   build_then_search([&](const SlabOpBatch& ops, int64_t base) {
-    slab_batch_kernel<P, SlabRecording::kWarpRounds>
-        <<<kOps / kThreads, kThreads>>>(table.view<P>(), ops, {}, rec.next_launch(), base);
+    slab_batch_kernel<P, R><<<kOps / kThreads, kThreads>>>(table.view<P>(), ops, {}, rec.next_launch(), base);
   });
   KeyHistory k = rec.download(2 * kOps, explore::slab_header(Mode::Map, "test"), explore::slab_fn_names(Mode::Map), "gpu");
   EXPECT_TRUE(k.header.lp_rule.empty());
@@ -108,6 +106,16 @@ TEST(SlabMutantOnGpu, SearchFirstSlabIsRejectedByWarpRounds) {
   EXPECT_EQ(r.verdict, Verdict::NotLinearizable);
   EXPECT_FALSE(r.failing_keys.empty());
   expect_rejected(expand(k));
+}
+
+TEST(SlabMutantOnGpu, SearchFirstSlabIsRejectedByWarpRounds) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device: GPU test skipped";
+  expect_rejected_without_lps<SlabRecording::kWarpRounds>(KeyClockRecorder::warp_rounds(2 * kOps));
+}
+
+TEST(SlabMutantOnGpu, SearchFirstSlabIsRejectedByKeyRounds) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device: GPU test skipped";
+  expect_rejected_without_lps<SlabRecording::kKeyRounds>(KeyClockRecorder::key_rounds(2 * kOps));
 }
 
 }  // namespace

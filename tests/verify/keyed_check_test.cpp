@@ -371,5 +371,35 @@ TEST(KeyedCheck, WarpRoundHistoryIsOrderedByItsRets) {
   }
 }
 
+// Key-round records (each key's clock, lp_t 0; KeyClockMode::kKeyRounds): tickets
+// of different keys' clocks say nothing of each other, so only each key's order
+// binds. A search of key 5 that returns the value a delete of it removed, after that
+// delete's ret on key 5's clock, is not linearizable; the same search tickets on
+// key 9, whose clock's tickets overlap key 5's, are judged against key 9 alone.
+TEST(KeyedCheck, KeyRoundHistoryIsOrderedByEachKeysClock) {
+  auto record = [](uint32_t inv, uint32_t ret, uint32_t fn, uint32_t key, uint32_t value, uint32_t args_len,
+                   bool has_res, uint32_t res) {
+    return KeyClockRecord{inv, 0, ret, fn, {key, value}, res, key_clock_shape(args_len, has_res, !has_res, 0)};
+  };
+  ASSERT_NE(key_clock_of(5, kKeyClockMaxBits), key_clock_of(9, kKeyClockMaxBits));
+  Header header;
+  header.model = "map";
+  const std::vector<std::string> fns = {"replace", "delete", "search"};
+  const std::vector<KeyClockRecord> records = {record(1, 2, 0, 5, 50, 2, false, 0),   // replace(5, 50)
+                                               record(3, 4, 1, 5, 0, 1, false, 0),    // delete(5), after it
+                                               record(5, 6, 2, 5, 0, 1, true, 50),    // search(5): 50, stale
+                                               record(1, 2, 0, 9, 90, 2, false, 0),   // replace(9, 90)
+                                               record(3, 4, 2, 9, 0, 1, true, 90)};   // search(9): 90
+  KeyHistory kh = assemble_key_clock_history(records, kKeyClockMaxBits, header, fns, "<gpu>");
+  EXPECT_TRUE(std::any_of(kh.header.extra.begin(), kh.header.extra.end(),
+                          [](const auto& f) { return f.first == kOrderField && f.second == kOrderPerKey; }));
+  apply_result_shapes(kh, {{"search", ResultShape::Scalar}});
+  const KeyedCheckResult r = keyed(kh, 2);
+  ASSERT_TRUE(r.applicable) << r.why;
+  EXPECT_EQ(r.verdict, Verdict::NotLinearizable);
+  EXPECT_EQ(r.failing_keys, std::vector<int64_t>{5});
+  EXPECT_EQ(check_search(expand(kh)).verdict, Verdict::NotLinearizable);
+}
+
 }  // namespace
 }  // namespace gpulin

@@ -157,17 +157,23 @@ SlabStressResult run_slab_stress(const SlabStressOptions& o) {
   const uint64_t total = w.init_keys.size() + w.fn.size();
   const uint64_t warps_per_launch = (o.batch + 31) / 32;
   const uint64_t launches = (w.init_keys.size() + o.batch - 1) / o.batch + (w.fn.size() + o.batch - 1) / o.batch;
-  if (o.recorder != "auto" && o.recorder != "warp-rounds" && o.recorder != "key-clocks" && o.recorder != "events")
-    throw std::invalid_argument("--recorder: auto, warp-rounds, key-clocks or events");
+  if (o.recorder != "auto" && o.recorder != "warp-rounds" && o.recorder != "key-rounds" && o.recorder != "key-clocks" &&
+      o.recorder != "events")
+    throw std::invalid_argument("--recorder: auto, warp-rounds, key-rounds, key-clocks or events");
   if (o.recorder != "auto" && o.recorder != "events" && o.mode == Mode::Multimap)
     throw std::invalid_argument("--recorder " + o.recorder +
                                 ": not for the multimap (a SEARCHALL returns a list); use events");
   const bool by_clocks = o.record && o.mode != Mode::Multimap && o.recorder != "events";
-  const bool by_rounds = by_clocks && o.recorder != "key-clocks";  // auto: warp rounds, the cheapest
-  if (o.record) res.recorder = by_rounds ? "warp-rounds" : by_clocks ? "key-clocks" : "events";
+  // auto: warp rounds, the cheapest
+  const std::string clock_recorder = o.recorder == "auto" ? "warp-rounds" : o.recorder;
+  if (o.record) res.recorder = by_clocks ? clock_recorder : "events";
   std::unique_ptr<KeyClockRecorder> clocks;
-  if (by_rounds) clocks = std::make_unique<KeyClockRecorder>(KeyClockRecorder::warp_rounds(total));
-  else if (by_clocks) clocks = std::make_unique<KeyClockRecorder>(total);
+  if (by_clocks && clock_recorder == "warp-rounds")
+    clocks = std::make_unique<KeyClockRecorder>(KeyClockRecorder::warp_rounds(total));
+  else if (by_clocks && clock_recorder == "key-rounds")
+    clocks = std::make_unique<KeyClockRecorder>(KeyClockRecorder::key_rounds(total));
+  else if (by_clocks)
+    clocks = std::make_unique<KeyClockRecorder>(total);
   std::unique_ptr<DeviceRecorder> rec;
   if (o.record && !by_clocks) {
     const uint64_t cap = launches * 32 * 3 + 64;  // inv, lp, ret per op; a warp's 32 ops per launch
