@@ -9,8 +9,10 @@
 // the same clock happened before it; no lp ticket.
 //
 // What it costs against warp rounds: two atomics an operation instead of two a round,
-// but on 2^20 clocks instead of one hot line that every warp waits on
-// (bench/results/slab-record-h100.txt).
+// but on 2^20 clocks instead of one hot line that every warp waits on. H100, Γ1 on
+// 2^22 keys (bench/results/slab-record-h100.txt, 12ad7de): 32-33 % of the unrecorded
+// rate against 38 %. Fewer clocks cost more (2^14: 35 %; 2^8, 32 to a line: 70 %),
+// and so did blocks sorted by clock so that a round takes one atomic a clock.
 //
 // Every lane reads and writes the slabs of every operation of the round (the warp
 // works on each in turn), so the warp barrier after the acquires orders each one
