@@ -31,9 +31,10 @@ void print_slab_result(const stress::SlabStressOptions& s, const stress::SlabStr
   if (s.record)
     fmt::print("  recorded by {}: {} ops, {} events; download and assembly {:.3f} s, check {:.3f} s ({} keys, {} searched)\n",
                r.recorder, r.ops, r.events, r.download_seconds, r.check_seconds, r.keys_checked, r.keys_searched);
-  if (!r.witness_failure.empty())
-    fmt::print("  {} order failed ({}); decided by the search\n", r.recorder == "key-clocks" ? "explicit-rule" : "ret",
-               r.witness_failure);
+  if (!r.witness_failure.empty()) {
+    const bool by_rets = r.recorder == "warp-rounds" || r.recorder == "key-rounds";  // no lp events
+    fmt::print("  {} order failed ({}); decided by the search\n", by_rets ? "ret" : "explicit-rule", r.witness_failure);
+  }
   if (!r.history_path.empty()) fmt::print("  history: {}\n", r.history_path);
   for (const auto& f : r.failures) fmt::print("  FAIL: {}\n", f);
   fmt::print("  verdict: {}\n", r.failures.empty() ? "pass" : "FAIL");

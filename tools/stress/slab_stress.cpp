@@ -248,7 +248,7 @@ SlabStressResult run_slab_stress(const SlabStressOptions& o) {
   if (r.witness.verdict != Verdict::Linearizable) {
     // On the GPU an lp's ticket is taken after its deciding access, so another warp
     // can observe a CAS's effect before the writer's ticket: the explicit order may
-    // fail where the history is linearizable. Recorded by warp rounds, the order is
+    // fail where the history is linearizable. Recorded by warp or key rounds, the order is
     // the rets', which fails wherever a key's concurrent operations took effect in
     // another order. The search on the failing keys decides then.
     res.witness_failure = r.witness.violation ? r.witness.violation->message : "the witness check failed";
