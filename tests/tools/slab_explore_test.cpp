@@ -4,6 +4,7 @@
 // counterexamples (docs/findings.md, S1-S3) replay to the failures they show.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "sim/strategies/replay_strategy.h"
@@ -46,34 +47,44 @@ TEST(SlabExplore, MapAndSetPassWithBothAllocators) {
     }
 }
 
-TEST(SlabExplore, EveryMutantIsCaughtShrunkAndReplays) {
-  for (const std::string& name : slab_mutant_names()) {
-    SlabConfig c;
-    c.mutant = *parse_slab_mutant(name);
-    const ExploreSummary s = run_slab_explore(pct_options(300), c);
-    ASSERT_TRUE(s.found_bug()) << name << " was not caught";
-    for (const auto& [kind, r] : s.first) {
-      SCOPED_TRACE(name + " " + to_string(kind) + ": " + r.schedule);
-      // From 64 generated operations: bugs to about the least that shows them (a
-      // second slab takes 16 keys); proof-point failures need more interleaving.
-      EXPECT_LT(r.ops, is_bug(kind) ? 20u : 32u);
-      const SlabReplayInput in = parse_slab_replay_string(r.schedule);
-      EXPECT_EQ(in.config.mutant, c.mutant);
-      EXPECT_EQ(in.program.size(), r.ops);
-      EXPECT_EQ(slab_replay_string(in.config, in.program, in.picks), r.schedule);  // round trip
-      const Replayed again = replay(r.schedule);
-      EXPECT_EQ(again.judgement.failure, kind);
-      EXPECT_EQ(again.judgement.message, r.message);
-      if (!is_bug(kind)) continue;
-      // The same program without the mutant is no bug under the same schedule.
-      SlabConfig fixed = in.config;
-      fixed.mutant = Mutant::None;
-      sim::ReplayStrategy lenient(in.picks, /*strict=*/false);
-      lenient.begin_run(static_cast<uint32_t>(in.program.warps.size()));
-      EXPECT_FALSE(is_bug(judge_slab(execute_slab(fixed, in.program, lenient, 200'000), JudgeOptions{}).failure));
-    }
+// One test a mutant, so that ctest -j runs them side by side (under ASan the three
+// together took 293 s, the sanitizer suite's last and longest test).
+class SlabMutantExplore : public testing::TestWithParam<std::string> {};
+
+TEST_P(SlabMutantExplore, IsCaughtShrunkAndReplays) {
+  const std::string& name = GetParam();
+  SlabConfig c;
+  c.mutant = *parse_slab_mutant(name);
+  const ExploreSummary s = run_slab_explore(pct_options(300), c);
+  ASSERT_TRUE(s.found_bug()) << name << " was not caught";
+  for (const auto& [kind, r] : s.first) {
+    SCOPED_TRACE(name + " " + to_string(kind) + ": " + r.schedule);
+    // From 64 generated operations: bugs to about the least that shows them (a
+    // second slab takes 16 keys); proof-point failures need more interleaving.
+    EXPECT_LT(r.ops, is_bug(kind) ? 20u : 32u);
+    const SlabReplayInput in = parse_slab_replay_string(r.schedule);
+    EXPECT_EQ(in.config.mutant, c.mutant);
+    EXPECT_EQ(in.program.size(), r.ops);
+    EXPECT_EQ(slab_replay_string(in.config, in.program, in.picks), r.schedule);  // round trip
+    const Replayed again = replay(r.schedule);
+    EXPECT_EQ(again.judgement.failure, kind);
+    EXPECT_EQ(again.judgement.message, r.message);
+    if (!is_bug(kind)) continue;
+    // The same program without the mutant is no bug under the same schedule.
+    SlabConfig fixed = in.config;
+    fixed.mutant = Mutant::None;
+    sim::ReplayStrategy lenient(in.picks, /*strict=*/false);
+    lenient.begin_run(static_cast<uint32_t>(in.program.warps.size()));
+    EXPECT_FALSE(is_bug(judge_slab(execute_slab(fixed, in.program, lenient, 200'000), JudgeOptions{}).failure));
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(EveryMutant, SlabMutantExplore, testing::ValuesIn(slab_mutant_names()),
+                         [](const testing::TestParamInfo<std::string>& info) {
+                           std::string id = info.param;
+                           std::replace(id.begin(), id.end(), '-', '_');
+                           return id;
+                         });
 
 TEST(SlabExplore, ShrinkingMakesTheFewestWarpsAndKeys) {
   // slab-insert-no-reread: two inserts of one key race for the same EMPTY spot;
