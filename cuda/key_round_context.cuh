@@ -22,28 +22,19 @@
 // observed), as for key clocks.
 #pragma once
 
-#include "cuda/cuda_context.cuh"
-#include "histories/key_clock_records.h"
+#include "cuda/round_bracket_context.cuh"
 
 namespace gpulin::cuda_exec {
 
-class KeyRoundContext : public CudaContext<WarpScope, false> {
+class KeyRoundContext : public RoundBracketContext {
  public:
-  __device__ explicit KeyRoundContext(KeyClockRecorderRef rec) : CudaContext<WarpScope, false>(WarpScope{}), rec_(rec) {}
+  __device__ explicit KeyRoundContext(KeyClockRecorderRef rec) : RoundBracketContext(rec) {}
 
   // Every lane calls it; `active`: this lane brings an operation on `key`.
   __device__ void begin_round(int64_t, bool active, uint32_t key) {
     inv_t_ = take<cuda::memory_order_acquire>(active, key);
     __syncwarp();  // the acquires before any lane's first shared access
   }
-
-  __device__ void begin_op(int64_t) {}
-  __device__ void end_op() {}
-  template <class Key>
-  __device__ void record_inv(uint32_t, const Key*, uint32_t) {}
-  template <class Key>
-  __device__ void record_ret(const Key*, uint32_t, bool) {}
-  __device__ void record_lp() {}
 
   // Every lane calls it, after the round's last operation. `op`: this lane's op id;
   // `pending`: its operation never returned (its record keeps ret_t 0).
@@ -52,8 +43,7 @@ class KeyRoundContext : public CudaContext<WarpScope, false> {
     __syncwarp();  // every lane's last shared access before the releases
     const uint32_t ret_t = take<cuda::memory_order_release>(active && !pending, key);
     if (!active) return;
-    rec_.records[static_cast<uint64_t>(op)] =
-        KeyClockRecord{inv_t_, 0u, ret_t, fn, {key, value}, res, key_clock_shape(args_len, has_res, res_null, rec_.launch)};
+    write_record(op, ret_t, fn, key, value, args_len, has_res, res_null, res);
   }
 
  private:
@@ -65,9 +55,6 @@ class KeyRoundContext : public CudaContext<WarpScope, false> {
     auto clock = device_ref<uint32_t>(rec_.clocks[key_clock_of(key, rec_.clock_bits)]);
     return clock.fetch_add(1u, Order) + 1;
   }
-
-  KeyClockRecorderRef rec_;
-  uint32_t inv_t_ = 0;
 };
 
 }  // namespace gpulin::cuda_exec

@@ -33,18 +33,17 @@
 // With each lane's inv in a register and plain record stores, 34-35 % at 113ca77.
 #pragma once
 
-#include "cuda/cuda_context.cuh"
-#include "histories/key_clock_records.h"
+#include "cuda/round_bracket_context.cuh"
 
 namespace gpulin::cuda_exec {
 
-class RoundClockContext : public CudaContext<WarpScope, false> {
+class RoundClockContext : public RoundBracketContext {
  public:
-  __device__ explicit RoundClockContext(KeyClockRecorderRef rec) : CudaContext<WarpScope, false>(WarpScope{}), rec_(rec) {}
+  __device__ explicit RoundClockContext(KeyClockRecorderRef rec) : RoundBracketContext(rec) {}
 
   // Every lane calls it. The arguments are the key-clock context's; unused here.
   // Each lane keeps its own inv ticket in a register through the round: with the
-  // plain record store below, 7.57-7.58 G ops/s against 7.08-7.12 with the block in
+  // plain record store (write_record), 7.57-7.58 G ops/s against 7.08-7.12 with the block in
   // shared memory and streaming stores (H100, 2026-11-27, slab-record-h100.txt).
   __device__ void begin_round(int64_t, bool, uint32_t) {
     uint32_t block = 0;
@@ -52,14 +51,6 @@ class RoundClockContext : public CudaContext<WarpScope, false> {
     inv_t_ = __shfl_sync(~0u, block, 0) + (threadIdx.x & 31) + 1;  // tickets count from 1
     __syncwarp();  // lane 0's acquire before any lane's first shared access
   }
-
-  __device__ void begin_op(int64_t) {}
-  __device__ void end_op() {}
-  template <class Key>
-  __device__ void record_inv(uint32_t, const Key*, uint32_t) {}
-  template <class Key>
-  __device__ void record_ret(const Key*, uint32_t, bool) {}
-  __device__ void record_lp() {}
 
   // Every lane calls it, after the round's last operation. `op`: this lane's op id;
   // `pending`: its operation never returned (its record keeps ret_t 0).
@@ -72,15 +63,8 @@ class RoundClockContext : public CudaContext<WarpScope, false> {
     ret_block = __shfl_sync(~0u, ret_block, 0);
     if (!active) return;
     const uint32_t ret_t = pending ? 0u : ret_block + lane + 1;
-    // A plain store: streaming ones (evict first, to keep the table in L2) measured
-    // slower, 7.38-7.47 against 7.57-7.58 G ops/s with the inv in a register.
-    rec_.records[static_cast<uint64_t>(op)] =
-        KeyClockRecord{inv_t_, 0u, ret_t, fn, {key, value}, res, key_clock_shape(args_len, has_res, res_null, rec_.launch)};
+    write_record(op, ret_t, fn, key, value, args_len, has_res, res_null, res);
   }
-
- private:
-  KeyClockRecorderRef rec_;
-  uint32_t inv_t_ = 0;  // this lane's inv ticket
 };
 
 }  // namespace gpulin::cuda_exec

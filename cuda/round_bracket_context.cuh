@@ -1,0 +1,41 @@
+// What the two recorders that bracket a warp's whole round share (warp rounds,
+// round_clock_context.cuh; key rounds, key_round_context.cuh): CudaContext<WarpScope>
+// with no per-operation recording (no lp, and the round's inv and ret tickets
+// bracket every operation of the warp), each lane's inv ticket, and the record each
+// lane writes after the round. The derived context takes the tickets
+// (begin_round, end_round).
+#pragma once
+
+#include "cuda/cuda_context.cuh"
+#include "histories/key_clock_records.h"
+
+namespace gpulin::cuda_exec {
+
+class RoundBracketContext : public CudaContext<WarpScope, false> {
+ public:
+  __device__ explicit RoundBracketContext(KeyClockRecorderRef rec) : CudaContext<WarpScope, false>(WarpScope{}), rec_(rec) {}
+
+  __device__ void begin_op(int64_t) {}
+  __device__ void end_op() {}
+  template <class Key>
+  __device__ void record_inv(uint32_t, const Key*, uint32_t) {}
+  template <class Key>
+  __device__ void record_ret(const Key*, uint32_t, bool) {}
+  __device__ void record_lp() {}
+
+ protected:
+  // This lane's record of operation `op`: its inv ticket, `ret_t` (0: pending), no lp.
+  // A plain store: streaming ones (evict first, to keep the table in L2) measured
+  // slower for warp rounds, 7.38-7.47 against 7.57-7.58 G ops/s (H100, 2026-11-27,
+  // bench/results/slab-record-h100.txt).
+  __device__ void write_record(int64_t op, uint32_t ret_t, uint32_t fn, uint32_t key, uint32_t value, uint32_t args_len,
+                               bool has_res, bool res_null, uint32_t res) const {
+    rec_.records[static_cast<uint64_t>(op)] =
+        KeyClockRecord{inv_t_, 0u, ret_t, fn, {key, value}, res, key_clock_shape(args_len, has_res, res_null, rec_.launch)};
+  }
+
+  KeyClockRecorderRef rec_;
+  uint32_t inv_t_ = 0;  // this lane's inv ticket
+};
+
+}  // namespace gpulin::cuda_exec
