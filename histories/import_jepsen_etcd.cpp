@@ -13,7 +13,7 @@ namespace {
 
 constexpr std::string_view kPrefix = "jepsen.util - ";
 
-struct Line {
+struct EtcdLine {
   uint32_t line;
   int64_t process;
   std::string type;  // invoke, ok, fail, info (without the colon)
@@ -36,13 +36,13 @@ bool parse_int(std::string_view s, int64_t& x) {
   return !s.empty() && r.ec == std::errc() && r.ptr == s.data() + s.size();
 }
 
-Line parse_line(const ImportLog& log, std::string_view text, uint32_t line) {
+EtcdLine parse_line(const ImportLog& log, std::string_view text, uint32_t line) {
   const size_t at = text.find(kPrefix);
   if (at == std::string_view::npos)
     log.fail(line, "not a Jepsen log line (expected 'INFO  jepsen.util - <process> <type> <f> <value>')");
   std::string_view rest = text.substr(at + kPrefix.size());
   size_t pos = 0;
-  Line l{line, 0, {}, {}, {}};
+  EtcdLine l{line, 0, {}, {}, {}};
   const std::string_view process = token(rest, pos), type = token(rest, pos), f = token(rest, pos);
   if (!parse_int(process, l.process)) log.fail(line, fmt::format("process '{}' is not an integer", process));
   if (type.size() < 2 || type[0] != ':' || f.size() < 2 || f[0] != ':')
@@ -56,14 +56,14 @@ Line parse_line(const ImportLog& log, std::string_view text, uint32_t line) {
   return l;
 }
 
-Value int_value(const ImportLog& log, const Line& l, std::string_view text) {
+Value int_value(const ImportLog& log, const EtcdLine& l, std::string_view text) {
   int64_t x = 0;
   if (!parse_int(text, x)) log.fail(l.line, fmt::format("value '{}' is not an integer", text));
   return Value::integer(x);
 }
 
 // "[a b]" -> [a, b]
-Value cas_args(const ImportLog& log, const Line& l) {
+Value cas_args(const ImportLog& log, const EtcdLine& l) {
   std::string_view v = l.value;
   if (v.size() < 2 || v.front() != '[' || v.back() != ']')
     log.fail(l.line, fmt::format("cas value '{}' is not of the form [from to]", v));
@@ -75,7 +75,7 @@ Value cas_args(const ImportLog& log, const Line& l) {
   return Value::array({int_value(log, l, from), int_value(log, l, to)});
 }
 
-void invoke(ImportLog& log, const Line& l) {
+void invoke(ImportLog& log, const EtcdLine& l) {
   Value args;
   if (l.f == "read") {
     if (l.value != "nil") log.fail(l.line, fmt::format("a :read invocation carries nil, not '{}'", l.value));
@@ -90,7 +90,7 @@ void invoke(ImportLog& log, const Line& l) {
   log.invoke(l.process, l.line, l.f, std::move(args));
 }
 
-void answer(ImportLog& log, const Line& l) {
+void answer(ImportLog& log, const EtcdLine& l) {
   if (l.type == "ok") {
     Value res;  // write: null
     if (l.f == "read") res = l.value == "nil" ? Value::null() : int_value(log, l, l.value);
@@ -110,7 +110,7 @@ void answer(ImportLog& log, const Line& l) {
 }  // namespace
 
 History import_jepsen_etcd(const std::string& path) {
-  return import_lines(path, "register", parse_line, [](ImportLog& log, const Line& l) {
+  return import_lines(path, "register", parse_line, [](ImportLog& log, const EtcdLine& l) {
     if (l.type == "invoke")
       invoke(log, l);
     else

@@ -110,14 +110,14 @@ class EdnMapParser {
   size_t pos_ = 0;
 };
 
-struct Line {
+struct KvLine {
   uint32_t line;
   int64_t process;
   std::string type, f, key;
   std::optional<std::string> value;  // nullopt: nil or absent
 };
 
-Line to_line(const ImportLog& log, const std::vector<std::pair<std::string, Edn>>& map, uint32_t line) {
+KvLine to_line(const ImportLog& log, const std::vector<std::pair<std::string, Edn>>& map, uint32_t line) {
   auto get = [&](std::string_view key, Edn::Kind kind, bool required) -> const Edn* {
     for (const auto& [k, v] : map) {
       if (k != key) continue;
@@ -128,7 +128,7 @@ Line to_line(const ImportLog& log, const std::vector<std::pair<std::string, Edn>
     if (required) log.fail(line, fmt::format("the map has no :{}", key));
     return nullptr;
   };
-  Line l{line, get("process", Edn::Int, true)->i, get("type", Edn::Keyword, true)->s,
+  KvLine l{line, get("process", Edn::Int, true)->i, get("type", Edn::Keyword, true)->s,
          get("f", Edn::Keyword, true)->s, get("key", Edn::String, true)->s, std::nullopt};
   if (const Edn* v = get("value", Edn::String, false)) l.value = v->s;
   for (const auto& [k, v] : map)
@@ -139,7 +139,7 @@ Line to_line(const ImportLog& log, const std::vector<std::pair<std::string, Edn>
   return l;
 }
 
-void apply(ImportLog& log, const Line& l) {
+void apply(ImportLog& log, const KvLine& l) {
   if (l.type == "invoke") {
     Value::Array args{Value::string(l.key)};
     if (l.f != "get") {

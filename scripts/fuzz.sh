@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (fuzz/, with clang: -fsanitize=fuzzer,address,undefined)
-# and runs each for SECONDS (default 60) from its seed corpus: the history examples,
-# the external logs in ../shared/external, fuzz/corpus/. A crash, a sanitizer report,
-# a leak or a timeout fails the run; the input that did it is kept in build-fuzz/found/
-# (turn it into a regression test). Usage: scripts/fuzz.sh [SECONDS] [TARGET...]
+# and runs each for SECONDS (default 60), side by side one a core, from its seed
+# corpus: the history examples, the external logs in ../shared/external, fuzz/corpus/.
+# A crash, a sanitizer report, a leak or a timeout fails the run; the input that did
+# it is kept in build-fuzz/found/ (turn it into a regression test). Usage: scripts/fuzz.sh [SECONDS] [TARGET...]
 # The long run (10^7 executions a target, the issue's bar):
 #   scripts/fuzz.sh 0   # then each target runs -runs=10000000 instead of a time bound
 set -uo pipefail
@@ -26,9 +26,9 @@ seeds() {  # TARGET DIR
   esac
 }
 mkdir -p $b/found
-failed=0
-for t in "${targets[@]}"; do
-  corpus=$b/corpus/$t
+# One target: its run, its verdict line in $b/$t.verdict and a failure mark.
+fuzz_one() {  # TARGET
+  local t=$1 corpus=$b/corpus/$1 bound rc runs took
   rm -rf "$corpus" && mkdir -p "$corpus" && seeds "$t" "$corpus"
   if [ "$seconds" = 0 ]; then bound=(-runs=10000000); else bound=(-max_total_time="$seconds"); fi
   "$b/fuzz_$t" "${bound[@]}" -timeout=10 -rss_limit_mb=2048 -detect_leaks=1 -artifact_prefix="$b/found/$t-" \
@@ -37,11 +37,24 @@ for t in "${targets[@]}"; do
   runs=$(grep -oE 'Done [0-9]+ runs in [0-9]+' "$b/$t.log" | grep -oE '[0-9]+' | head -1)
   took=$(grep -oE 'Done [0-9]+ runs in [0-9]+' "$b/$t.log" | grep -oE '[0-9]+$')
   if [ $rc -eq 0 ]; then
-    echo "fuzz $t: ${runs:-?} runs in ${took:-?} s, no crash, hang or leak"
+    echo "fuzz $t: ${runs:-?} runs in ${took:-?} s, no crash, hang or leak" >"$b/$t.verdict"
   else
-    failed=1
-    echo "fuzz $t: FAILED (exit $rc): $(grep -E 'ERROR|SUMMARY|runtime error' "$b/$t.log" | head -2 | tr '\n' ' ')"
-    ls "$b/found/$t-"* 2>/dev/null | sed 's/^/  input: /'
+    { echo "fuzz $t: FAILED (exit $rc): $(grep -E 'ERROR|SUMMARY|runtime error' "$b/$t.log" | head -2 | tr '\n' ' ')"
+      ls "$b/found/$t-"* 2>/dev/null | sed 's/^/  input: /'; } >"$b/$t.verdict"
+    touch "$b/$t.failed"
   fi
+}
+# The targets run side by side, one a core (each is one process), and report in order.
+jobs_max=$(nproc)
+for t in "${targets[@]}"; do
+  rm -f "$b/$t.failed" "$b/$t.verdict"
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n; done
+  fuzz_one "$t" &
+done
+wait
+failed=0
+for t in "${targets[@]}"; do
+  cat "$b/$t.verdict" 2>/dev/null || { echo "fuzz $t: no verdict (the run did not finish)"; failed=1; }
+  [ -e "$b/$t.failed" ] && failed=1
 done
 exit $failed

@@ -12,7 +12,7 @@ export PATH="$PATH:/usr/local/cuda/bin"
 b=build-asan
 source scripts/device-flags.sh
 cmake -S . -B $b -G Ninja -DCMAKE_BUILD_TYPE=Sanitize -DCMAKE_CXX_FLAGS_SANITIZE="-O1 -g1" -DCMAKE_CUDA_FLAGS_SANITIZE="-O1" \
-  -DCMAKE_CUDA_FLAGS="$gpulin_cuda_flags" -DGPULIN_SANITIZE=ON -DGPULIN_BUILD_BENCH=OFF \
+  -DCMAKE_CUDA_FLAGS="$gpulin_cuda_flags" $gpulin_cmake_args -DGPULIN_SANITIZE=ON -DGPULIN_BUILD_BENCH=OFF \
   -DCMAKE_CUDA_ARCHITECTURES="${GPULIN_CUDA_ARCH:-90}" >/dev/null
 cmake --build $b -j"$(nproc)" --target gpulin_sanitize_suite
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:detect_stack_use_after_return=0

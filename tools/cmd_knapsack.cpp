@@ -12,11 +12,12 @@
 #include "apps/knapsack/instance.h"
 #include "apps/knapsack/knapsack_gpu.h"
 #include "apps/knapsack/sequential.h"
+#include "common/wall_clock.h"
 #include "sim/strategies/random_strategy.h"
 #include "tools/commands.h"
-#include "tools/heap_history_report.h"
 #include "tools/explore/heap_config.h"
 #include "tools/explore/knapsack_sim.h"
+#include "tools/heap_history_report.h"
 
 namespace gpulin::cli {
 
@@ -52,10 +53,6 @@ bool judge_run(const KnapsackArgs& a, uint64_t best, uint64_t optimum, const std
   return failed;
 }
 
-double since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
 int run_knapsack(KnapsackArgs a) {
   knapsack::Instance in;
   try {
@@ -78,13 +75,13 @@ int run_knapsack(KnapsackArgs a) {
   if (a.check) {
     const auto t0 = std::chrono::steady_clock::now();
     optimum = knapsack::optimum_by_dp(in);
-    fmt::print("  optimum by dynamic programming: {} ({:.3f} s)\n", optimum, since(t0));
+    fmt::print("  optimum by dynamic programming: {} ({:.3f} s)\n", optimum, seconds_since(t0));
   }
   if (a.sequential) {
     const auto t0 = std::chrono::steady_clock::now();
     const knapsack::SequentialResult s = knapsack::best_first_sequential(in, a.sim.order);
     fmt::print("  sequential best-first (std::priority_queue): {} ({} nodes explored, {:.3f} s)\n", s.best, s.explored,
-               since(t0));
+               seconds_since(t0));
     if (a.check && s.best != optimum) failed = true, fmt::print("  FAIL: the sequential search found {}\n", s.best);
   }
   if (a.backend == "gpu") {
@@ -116,7 +113,7 @@ int run_knapsack(KnapsackArgs a) {
   fmt::print("  {} fixed in the simulator ({} actors, k={}, a random schedule): {}; best {} ({} nodes explored, {} "
              "created, {} scheduling points, {:.2f} s)\n",
              a.heap, a.sim.actors, a.sim.k, sim::to_string(r.run.outcome), r.best, r.explored, r.created, r.run.points,
-             since(t0));
+             seconds_since(t0));
   if (a.gc_threshold) fmt::print("  garbage collection: {} sweeps dropped {} dominated nodes\n", r.sweeps, r.collected);
   if (r.run.outcome != sim::Outcome::Completed) failed = true, fmt::print("  FAIL: {}\n", r.run.message);
   failed |= judge_run(a, r.best, optimum, r.history);

@@ -12,10 +12,11 @@
 #include "apps/sssp/graph.h"
 #include "apps/sssp/near_far.h"
 #include "apps/sssp/pardijkstra_run.h"
+#include "common/wall_clock.h"
 #include "sim/strategies/random_strategy.h"
+#include "tools/commands.h"
 #include "tools/explore/pardijkstra_sim.h"
 #include "tools/explore/sssp_frontier_sim.h"
-#include "tools/commands.h"
 #include "tools/heap_history_report.h"
 
 namespace gpulin::cli {
@@ -32,10 +33,6 @@ struct SsspArgs {
   std::string heap = "gheap-td", out_dir;
   sssp::FrontierOptions frontier;
 };
-
-double since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 
 // The frontier loop on the GPU or in the simulator, its history judged when recorded;
 // false when the run did not finish or its history is not linearizable.
@@ -87,12 +84,12 @@ int run_sssp(SsspArgs a) {
     return int(kBadInput);
   }
   fmt::print("sssp {} on {}: {} vertices, {} edges (generated in {:.2f} s), source {}\n", a.method, a.graph, g.n,
-             g.edges(), since(g0), *a.source);
+             g.edges(), seconds_since(g0), *a.source);
   std::vector<uint32_t> dist;
   if (a.method == "cpu") {
     const auto t0 = std::chrono::steady_clock::now();
     dist = sssp::cpu_dijkstra(g, *a.source);
-    fmt::print("  Boost Graph Library Dijkstra: {:.4f} s\n", since(t0));
+    fmt::print("  Boost Graph Library Dijkstra: {:.4f} s\n", seconds_since(t0));
   } else if (a.method == "frontier") {
     try {
       if (!run_frontier(a, g, dist)) return int(kViolation);
@@ -106,7 +103,7 @@ int run_sssp(SsspArgs a) {
     const auto t0 = std::chrono::steady_clock::now();
     dist = explore::pardijkstra_sim(g, *a.source, random, a.max_points, &run);
     fmt::print("  PARDIJKSTRA in the simulator (levels as actors, a random schedule): {} ({} scheduling points, {:.2f} s)\n",
-               sim::to_string(run.outcome), run.points, since(t0));
+               sim::to_string(run.outcome), run.points, seconds_since(t0));
     if (run.outcome != sim::Outcome::Completed) {
       fmt::print("  FAIL: the run did not complete: {}\n", run.message);
       return int(kViolation);
@@ -141,7 +138,7 @@ int run_sssp(SsspArgs a) {
                wrong, first, dist[first], ref[first]);
     return int(kViolation);
   }
-  fmt::print("  check: every distance equals the Boost Graph Library's Dijkstra ({:.2f} s)\n", since(c0));
+  fmt::print("  check: every distance equals the Boost Graph Library's Dijkstra ({:.2f} s)\n", seconds_since(c0));
   return int(kPass);
 }
 

@@ -12,7 +12,7 @@ namespace gpulin {
 namespace {
 
 constexpr uint32_t kNoRank = std::numeric_limits<uint32_t>::max();
-constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+constexpr uint32_t kNoIndex = std::numeric_limits<uint32_t>::max();
 
 // Counts of present keys over key ranks: how many present keys are <= a rank,
 // and the j-th smallest present key, both in O(log n).
@@ -60,7 +60,7 @@ struct Del {
   uint32_t pull_extra = 0;  // ... that would add any key outside R (a "drag")
   bool invoked = false;
   bool fired = false;
-  uint32_t wait_slot = kNone;  // position in Pass::waiting_
+  uint32_t wait_slot = kNoIndex;  // position in Pass::waiting_
 };
 
 // What pulling insert `ins` forward for delete `del` would add besides R's keys.
@@ -76,10 +76,10 @@ struct Prepared {
   uint16_t ins_fn = 0xffff;
   std::vector<int64_t> key_of_rank;  // rank -> key (the inserted keys, sorted)
   std::vector<uint32_t> ins_of_rank; // rank -> index of the op inserting it
-  std::vector<uint32_t> owner;       // rank -> the delete returning it first, or kNone
+  std::vector<uint32_t> owner;       // rank -> the delete returning it first, or kNoIndex
   std::vector<uint32_t> rank_at;     // position in h->keys -> rank (args of ins, res of del)
   std::vector<Del> dels;
-  std::vector<uint32_t> del_of_op;   // op index -> index into dels, or kNone
+  std::vector<uint32_t> del_of_op;   // op index -> index into dels, or kNoIndex
   std::vector<uint32_t> pair_off;    // op index -> its pairs: pairs[pair_off[i] .. pair_off[i + 1])
   std::vector<Pair> pairs;
 
@@ -151,7 +151,7 @@ void index_keys(Prepared& p, const std::vector<std::pair<int64_t, uint64_t>>& ke
   p.rank_at.assign(h.keys.size(), kNoRank);
   p.key_of_rank.resize(keys.size());
   p.ins_of_rank.resize(keys.size());
-  p.owner.assign(keys.size(), kNone);
+  p.owner.assign(keys.size(), kNoIndex);
   for (size_t r = 0; r < keys.size(); ++r) {
     p.key_of_rank[r] = keys[r].first;
     p.rank_at[keys[r].second] = static_cast<uint32_t>(r);
@@ -180,7 +180,7 @@ void index_delete(Prepared& p, uint32_t op_index) {
     }
     const auto rank = static_cast<uint32_t>(it - p.key_of_rank.begin());
     p.rank_at[op.res_off + j] = rank;
-    if (p.owner[rank] == kNone) p.owner[rank] = di;
+    if (p.owner[rank] == kNoIndex) p.owner[rank] = di;
     else d.impossible = true;  // returned twice (by this delete or an earlier one)
   }
   if (!d.impossible && d.len > 0) d.min_rank = p.r(d, 0), d.max_rank = p.r(d, d.len - 1);
@@ -204,7 +204,7 @@ void index_pairs(Prepared& p) {
     std::sort(ranks.begin(), ranks.end());
     owners.clear();
     for (uint32_t r : ranks)
-      if (p.owner[r] != kNone && std::find(owners.begin(), owners.end(), p.owner[r]) == owners.end())
+      if (p.owner[r] != kNoIndex && std::find(owners.begin(), owners.end(), p.owner[r]) == owners.end())
         owners.push_back(p.owner[r]);
     for (uint32_t di : owners) {
       const Del& d = p.dels[di];
@@ -231,7 +231,7 @@ Prepared prepare(const KeyHistory& h, size_t k, const std::vector<std::pair<int6
   for (uint16_t i = 0; i < h.fn_names.size(); ++i)
     if (h.fn_names[i] == "ins") p.ins_fn = i;
   index_keys(p, keys);
-  p.del_of_op.assign(h.ops.size(), kNone);
+  p.del_of_op.assign(h.ops.size(), kNoIndex);
   for (uint32_t i = 0; i < h.ops.size(); ++i)
     if (!p.is_ins(h.ops[i])) index_delete(p, i);
   index_pairs(p);
@@ -277,7 +277,7 @@ class Pass {
     if (p_.is_ins(h_.ops[i])) {
       ins_state_[i] = InsState::Pullable;
       for_ins_ranks(i, [&](uint32_t r) {
-        if (p_.owner[r] != kNone) ++dels_[p_.owner[r]].n_avail;
+        if (p_.owner[r] != kNoIndex) ++dels_[p_.owner[r]].n_avail;
       });
       for (uint32_t j = p_.pair_off[i]; j < p_.pair_off[i + 1]; ++j) {
         dels_[p_.pairs[j].del].pull_bad += p_.pairs[j].bad;
@@ -352,7 +352,7 @@ class Pass {
     waiting_[d.wait_slot] = last;
     dels_[last].wait_slot = d.wait_slot;
     waiting_.pop_back();
-    d.wait_slot = kNone;
+    d.wait_slot = kNoIndex;
     return true;
   }
 
@@ -371,7 +371,7 @@ class Pass {
     ins_state_[ins] = InsState::Effective;
     for_ins_ranks(ins, [&](uint32_t r) {
       add_key(r);
-      if (p_.owner[r] != kNone) ++dels_[p_.owner[r]].n_present;
+      if (p_.owner[r] != kNoIndex) ++dels_[p_.owner[r]].n_present;
     });
     for (uint32_t j = p_.pair_off[ins]; j < p_.pair_off[ins + 1]; ++j) {
       dels_[p_.pairs[j].del].pull_bad -= p_.pairs[j].bad;
@@ -409,7 +409,7 @@ class Pass {
   uint32_t min_g_ = kNoRank;  // smallest present rank
   std::vector<uint32_t> waiting_;  // invoked, unfired deletes
   bool dragged_ = false;
-  uint32_t failed_ = kNone;
+  uint32_t failed_ = kNoIndex;
 };
 
 // Why delete di could not take effect by its ret: the first reason found, in

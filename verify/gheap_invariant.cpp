@@ -1,16 +1,9 @@
 #include "verify/gheap_invariant.h"
 
+#include "verify/keys_text.h"
+
 namespace gpulin {
 namespace {
-
-std::string keys_text(const std::vector<int64_t>& keys) {
-  std::string s = "[";
-  for (size_t i = 0; i < keys.size(); ++i) {
-    s += i ? "," : "";
-    s += std::to_string(keys[i]);
-  }
-  return s + "]";
-}
 
 // Index of the first key smaller than its predecessor, or 0 when sorted.
 size_t first_descent(const std::vector<int64_t>& keys) {

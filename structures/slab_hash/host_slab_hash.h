@@ -15,6 +15,13 @@ class HostSlabHash {
  public:
   explicit HostSlabHash(const SlabHashShape& shape) : shape_(shape) { reset(); }
 
+  // A table of `shape`, every word EMPTY again; the vectors keep their storage (the
+  // explorer reuses one table for all its runs: slab_run.cpp).
+  void reset(const SlabHashShape& shape) {
+    shape_ = shape;
+    reset();
+  }
+
   void reset() {
     // 32 spare words so that base slabs and units can sit on 128-byte lines.
     base_.assign(shape_.base_words() + kSlabWords, kEmptyKey);

@@ -17,17 +17,11 @@
 namespace gpulin {
 namespace {
 
+using test::map_header;
 using test::throws_format_error;
 
 const std::vector<std::string> kFns = {"replace", "delete", "search"};
 constexpr uint32_t kBits = 4;
-
-Header map_header() {
-  Header h;
-  h.model = "map";
-  h.lp_rule = "explicit";
-  return h;
-}
 
 KeyClockRecord rec(uint32_t inv, uint32_t lp, uint32_t ret, uint32_t fn, uint32_t key, uint32_t value,
                    uint32_t args_len, bool has_res, uint32_t res, uint32_t launch) {

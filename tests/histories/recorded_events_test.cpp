@@ -21,14 +21,8 @@
 namespace gpulin {
 namespace {
 
+using test::map_header;
 using test::throws_format_error;
-
-Header map_header() {
-  Header h;
-  h.model = "map";
-  h.lp_rule = "explicit";
-  return h;
-}
 
 const std::vector<std::string> kMapFns = {"replace", "delete", "search"};
 

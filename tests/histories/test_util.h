@@ -15,6 +15,14 @@ inline std::string examples_dir() { return std::string(GPULIN_SOURCE_DIR) + "/hi
 inline std::string malformed_dir() { return examples_dir() + "/malformed"; }
 inline std::string porcupine_dir() { return std::string(GPULIN_SHARED_DIR) + "/external/porcupine"; }
 
+// The header of a map history whose points follow the explicit rule.
+inline Header map_header() {
+  Header h;
+  h.model = "map";
+  h.lp_rule = "explicit";
+  return h;
+}
+
 // A scratch file path unique to the running test.
 inline std::string temp_path(const std::string& name) {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();

@@ -15,6 +15,8 @@ inline Value S(std::string s) { return Value::string(std::move(s)); }
 inline Value B(bool b) { return Value::boolean(b); }
 inline Value N() { return Value(); }
 inline Value A(std::initializer_list<Value> xs) { return Value::array(Value::Array(xs)); }
+// The header argument {"k": 2} of a pq-batch history (node capacity 2).
+inline Value k2() { return Value::object({{"k", I(2)}}); }
 
 class HistoryBuilder {
  public:

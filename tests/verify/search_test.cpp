@@ -10,8 +10,6 @@ namespace {
 
 using namespace gpulin::testing;
 
-Value k2() { return Value::object({{"k", I(2)}}); }
-
 // The verdict, which must not depend on partitioning.
 Verdict verdict(const History& h) {
   SearchOptions on, off;

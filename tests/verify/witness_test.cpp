@@ -12,8 +12,6 @@ namespace {
 using namespace gpulin::testing;
 using Kind = WitnessViolation::Kind;
 
-Value k2() { return Value::object({{"k", I(2)}}); }
-
 // Four ops of a TD heap: each holds the root, some hand over hand to a child.
 // Root-release order: 1, 2, 3, 4.
 HistoryBuilder td_heap() {

@@ -13,9 +13,6 @@
 
 namespace gpulin::explore {
 
-using bucket_heap::Mutant;
-using bucket_heap::Variant;
-
 uint64_t BucketProgram::elements() const {
   uint64_t n = 0;
   for (const BucketOp& op : ops) n += op.fn == bucket_heap::kFnUpdate ? op.updates.size() : 1;
@@ -44,14 +41,14 @@ void pair_update_args(History& h) {
   }
 }
 
-std::string bucket_variant_name(Variant v) { return v == Variant::Paper ? "paper" : "fixed"; }
+std::string bucket_variant_name(bucket_heap::Variant v) { return v == bucket_heap::Variant::Paper ? "paper" : "fixed"; }
 
-std::string bucket_mutant_name(Mutant m) {
+std::string bucket_mutant_name(bucket_heap::Mutant m) {
   switch (m) {
-    case Mutant::None: return "none";
-    case Mutant::EveryThird: return "bucket-every-third";
-    case Mutant::AdjacentOverlap: return "bucket-adjacent-overlap";
-    case Mutant::KeepDuplicates: return "bucket-keep-duplicates";
+    case bucket_heap::Mutant::None: return "none";
+    case bucket_heap::Mutant::EveryThird: return "bucket-every-third";
+    case bucket_heap::Mutant::AdjacentOverlap: return "bucket-adjacent-overlap";
+    case bucket_heap::Mutant::KeepDuplicates: return "bucket-keep-duplicates";
   }
   return "none";
 }
@@ -62,7 +59,8 @@ const std::vector<std::string>& bucket_mutant_names() {
   return names;
 }
 
-std::optional<Mutant> parse_bucket_mutant(const std::string& s) {
+std::optional<bucket_heap::Mutant> parse_bucket_mutant(const std::string& s) {
+  using bucket_heap::Mutant;
   for (Mutant m : {Mutant::None, Mutant::EveryThird, Mutant::AdjacentOverlap, Mutant::KeepDuplicates})
     if (bucket_mutant_name(m) == s) return m;
   return std::nullopt;
@@ -156,7 +154,7 @@ bool is_bucket_replay(const std::string& replay) { return replay.rfind("bucket-h
 
 std::string bucket_replay_string(const BucketConfig& c, const BucketProgram& p, const std::vector<uint32_t>& picks) {
   std::string s = "bucket-heap:d=" + std::to_string(c.d) + ":variant=" + bucket_variant_name(c.variant);
-  if (c.mutant != Mutant::None) s += ":mutant=" + bucket_mutant_name(c.mutant);
+  if (c.mutant != bucket_heap::Mutant::None) s += ":mutant=" + bucket_mutant_name(c.mutant);
   s += "|";
   for (size_t i = 0; i < p.ops.size(); ++i) {
     const BucketOp& op = p.ops[i];
@@ -186,7 +184,7 @@ BucketReplayInput parse_bucket_replay_string(const std::string& s) {
       in.config.d = parse_u32_field(kv.substr(2), "bucket-heap", "d");
       if (in.config.d == 0 || in.config.d > 64) throw std::invalid_argument("bucket-heap schedule: d must be 1..64");
     } else if (kv == "variant=paper" || kv == "variant=fixed") {
-      in.config.variant = kv == "variant=paper" ? Variant::Paper : Variant::Fixed;
+      in.config.variant = kv == "variant=paper" ? bucket_heap::Variant::Paper : bucket_heap::Variant::Fixed;
     } else if (kv.rfind("mutant=", 0) == 0) {
       const auto m = parse_bucket_mutant(kv.substr(7));
       if (!m) throw std::invalid_argument("bucket-heap schedule: unknown mutant '" + kv.substr(7) + "'");

@@ -13,10 +13,9 @@ namespace gpulin::explore {
 
 namespace {
 
-using namespace bucket_heap;
-
 template <class F>
 void with_bucket_policy(const BucketConfig& c, F&& f) {
+  using namespace bucket_heap;
   auto with_mutant = [&](auto variant) {
     constexpr Variant V = decltype(variant)::value;
     switch (c.mutant) {
@@ -32,7 +31,8 @@ void with_bucket_policy(const BucketConfig& c, F&& f) {
 
 // Algorithm 1's conditions on the sizes of levels i and i + 1, `pre` before the
 // RESOLVE, else after it; ell is the largest non-empty level.
-std::optional<std::string> resolve_conditions(const View& h, uint32_t i, bool pre) {
+std::optional<std::string> resolve_conditions(const bucket_heap::View& h, uint32_t i, bool pre) {
+  using namespace bucket_heap;
   // The largest level holding an element (DELETEs on their way down fill nothing).
   uint32_t ell = 0;
   for (uint32_t j = 0; j < h.levels; ++j) {
@@ -64,6 +64,7 @@ std::optional<std::string> resolve_conditions(const View& h, uint32_t i, bool pr
 }  // namespace
 
 uint32_t bucket_actors(const BucketConfig& c, const BucketProgram& p) {
+  using bucket_heap::bucket_cap;
   uint32_t levels = 1;
   while (bucket_cap(c.d, levels - 1) < p.elements() + c.d) ++levels;
   return levels;
@@ -71,6 +72,7 @@ uint32_t bucket_actors(const BucketConfig& c, const BucketProgram& p) {
 
 BucketExecution execute_bucket(const BucketConfig& c, const BucketProgram& p, sim::Strategy& strategy,
                                uint64_t max_points) {
+  using namespace bucket_heap;
   BucketExecution e;
   const uint32_t levels = bucket_actors(c, p);
   HostBucketHeap heap(c.d, levels);

@@ -5,62 +5,60 @@
 
 namespace gpulin::explore {
 
-using gheap::Flavor;
-using gheap::Mutant;
-using gheap::Variant;
-
 namespace {
 struct MutantInfo {
-  Mutant m;
+  gheap::Mutant m;
   const char* name;
   const char* description;
 };
 constexpr MutantInfo kMutants[] = {
-    {Mutant::None, "none", "no bug injected"},
-    {Mutant::EarlyRootRelease, "early-root-release", "TD delete releases the root before refilling it"},
-    {Mutant::StartAtParent, "start-at-parent", "fixed BU insert starts at its target's parent without comparing keys"},
-    {Mutant::SkipPartialMerge, "skip-partial-merge", "delete skips the merge of the refilled root with the partial buffer"},
-    {Mutant::UnlockBeforeLock, "unlock-before-lock", "TD insert releases the parent before locking the child"},
-    {Mutant::BitReversalOffByOne, "bitrev-off-by-one", "target selection reverses one bit too few"},
-    {Mutant::FixedBigChild, "fixed-big-child", "delete always sends the larger half to the right child"},
-    {Mutant::LostRootRelease, "lost-root-release",
+    {gheap::Mutant::None, "none", "no bug injected"},
+    {gheap::Mutant::EarlyRootRelease, "early-root-release", "TD delete releases the root before refilling it"},
+    {gheap::Mutant::StartAtParent, "start-at-parent",
+     "fixed BU insert starts at its target's parent without comparing keys"},
+    {gheap::Mutant::SkipPartialMerge, "skip-partial-merge",
+     "delete skips the merge of the refilled root with the partial buffer"},
+    {gheap::Mutant::UnlockBeforeLock, "unlock-before-lock", "TD insert releases the parent before locking the child"},
+    {gheap::Mutant::BitReversalOffByOne, "bitrev-off-by-one", "target selection reverses one bit too few"},
+    {gheap::Mutant::FixedBigChild, "fixed-big-child", "delete always sends the larger half to the right child"},
+    {gheap::Mutant::LostRootRelease, "lost-root-release",
      "the root's release is lost: the first operation keeps it, every later one waits (a deadlock; also on the GPU)"},
 };
 }  // namespace
 
-std::string structure_name(Flavor f) { return f == Flavor::TopDown ? "gheap-td" : "gheap-bu"; }
-std::optional<Flavor> parse_structure(const std::string& s) {
-  if (s == "gheap-td") return Flavor::TopDown;
-  if (s == "gheap-bu") return Flavor::BottomUp;
+std::string structure_name(gheap::Flavor f) { return f == gheap::Flavor::TopDown ? "gheap-td" : "gheap-bu"; }
+std::optional<gheap::Flavor> parse_structure(const std::string& s) {
+  if (s == "gheap-td") return gheap::Flavor::TopDown;
+  if (s == "gheap-bu") return gheap::Flavor::BottomUp;
   return std::nullopt;
 }
-std::string variant_name(Variant v) { return v == Variant::Paper ? "paper" : "fixed"; }
-std::optional<Variant> parse_variant(const std::string& s) {
-  if (s == "paper") return Variant::Paper;
-  if (s == "fixed") return Variant::Fixed;
+std::string variant_name(gheap::Variant v) { return v == gheap::Variant::Paper ? "paper" : "fixed"; }
+std::optional<gheap::Variant> parse_variant(const std::string& s) {
+  if (s == "paper") return gheap::Variant::Paper;
+  if (s == "fixed") return gheap::Variant::Fixed;
   return std::nullopt;
 }
-std::string mutant_name(Mutant m) {
+std::string mutant_name(gheap::Mutant m) {
   for (const auto& i : kMutants)
     if (i.m == m) return i.name;
   return "?";
 }
-std::optional<Mutant> parse_mutant(const std::string& s) {
+std::optional<gheap::Mutant> parse_mutant(const std::string& s) {
   for (const auto& i : kMutants)
     if (s == i.name) return i.m;
   return std::nullopt;
 }
-const char* mutant_description(Mutant m) {
+const char* mutant_description(gheap::Mutant m) {
   for (const auto& i : kMutants)
     if (i.m == m) return i.description;
   return "?";
 }
-const char* lp_rule_for(Flavor f, Variant v) {
-  return f == Flavor::BottomUp && v == Variant::Paper ? "last-lock" : "root-release";
+const char* lp_rule_for(gheap::Flavor f, gheap::Variant v) {
+  return f == gheap::Flavor::BottomUp && v == gheap::Variant::Paper ? "last-lock" : "root-release";
 }
-bool mutant_applies(Mutant m, Flavor f) {
+bool mutant_applies(gheap::Mutant m, gheap::Flavor f) {
   switch (m) {
-    case Mutant::StartAtParent: return f == Flavor::BottomUp;
+    case gheap::Mutant::StartAtParent: return f == gheap::Flavor::BottomUp;
     default: return true;  // the fixed BU heap shares the TD heap's delete and descent
   }
 }
@@ -68,7 +66,7 @@ bool mutant_applies(Mutant m, Flavor f) {
 std::string encode_config(const HeapConfig& c) {
   std::string s = structure_name(c.flavor) + ":" + variant_name(c.variant) + ":k=" + std::to_string(c.k) +
                   ":t=" + std::to_string(c.threads);
-  if (c.mutant != Mutant::None) s += ":mutant=" + mutant_name(c.mutant);
+  if (c.mutant != gheap::Mutant::None) s += ":mutant=" + mutant_name(c.mutant);
   return s;
 }
 

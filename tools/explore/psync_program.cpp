@@ -9,8 +9,6 @@
 
 namespace gpulin::explore {
 
-using psync::Mutant;
-
 size_t PsyncProgram::keys() const {
   size_t n = 0;
   for (const auto& c : cycles) n += c.size();
@@ -30,12 +28,12 @@ Header psync_header(uint32_t r, const std::string& source) {
 
 std::vector<std::string> psync_fn_names() { return {"cycle"}; }
 
-std::string psync_mutant_name(Mutant m) {
+std::string psync_mutant_name(psync::Mutant m) {
   switch (m) {
-    case Mutant::None: return "none";
-    case Mutant::TwoLevels: return "psync-two-levels";
-    case Mutant::NoBarrier: return "psync-no-barrier";
-    case Mutant::RefillWrongEnd: return "psync-refill-wrong-end";
+    case psync::Mutant::None: return "none";
+    case psync::Mutant::TwoLevels: return "psync-two-levels";
+    case psync::Mutant::NoBarrier: return "psync-no-barrier";
+    case psync::Mutant::RefillWrongEnd: return "psync-refill-wrong-end";
   }
   return "none";
 }
@@ -45,7 +43,8 @@ const std::vector<std::string>& psync_mutant_names() {
   return names;
 }
 
-std::optional<Mutant> parse_psync_mutant(const std::string& s) {
+std::optional<psync::Mutant> parse_psync_mutant(const std::string& s) {
+  using psync::Mutant;
   for (Mutant m : {Mutant::None, Mutant::TwoLevels, Mutant::NoBarrier, Mutant::RefillWrongEnd})
     if (psync_mutant_name(m) == s) return m;
   return std::nullopt;
@@ -68,7 +67,7 @@ bool is_psync_replay(const std::string& replay) { return replay.rfind("psync:", 
 
 std::string psync_replay_string(const PsyncConfig& c, const PsyncProgram& p, const std::vector<uint32_t>& picks) {
   std::string s = "psync:r=" + std::to_string(c.r);
-  if (c.mutant != Mutant::None) s += ":mutant=" + psync_mutant_name(c.mutant);
+  if (c.mutant != psync::Mutant::None) s += ":mutant=" + psync_mutant_name(c.mutant);
   s += "|";
   for (size_t i = 0; i < p.cycles.size(); ++i) {
     if (i) s += ";";

@@ -17,19 +17,17 @@ namespace gpulin::explore {
 
 namespace {
 
-using psync::Mutant;
-
 uint32_t max_nodes_for(const PsyncConfig& c, const PsyncProgram& p) {
   return static_cast<uint32_t>(p.keys() / c.r) + 2;
 }
 
 template <class F>
-void with_psync_policy(Mutant m, F&& f) {
+void with_psync_policy(psync::Mutant m, F&& f) {
   switch (m) {
-    case Mutant::None: return f(psync::Policy<uint32_t>{});
-    case Mutant::TwoLevels: return f(psync::Policy<uint32_t, Mutant::TwoLevels>{});
-    case Mutant::NoBarrier: return f(psync::Policy<uint32_t, Mutant::NoBarrier>{});
-    case Mutant::RefillWrongEnd: return f(psync::Policy<uint32_t, Mutant::RefillWrongEnd>{});
+    case psync::Mutant::None: return f(psync::Policy<uint32_t>{});
+    case psync::Mutant::TwoLevels: return f(psync::Policy<uint32_t, psync::Mutant::TwoLevels>{});
+    case psync::Mutant::NoBarrier: return f(psync::Policy<uint32_t, psync::Mutant::NoBarrier>{});
+    case psync::Mutant::RefillWrongEnd: return f(psync::Policy<uint32_t, psync::Mutant::RefillWrongEnd>{});
   }
 }
 
@@ -127,7 +125,7 @@ struct SimRun {
         if (a > 0)
           if (const psync::LevelTask* t = task_of(shared.steps[parity], a - 1))
             psync::level_step<sim::SimContext, P>(x, h, *t, shared.steps[parity].arrived_end, scratch);
-        if (parity == 0 && P::mutant == Mutant::NoBarrier) continue;
+        if (parity == 0 && P::mutant == psync::Mutant::NoBarrier) continue;
         x.block_sync();
       }
     }
@@ -152,7 +150,7 @@ PsyncExecution execute_psync(const PsyncConfig& c, const PsyncProgram& p, sim::S
   // holds 0 in its table slot).
   block.set_sync_hook([&] {
     uint32_t b = run.shared.barrier++;
-    if (c.mutant == Mutant::NoBarrier && b == 1) b = run.shared.barrier++;  // the cycle's second barrier is gone
+    if (c.mutant == psync::Mutant::NoBarrier && b == 1) b = run.shared.barrier++;  // the cycle's second barrier is gone
     if (e.invariant_failure || b > 2) return;
     std::vector<uint32_t> working(h.delete_table, h.delete_table + psync::delete_slots_for(max_nodes));
     if (auto bad = psync_heap_property(h.nodes, c.r, run.shared.arrived[b], working))

@@ -10,15 +10,10 @@
 
 namespace gpulin::explore {
 
-using slab_hash::Mode;
-using slab_hash::Mutant;
-
 namespace {
 
 constexpr char kFnCodes[] = {'i', 'd', 's', 'a', 'x'};
 
-std::vector<std::string> split(const std::string& s, char sep) { return split_fields(s, sep); }
-uint32_t parse_u32(const std::string& s, const char* what) { return parse_u32_field(s, "slab", what); }
 
 }  // namespace
 
@@ -28,9 +23,12 @@ size_t SlabProgram::size() const {
   return n;
 }
 
-std::string slab_mode_name(Mode m) { return m == Mode::Map ? "map" : m == Mode::Set ? "set" : "multimap"; }
+std::string slab_mode_name(slab_hash::Mode m) {
+  using slab_hash::Mode;
+  return m == Mode::Map ? "map" : m == Mode::Set ? "set" : "multimap";
+}
 
-Header slab_header(Mode m, const std::string& source) {
+Header slab_header(slab_hash::Mode m, const std::string& source) {
   Header header;
   header.model = slab_mode_name(m);
   header.lp_rule = "explicit";
@@ -40,7 +38,7 @@ Header slab_header(Mode m, const std::string& source) {
   return header;
 }
 
-std::vector<std::string> slab_fn_names(Mode m) {
+std::vector<std::string> slab_fn_names(slab_hash::Mode m) {
   std::vector<std::string> names;
   for (uint32_t fn = 0; fn < slab_hash::kFnCount; ++fn) names.emplace_back(slab_hash::fn_name(m, fn));
   return names;
@@ -51,19 +49,19 @@ const ResultShapes& slab_result_shapes() {
   return shapes;
 }
 
-std::optional<Mode> parse_slab_structure(const std::string& s) {
-  if (s == "slab-map") return Mode::Map;
-  if (s == "slab-set") return Mode::Set;
-  if (s == "slab-multimap") return Mode::Multimap;
+std::optional<slab_hash::Mode> parse_slab_structure(const std::string& s) {
+  if (s == "slab-map") return slab_hash::Mode::Map;
+  if (s == "slab-set") return slab_hash::Mode::Set;
+  if (s == "slab-multimap") return slab_hash::Mode::Multimap;
   return std::nullopt;
 }
 
-std::string slab_mutant_name(Mutant m) {
+std::string slab_mutant_name(slab_hash::Mutant m) {
   switch (m) {
-    case Mutant::None: return "none";
-    case Mutant::SearchFirstSlab: return "slab-search-first-slab";
-    case Mutant::InsertNoReread: return "slab-insert-no-reread";
-    case Mutant::LostNextCas: return "slab-lost-next-cas";
+    case slab_hash::Mutant::None: return "none";
+    case slab_hash::Mutant::SearchFirstSlab: return "slab-search-first-slab";
+    case slab_hash::Mutant::InsertNoReread: return "slab-insert-no-reread";
+    case slab_hash::Mutant::LostNextCas: return "slab-lost-next-cas";
   }
   return "none";
 }
@@ -74,7 +72,8 @@ const std::vector<std::string>& slab_mutant_names() {
   return names;
 }
 
-std::optional<Mutant> parse_slab_mutant(const std::string& s) {
+std::optional<slab_hash::Mutant> parse_slab_mutant(const std::string& s) {
+  using slab_hash::Mutant;
   for (Mutant m : {Mutant::None, Mutant::SearchFirstSlab, Mutant::InsertNoReread, Mutant::LostNextCas})
     if (slab_mutant_name(m) == s) return m;
   return std::nullopt;
@@ -93,11 +92,11 @@ SlabProgram generate_slab_program(const SlabConfig& c, uint64_t seed) {
       const uint32_t roll = pick(100);
       if (roll < c.insert_percent) {
         t.fn = slab_hash::kFnInsert;
-        t.value = c.mode == Mode::Set ? 0 : value++;
+        t.value = c.mode == slab_hash::Mode::Set ? 0 : value++;
       } else if (roll < c.insert_percent + c.delete_percent) {
-        t.fn = c.mode == Mode::Multimap && pick(4) == 0 ? slab_hash::kFnDeleteAll : slab_hash::kFnDelete;
+        t.fn = c.mode == slab_hash::Mode::Multimap && pick(4) == 0 ? slab_hash::kFnDeleteAll : slab_hash::kFnDelete;
       } else {
-        t.fn = c.mode == Mode::Multimap && pick(3) == 0 ? slab_hash::kFnSearchAll : slab_hash::kFnSearch;
+        t.fn = c.mode == slab_hash::Mode::Multimap && pick(3) == 0 ? slab_hash::kFnSearchAll : slab_hash::kFnSearch;
       }
       ops.push_back(t);
     }
@@ -111,7 +110,7 @@ bool is_slab_replay(const std::string& replay) { return replay.rfind("slab-", 0)
 std::string slab_replay_string(const SlabConfig& c, const SlabProgram& p, const std::vector<uint32_t>& picks) {
   std::string s = "slab-" + slab_mode_name(c.mode) + ":buckets=" + std::to_string(c.buckets);
   if (!c.light) s += ":alloc=regular";
-  if (c.mutant != Mutant::None) s += ":mutant=" + slab_mutant_name(c.mutant);
+  if (c.mutant != slab_hash::Mutant::None) s += ":mutant=" + slab_mutant_name(c.mutant);
   s += "|";
   for (size_t w = 0; w < p.warps.size(); ++w) {
     if (w) s += ";";
@@ -119,25 +118,25 @@ std::string slab_replay_string(const SlabConfig& c, const SlabProgram& p, const 
       const SlabTask& t = p.warps[w][i];
       if (i) s += ",";
       s += kFnCodes[t.fn] + std::to_string(t.key);
-      if (t.fn == slab_hash::kFnInsert && c.mode != Mode::Set) s += "=" + std::to_string(t.value);
+      if (t.fn == slab_hash::kFnInsert && c.mode != slab_hash::Mode::Set) s += "=" + std::to_string(t.value);
     }
   }
   return s + "|" + sim::encode_picks(picks);
 }
 
 SlabReplayInput parse_slab_replay_string(const std::string& s) {
-  const auto parts = split(s, '|');
+  const auto parts = split_fields(s, '|');
   if (!is_slab_replay(s) || parts.size() != 3)
     throw std::invalid_argument("slab schedule: want slab-MODE:CONFIG|PROGRAM|PICKS");
   SlabReplayInput in;
-  const auto config = split(parts[0], ':');
+  const auto config = split_fields(parts[0], ':');
   const auto mode = parse_slab_structure(config[0]);
   if (!mode) throw std::invalid_argument("slab schedule: unknown structure '" + config[0] + "'");
   in.config.mode = *mode;
   for (size_t i = 1; i < config.size(); ++i) {
     const std::string& kv = config[i];
     if (kv.rfind("buckets=", 0) == 0) {
-      in.config.buckets = parse_u32(kv.substr(8), "buckets");
+      in.config.buckets = parse_u32_field(kv.substr(8), "slab", "buckets");
       if (in.config.buckets == 0 || in.config.buckets > 4096)
         throw std::invalid_argument("slab schedule: buckets must be 1..4096");
     } else if (kv == "alloc=regular") {
@@ -150,18 +149,18 @@ SlabReplayInput parse_slab_replay_string(const std::string& s) {
       throw std::invalid_argument("slab schedule: unknown config field '" + kv + "'");
     }
   }
-  for (const std::string& warp : split(parts[1], ';')) {
+  for (const std::string& warp : split_fields(parts[1], ';')) {
     std::vector<SlabTask> ops;
-    for (const std::string& op : split(warp, ',')) {
+    for (const std::string& op : split_fields(warp, ',')) {
       if (op.empty()) continue;
       SlabTask t;
       const char* code = std::find(std::begin(kFnCodes), std::end(kFnCodes), op[0]);
       if (code == std::end(kFnCodes)) throw std::invalid_argument("slab schedule: unknown operation '" + op + "'");
       t.fn = static_cast<uint32_t>(code - kFnCodes);
       const size_t eq = op.find('=');
-      t.key = parse_u32(op.substr(1, eq == std::string::npos ? std::string::npos : eq - 1), "key");
+      t.key = parse_u32_field(op.substr(1, eq == std::string::npos ? std::string::npos : eq - 1), "slab", "key");
       if (t.key > slab_hash::kMaxKey) throw std::invalid_argument("slab schedule: key '" + op + "' is reserved");
-      if (eq != std::string::npos) t.value = parse_u32(op.substr(eq + 1), "value");
+      if (eq != std::string::npos) t.value = parse_u32_field(op.substr(eq + 1), "slab", "value");
       ops.push_back(t);
     }
     if (ops.size() > 32) throw std::invalid_argument("slab schedule: a warp has at most 32 operations (one per lane)");

@@ -11,18 +11,17 @@
 
 namespace gpulin::explore {
 
-using namespace slab_hash;
-
 namespace {
 
 // The simulator's table: two memory blocks in two super blocks (2048 slabs), so
 // that warps share resident blocks and race on their bitmaps.
-SlabHashShape sim_shape(const SlabConfig& c) { return {c.buckets, 2, 1, 8, 7}; }
+slab_hash::SlabHashShape sim_shape(const SlabConfig& c) { return {c.buckets, 2, 1, 8, 7}; }
 
 // The run's table as a compile-time policy: every mutant and both allocators are
 // instantiated here, in the simulator's driver, and nowhere on the GPU.
 template <class F>
 void with_run_policy(const SlabConfig& c, F&& f) {
+  using slab_hash::Mutant;
   auto with_mutant = [&](auto mu) { with_slab_policy<decltype(mu)::value>(c.mode, c.light, f); };
   switch (c.mutant) {
     case Mutant::None: return with_mutant(std::integral_constant<Mutant, Mutant::None>{});
@@ -35,9 +34,13 @@ void with_run_policy(const SlabConfig& c, F&& f) {
 }  // namespace
 
 SlabExecution execute_slab(const SlabConfig& c, const SlabProgram& p, sim::Strategy& strategy, uint64_t max_points) {
+  using namespace slab_hash;
   SlabExecution e;
   HostRecorder recorder(slab_fn_names(c.mode));
-  HostSlabHash table(sim_shape(c));
+  // One table a thread, reset for each run: a fresh one is a 256 KB pool allocated,
+  // faulted in and freed every run (under ASan also poisoned and quarantined).
+  thread_local HostSlabHash table(sim_shape(c));
+  table.reset(sim_shape(c));
   sim::Simulator sim;
   const auto warps = static_cast<uint32_t>(p.warps.size());
   with_run_policy(c, [&](auto policy) {

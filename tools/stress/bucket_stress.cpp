@@ -1,4 +1,5 @@
 #include "tools/stress/bucket_stress.h"
+#include "common/wall_clock.h"
 
 #include <algorithm>
 #include <chrono>
@@ -23,10 +24,6 @@ namespace {
 
 using bucket_heap::Element;
 using cuda_support::check;
-
-double since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 
 constexpr uint32_t kPrioRange = 1u << 30;
 
@@ -159,16 +156,16 @@ BucketStressResult run_bucket_program_on_gpu(const explore::BucketProgram& p, co
       r.failures.push_back("EXTRACTMIN (operation " + std::to_string(k) + ") returned " + show(out[k]) +
                            "; a priority queue returns " + show(want[k]));
   }
-  r.check_seconds = since(c0);
+  r.check_seconds = seconds_since(c0);
   if (rec) {
     const auto d0 = std::chrono::steady_clock::now();
     const History h = recorded_history();
-    r.download_seconds = since(d0);
+    r.download_seconds = seconds_since(d0);
     r.events = h.events.size();
     const auto w0 = std::chrono::steady_clock::now();
     const explore::Judgement j = explore::judge_history(h, explore::JudgeOptions{0, 0});
     if (j.failure != explore::Failure::None) r.failures.push_back("the recorded history: " + j.message);
-    r.check_seconds += since(w0);
+    r.check_seconds += seconds_since(w0);
     if (!o.out_dir.empty()) {
       std::filesystem::create_directories(o.out_dir);
       r.history_path = o.out_dir + "/bucket-heap-gpu.jsonl";

@@ -1,4 +1,5 @@
 #include "tools/stress/psync_stress.h"
+#include "common/wall_clock.h"
 
 #include <algorithm>
 #include <chrono>
@@ -24,20 +25,16 @@ namespace {
 
 using cuda_support::check;
 
-double since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
 // Every cycle's new keys (sorted, back to back) and what the controller made of
 // them: the workload, decided on the host before anything runs.
-struct Workload {
+struct PsyncWorkload {
   std::vector<uint32_t> keys;
   std::vector<uint64_t> offset;  // cycle c's keys at keys[offset[c], offset[c + 1])
   std::vector<uint32_t> out_count;
 };
 
-Workload make_workload(const PsyncStressOptions& o, uint32_t max_nodes, PsyncStressResult& r) {
-  Workload w;
+PsyncWorkload make_workload(const PsyncStressOptions& o, uint32_t max_nodes, PsyncStressResult& r) {
+  PsyncWorkload w;
   std::mt19937_64 rng(o.seed);
   psync::Controller ctl(o.r, max_nodes);
   uint32_t handed_out = 0;
@@ -73,7 +70,7 @@ PsyncStressResult run_psync_stress(const PsyncStressOptions& o) {
   const uint64_t nodes = o.grow_to / o.r + o.cycles / 2 + 16;
   if (nodes > (uint64_t{1} << 31)) throw std::invalid_argument("--grow-to / --r: too many nodes");
   const auto max_nodes = static_cast<uint32_t>(nodes);
-  const Workload w = make_workload(o, max_nodes, r);
+  const PsyncWorkload w = make_workload(o, max_nodes, r);
   r.cycles = o.cycles;
   r.new_keys = w.keys.size();
 
@@ -136,19 +133,19 @@ PsyncStressResult run_psync_stress(const PsyncStressOptions& o) {
   if (r.failures.empty() && left != expected)
     r.failures.push_back("heap at rest: " + std::to_string(left.size()) + " keys, not the " +
                          std::to_string(expected.size()) + " a priority queue still holds");
-  r.check_seconds = since(c0);
+  r.check_seconds = seconds_since(c0);
 
   if (rec) {
     const auto d0 = std::chrono::steady_clock::now();
     const KeyHistory kh = rec->download(explore::psync_header(o.r, "gpulin stress"), explore::psync_fn_names(), "<gpu run>");
-    r.download_seconds = since(d0);
+    r.download_seconds = seconds_since(d0);
     const auto w0 = std::chrono::steady_clock::now();
     const History hist = expand(kh);
     r.events = kh.events.size();
     const WitnessResult wr = check_witness(hist);
     if (wr.verdict != Verdict::Linearizable)
       r.failures.push_back("witness (explicit): " + (wr.violation ? wr.violation->message : std::string("failed")));
-    r.check_seconds += since(w0);
+    r.check_seconds += seconds_since(w0);
     if (!o.out_dir.empty()) {
       std::filesystem::create_directories(o.out_dir);
       r.history_path = o.out_dir + "/psync-gpu.jsonl";

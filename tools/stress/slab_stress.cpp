@@ -13,21 +13,20 @@
 #include <unordered_set>
 
 #include "common/cuda_support.h"
+#include "common/wall_clock.h"
 #include "cuda/slab_hash_launch.h"
 #include "histories/device_recorder.h"
-#include "histories/key_clock_recorder.h"
 #include "histories/jsonl_writer.h"
+#include "histories/key_clock_recorder.h"
 #include "histories/result_shapes.h"
+#include "histories/rules.h"
 #include "structures/slab_hash/work_queue.h"
 #include "tools/explore/slab_at_rest.h"
 #include "tools/explore/slab_program.h"
-#include "tools/stress/wall_clock.h"
-#include "histories/rules.h"
 #include "verify/keyed_linear/keyed_check.h"
 
 namespace gpulin::stress {
 
-using namespace slab_hash;
 using Clock = std::chrono::steady_clock;
 
 namespace {
@@ -37,14 +36,15 @@ using cuda_support::check;
 // The workload: initial keys (distinct, below 2^31) built first; then the mix,
 // where inserts bring fresh keys, deletes and searches-for-present keys pick from
 // the keys inserted so far, and searches-for-absent keys come from [2^31, 2^32 - 2).
-struct Workload {
+struct SlabWorkload {
   std::vector<uint32_t> init_keys, init_values;
   std::vector<uint32_t> fn, key, value;
 };
 
-Workload make_slab_workload(const SlabStressOptions& o) {
+SlabWorkload make_slab_workload(const SlabStressOptions& o) {
+  using namespace slab_hash;
   std::mt19937_64 rng(o.seed);
-  Workload w;
+  SlabWorkload w;
   std::unordered_set<uint32_t> used;
   std::vector<uint32_t> present;
   auto fresh = [&] {
@@ -79,8 +79,9 @@ Workload make_slab_workload(const SlabStressOptions& o) {
 }
 
 // The initial keys and operations of partition `part` (SlabStressOptions::parts).
-Workload keep_partition(const Workload& all, uint32_t part, uint32_t parts) {
-  Workload w;
+SlabWorkload keep_partition(const SlabWorkload& all, uint32_t part, uint32_t parts) {
+  using namespace slab_hash;
+  SlabWorkload w;
   for (size_t i = 0; i < all.init_keys.size(); ++i)
     if (slab_partition(all.init_keys[i], parts) == part)
       w.init_keys.push_back(all.init_keys[i]), w.init_values.push_back(all.init_values[i]);
@@ -91,7 +92,8 @@ Workload keep_partition(const Workload& all, uint32_t part, uint32_t parts) {
 }
 
 // The downloaded table, checked at rest on the host (slab_at_rest.h).
-std::optional<std::string> table_at_rest(const DeviceSlabHash& t, Mode mode) {
+std::optional<std::string> table_at_rest(const slab_hash::DeviceSlabHash& t, slab_hash::Mode mode) {
+  using namespace slab_hash;
   std::vector<uint32_t> base = t.base_words(), pool = t.pool_words(), bitmaps = t.bitmap_words();
   std::vector<uint32_t*> supers;
   for (uint32_t s = 0; s < t.shape().supers; ++s) supers.push_back(pool.data() + s * t.shape().super_words());
@@ -109,6 +111,7 @@ std::optional<std::string> table_at_rest(const DeviceSlabHash& t, Mode mode) {
 }  // namespace
 
 std::array<double, 4> parse_mix(const std::string& text) {
+  using namespace slab_hash;
   std::array<double, 4> mix{};
   std::istringstream in(text);
   std::string part;
@@ -131,6 +134,7 @@ std::array<double, 4> parse_mix(const std::string& text) {
 }
 
 SlabStressResult run_slab_stress(const SlabStressOptions& o) {
+  using namespace slab_hash;
   if (o.threads == 0 || o.threads % 32 || o.threads > 1024) throw std::invalid_argument("--threads: a multiple of 32 up to 1024");
   if (o.buckets == 0) throw std::invalid_argument("--buckets: at least 1");
   if (o.batch == 0 || o.batch % 32) throw std::invalid_argument("--batch: a positive multiple of 32");
@@ -139,7 +143,7 @@ SlabStressResult run_slab_stress(const SlabStressOptions& o) {
   if (o.parts == 0 || o.part >= o.parts) throw std::invalid_argument("slab stress: part " + std::to_string(o.part) +
                                                                      " of " + std::to_string(o.parts));
   SlabStressResult res;
-  const Workload w = o.parts == 1 ? make_slab_workload(o) : keep_partition(make_slab_workload(o), o.part, o.parts);
+  const SlabWorkload w = o.parts == 1 ? make_slab_workload(o) : keep_partition(make_slab_workload(o), o.part, o.parts);
   const uint32_t buckets = (o.buckets + o.parts - 1) / o.parts;
   // Slabs for every key ever inserted at 30 % fill, as SlabAlloc-light memory blocks.
   const uint64_t inserts =
@@ -215,7 +219,7 @@ SlabStressResult run_slab_stress(const SlabStressOptions& o) {
     }
     double kernels = 0;
     for (auto& t : timers) kernels += t->stop("slab stress: kernels");
-    return std::pair{kernels, since(t0)};
+    return std::pair{kernels, seconds_since(t0)};
   };
   int64_t op_base = 0;
   std::tie(res.build_seconds, res.build_span_seconds) = run_batches(nullptr, kFnInsert, w.init_keys, w.init_values, op_base);
@@ -238,7 +242,7 @@ SlabStressResult run_slab_stress(const SlabStressOptions& o) {
                         : rec->download(explore::slab_header(o.mode, "gpulin stress"), explore::slab_fn_names(o.mode), "gpu");
   apply_result_shapes(h, explore::slab_result_shapes());
   res.events = h.events.size();
-  res.download_seconds = since(t0);
+  res.download_seconds = seconds_since(t0);
   const auto t1 = Clock::now();
   check_header(h.header, h.source, 0);
   check_events(h.events, h.source);  // the format's rules, exactly
@@ -256,7 +260,7 @@ SlabStressResult run_slab_stress(const SlabStressOptions& o) {
     if (r.verdict == Verdict::NotLinearizable) res.failures.push_back("not linearizable: " + r.search->message);
     if (r.verdict == Verdict::Undecided) res.failures.push_back("undecided: " + r.search->message);
   }
-  res.check_seconds = since(t1);
+  res.check_seconds = seconds_since(t1);
   if (!o.out_dir.empty()) {
     std::filesystem::create_directories(o.out_dir);
     res.history_path = o.out_dir + "/slab-" + explore::slab_mode_name(o.mode) + ".jsonl";

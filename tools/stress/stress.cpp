@@ -10,18 +10,18 @@
 #include <stdexcept>
 
 #include "common/cuda_support.h"
-#include "histories/device_recorder.h"
-#include "histories/jsonl_writer.h"
-#include "structures/gheap/bit_reversal.h"
-#include "structures/gheap/device_heap.h"
+#include "common/wall_clock.h"
 #include "cuda/gheap_launch.h"
 #include "cuda/watchdog_host.h"
-#include "tools/explore/heap_config.h"
-#include "tools/stress/wall_clock.h"
-#include "tools/stress/workload.h"
-#include "tools/explore/heap_at_rest.h"
+#include "histories/device_recorder.h"
+#include "histories/jsonl_writer.h"
 #include "histories/rules.h"
+#include "structures/gheap/bit_reversal.h"
+#include "structures/gheap/device_heap.h"
+#include "tools/explore/heap_at_rest.h"
+#include "tools/explore/heap_config.h"
 #include "tools/stress/device_checks.h"
+#include "tools/stress/workload.h"
 #include "verify/pq_batch_witness.h"
 #include "verify/pq_linear/gpu_check.h"
 #include "verify/pq_linear/linear_check.h"
@@ -136,7 +136,7 @@ StressResult run_stress_as(const StressOptions& o) {
   const auto started = std::chrono::steady_clock::now();
   const std::string who = o.label.empty() ? "" : o.label + " ";
   auto stage = [&](const std::string& what) {
-    std::fprintf(stderr, "[stress %s%7.1f s] %s\n", who.c_str(), since(started), what.c_str());
+    std::fprintf(stderr, "[stress %s%7.1f s] %s\n", who.c_str(), seconds_since(started), what.c_str());
   };
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) throw std::runtime_error("no CUDA device");
@@ -262,7 +262,7 @@ StressResult run_stress_as(const StressOptions& o) {
     }
     if (auto bad = explore::check_heap_at_rest(img, gheap::Mutant::None)) r.failures.push_back("invariant: " + *bad);
   }
-  r.at_rest_seconds = since(after_kernels);
+  r.at_rest_seconds = seconds_since(after_kernels);
   stage("conservation and invariant checked on the " + std::string(on_device ? "GPU" : "host"));
 
   if (rec) {
@@ -289,7 +289,7 @@ StressResult run_stress_as(const StressOptions& o) {
         verdict = g.linear.witness;
       }
     }
-    r.check_seconds = since(c0);
+    r.check_seconds = seconds_since(c0);
     std::optional<KeyHistory> c;
     if (need_host || !o.out_dir.empty()) {
       const auto d0 = std::chrono::steady_clock::now();
@@ -301,7 +301,7 @@ StressResult run_stress_as(const StressOptions& o) {
         r.failures.push_back(std::string("malformed device history: ") + e.what());
         need_host = false;
       }
-      r.download_seconds = since(d0);
+      r.download_seconds = seconds_since(d0);
       stage("history downloaded");
     }
     if (need_host) {
@@ -315,9 +315,9 @@ StressResult run_stress_as(const StressOptions& o) {
       } catch (const FormatError& e) {
         r.failures.push_back(std::string("malformed device history: ") + e.what());
       }
-      r.check_seconds += since(h0);
+      r.check_seconds += seconds_since(h0);
     }
-    r.verdict_seconds = since(after_kernels);
+    r.verdict_seconds = seconds_since(after_kernels);
     stage("witness checked");
     if (verdict && verdict->verdict != Verdict::Linearizable) {
       r.witness_failure = verdict->violation ? verdict->violation->message : "failed";
@@ -330,7 +330,7 @@ StressResult run_stress_as(const StressOptions& o) {
       write_history_file(r.history_path, expand(*c));
     }
   } else {
-    r.verdict_seconds = since(after_kernels);
+    r.verdict_seconds = seconds_since(after_kernels);
   }
   return r;
 }

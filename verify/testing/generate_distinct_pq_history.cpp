@@ -18,14 +18,14 @@ uint64_t mix(uint64_t x) {
   return x ^ (x >> 31);
 }
 
-enum class Phase { Idle, Invoked, Applied };
+enum class DistinctPhase { Idle, Invoked, Applied };
 
-struct Actor {
-  Phase phase = Phase::Idle;
+struct DistinctActor {
+  DistinctPhase phase = DistinctPhase::Idle;
   size_t op = 0;
 };
 
-struct Generator {
+struct DistinctGenerator {
   History h;
   std::mt19937_64 rng;
   size_t k;
@@ -84,7 +84,7 @@ std::optional<size_t> certain_present_victim(const History& h, std::mt19937_64& 
 // Replaces the largest key of a delete result with a key that no op inserts
 // (mix is a bijection and the counter moves on); prefers a non-empty result.
 // Leaves victim alone when the history has no delete at all.
-void corrupt_with_unknown_key(Generator& g, size_t& victim) {
+void corrupt_with_unknown_key(DistinctGenerator& g, size_t& victim) {
   const size_t start = g.h.ops.empty() ? 0 : g.rng() % g.h.ops.size();
   for (bool need_keys : {true, false})
     for (size_t n = 0; n < g.h.ops.size(); ++n) {
@@ -104,7 +104,7 @@ void corrupt_with_unknown_key(Generator& g, size_t& victim) {
 }  // namespace
 
 History generate_distinct_pq_history(size_t n_ops, int k_in, int n_actors, uint64_t seed, bool linearizable) {
-  Generator g;
+  DistinctGenerator g;
   g.k = static_cast<size_t>(std::max(k_in, 1));
   g.rng.seed(seed);
   g.key_base = mix(seed);  // distinct counters from any base give distinct keys
@@ -115,14 +115,14 @@ History generate_distinct_pq_history(size_t n_ops, int k_in, int n_actors, uint6
   h.ops.reserve(n_ops);
   h.events.reserve(n_ops * 2);
 
-  std::vector<Actor> actors(static_cast<size_t>(std::max(n_actors, 1)));
+  std::vector<DistinctActor> actors(static_cast<size_t>(std::max(n_actors, 1)));
   uint64_t t = 0;
   size_t busy = 0;
   while (h.ops.size() < n_ops || busy > 0) {
     const size_t who = g.rng() % actors.size();
-    Actor& a = actors[who];
+    DistinctActor& a = actors[who];
     switch (a.phase) {
-      case Phase::Idle: {
+      case DistinctPhase::Idle: {
         if (h.ops.size() == n_ops) break;
         Operation op;
         op.id = static_cast<int64_t>(h.ops.size());
@@ -140,19 +140,19 @@ History generate_distinct_pq_history(size_t n_ops, int k_in, int n_actors, uint6
         h.events.push_back(Event{op.inv_t, EventKind::Inv, op.id, op.actor, 0, 0});
         a.op = h.ops.size();
         h.ops.push_back(std::move(op));
-        a.phase = Phase::Invoked;
+        a.phase = DistinctPhase::Invoked;
         ++busy;
         break;
       }
-      case Phase::Invoked:  // the hidden point: strictly between inv and ret
+      case DistinctPhase::Invoked:  // the hidden point: strictly between inv and ret
         g.apply(h.ops[a.op]);
-        a.phase = Phase::Applied;
+        a.phase = DistinctPhase::Applied;
         break;
-      case Phase::Applied: {
+      case DistinctPhase::Applied: {
         Operation& op = h.ops[a.op];
         op.ret_t = ++t;
         h.events.push_back(Event{op.ret_t, EventKind::Ret, op.id, op.actor, 0, 0});
-        a.phase = Phase::Idle;
+        a.phase = DistinctPhase::Idle;
         --busy;
         break;
       }

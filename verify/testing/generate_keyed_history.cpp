@@ -12,66 +12,66 @@
 namespace gpulin {
 namespace {
 
-enum class Kind { Map, Set, Multimap };
+enum class KeyedKind { Map, Set, Multimap };
 
-Kind kind_of(const std::string& model) {
-  if (model == "map") return Kind::Map;
-  if (model == "set") return Kind::Set;
-  if (model == "multimap") return Kind::Multimap;
+KeyedKind kind_of(const std::string& model) {
+  if (model == "map") return KeyedKind::Map;
+  if (model == "set") return KeyedKind::Set;
+  if (model == "multimap") return KeyedKind::Multimap;
   throw std::invalid_argument("generate_keyed_history: model must be map, set or multimap, not " + model);
 }
 
-enum class Fn { Update, Delete, Search, SearchAll, Contains };
+enum class KeyedFn { Update, Delete, Search, SearchAll, Contains };
 
 // The sequential model the results come from, applied at each lp. A map's or
 // set's key holds at most one value (a dense array); a multimap's its list.
-class Spec {
+class KeyedSpec {
  public:
-  Spec(Kind kind, uint64_t keys)
-      : kind_(kind), slot_(keys, kAbsent), value_(kind == Kind::Multimap ? 0 : keys, 0) {}
+  KeyedSpec(KeyedKind kind, uint64_t keys)
+      : kind_(kind), slot_(keys, kAbsent), value_(kind == KeyedKind::Multimap ? 0 : keys, 0) {}
 
   // The keys with a value (any of them, for picking one at random).
   bool empty() const { return present_.empty(); }
   int64_t any_present(uint64_t r) const { return present_[r % present_.size()]; }
 
   // Applies op (fn, key, value: args) and appends its result to `pool`: the result's kind.
-  KeyOp::Result apply(Fn fn, int64_t key, int64_t value, std::vector<int64_t>& pool) {
-    if (kind_ == Kind::Multimap) return apply_multi(fn, key, value, pool);
+  KeyOp::Result apply(KeyedFn fn, int64_t key, int64_t value, std::vector<int64_t>& pool) {
+    if (kind_ == KeyedKind::Multimap) return apply_multi(fn, key, value, pool);
     const uint64_t k = static_cast<uint64_t>(key);
     const bool has = slot_[k] != kAbsent;
     switch (fn) {
-      case Fn::Update:
-        value_[k] = kind_ == Kind::Set ? 1 : value;
+      case KeyedFn::Update:
+        value_[k] = kind_ == KeyedKind::Set ? 1 : value;
         track(key, true);
         return KeyOp::kNullResult;
-      case Fn::Delete: track(key, false); return KeyOp::kNullResult;
-      case Fn::Contains: pool.push_back(has); return KeyOp::kBoolResult;
-      case Fn::Search:
+      case KeyedFn::Delete: track(key, false); return KeyOp::kNullResult;
+      case KeyedFn::Contains: pool.push_back(has); return KeyOp::kBoolResult;
+      case KeyedFn::Search:
         if (!has) return KeyOp::kNullResult;
         pool.push_back(value_[k]);
         return KeyOp::kValueResult;
-      case Fn::SearchAll: break;
+      case KeyedFn::SearchAll: break;
     }
     return KeyOp::kNullResult;
   }
 
  private:
-  KeyOp::Result apply_multi(Fn fn, int64_t key, int64_t value, std::vector<int64_t>& pool) {
+  KeyOp::Result apply_multi(KeyedFn fn, int64_t key, int64_t value, std::vector<int64_t>& pool) {
     std::deque<int64_t>& vs = multi_[key];
     KeyOp::Result r = KeyOp::kNullResult;
     switch (fn) {
-      case Fn::Update: vs.push_back(value); break;
-      case Fn::Delete:
+      case KeyedFn::Update: vs.push_back(value); break;
+      case KeyedFn::Delete:
         if (!vs.empty()) vs.pop_front();
         break;
-      case Fn::Search:
+      case KeyedFn::Search:
         if (!vs.empty()) pool.push_back(vs.front()), r = KeyOp::kValueResult;
         break;
-      case Fn::SearchAll:
+      case KeyedFn::SearchAll:
         pool.insert(pool.end(), vs.begin(), vs.end());
         r = KeyOp::kKeysResult;
         break;
-      case Fn::Contains: break;
+      case KeyedFn::Contains: break;
     }
     track(key, !vs.empty());
     if (vs.empty()) multi_.erase(key);
@@ -95,19 +95,19 @@ class Spec {
     }
   }
 
-  Kind kind_;
+  KeyedKind kind_;
   std::vector<uint64_t> slot_;  // a key's place in present_, or kAbsent
   std::vector<int64_t> present_;
   std::vector<int64_t> value_;  // map, set
   std::unordered_map<int64_t, std::deque<int64_t>> multi_;
 };
 
-enum class Phase { Idle, Invoked, Decided };
+enum class KeyedPhase { Idle, Invoked, Decided };
 
 }  // namespace
 
 KeyHistory generate_keyed_history(const KeyedHistoryOptions& o) {
-  const Kind kind = kind_of(o.model);
+  const KeyedKind kind = kind_of(o.model);
   if (o.keys == 0) throw std::invalid_argument("generate_keyed_history: keys must be at least 1");
   KeyHistory h;
   h.source = "<generated>";
@@ -116,22 +116,22 @@ KeyHistory generate_keyed_history(const KeyedHistoryOptions& o) {
   const size_t n_actors = static_cast<size_t>(std::max(o.actors, 1));
   h.header.extra.emplace_back("generator", "{\"seed\":" + std::to_string(o.seed) + ",\"actors\":" +
                                                std::to_string(n_actors) + ",\"keys\":" + std::to_string(o.keys) + "}");
-  const uint16_t update = h.fn_index(kind == Kind::Map ? "replace" : "insert");
+  const uint16_t update = h.fn_index(kind == KeyedKind::Map ? "replace" : "insert");
   const uint16_t remove = h.fn_index("delete");
-  const uint16_t search = h.fn_index(kind == Kind::Set ? "contains" : "search");
-  const uint16_t search_all = kind == Kind::Multimap ? h.fn_index("searchall") : search;
-  std::vector<Fn> fn_of(h.fn_names.size());
-  fn_of[update] = Fn::Update;
-  fn_of[remove] = Fn::Delete;
-  fn_of[search] = kind == Kind::Set ? Fn::Contains : Fn::Search;
-  if (kind == Kind::Multimap) fn_of[search_all] = Fn::SearchAll;
+  const uint16_t search = h.fn_index(kind == KeyedKind::Set ? "contains" : "search");
+  const uint16_t search_all = kind == KeyedKind::Multimap ? h.fn_index("searchall") : search;
+  std::vector<KeyedFn> fn_of(h.fn_names.size());
+  fn_of[update] = KeyedFn::Update;
+  fn_of[remove] = KeyedFn::Delete;
+  fn_of[search] = kind == KeyedKind::Set ? KeyedFn::Contains : KeyedFn::Search;
+  if (kind == KeyedKind::Multimap) fn_of[search_all] = KeyedFn::SearchAll;
   h.events.reserve(3 * o.ops);
   h.ops.reserve(o.ops);
   h.keys.reserve(o.ops * 2);
 
   std::mt19937_64 rng(o.seed);
-  Spec spec(kind, o.keys);
-  std::vector<Phase> phase(n_actors, Phase::Idle);
+  KeyedSpec spec(kind, o.keys);
+  std::vector<KeyedPhase> phase(n_actors, KeyedPhase::Idle);
   std::vector<size_t> op_of(n_actors, 0);
   const int total = std::max(1, o.update + o.remove + o.search_present + o.search_any);
   uint64_t t = 0;
@@ -143,7 +143,7 @@ KeyHistory generate_keyed_history(const KeyedHistoryOptions& o) {
   while (h.ops.size() < o.ops || busy > 0) {
     const size_t a = rng() % n_actors;
     switch (phase[a]) {
-      case Phase::Idle: {
+      case KeyedPhase::Idle: {
         if (h.ops.size() == o.ops) break;
         KeyOp op;
         op.id = static_cast<int64_t>(h.ops.size());
@@ -155,24 +155,25 @@ KeyHistory generate_keyed_history(const KeyedHistoryOptions& o) {
         int64_t key = static_cast<int64_t>(rng() % o.keys);
         if (pick < o.update) {
           op.fn = update;
-          if (kind == Kind::Multimap && r % 10 == 0 && !spec.empty()) key = spec.any_present(r >> 8);
+          if (kind == KeyedKind::Multimap && r % 10 == 0 && !spec.empty()) key = spec.any_present(r >> 8);
           h.keys.push_back(key);
-          if (kind != Kind::Set) h.keys.push_back(static_cast<int64_t>(rng() & 0xffffffffu));
+          if (kind != KeyedKind::Set) h.keys.push_back(static_cast<int64_t>(rng() & 0xffffffffu));
         } else {
           const bool present = pick < o.update + o.remove + o.search_present;
           if (present && !spec.empty()) key = spec.any_present(r >> 8);
-          op.fn = pick < o.update + o.remove ? remove : (kind == Kind::Multimap && r % 4 == 0) ? search_all : search;
+          const bool all = kind == KeyedKind::Multimap && r % 4 == 0;
+          op.fn = pick < o.update + o.remove ? remove : all ? search_all : search;
           h.keys.push_back(key);
         }
         op.args_len = static_cast<uint32_t>(h.keys.size() - op.args_off);
         op_of[a] = h.ops.size();
         h.ops.push_back(op);
         emit(EventKind::Inv, a);
-        phase[a] = Phase::Invoked;
+        phase[a] = KeyedPhase::Invoked;
         ++busy;
         break;
       }
-      case Phase::Invoked: {
+      case KeyedPhase::Invoked: {
         // The linearization point: the op takes effect on the model here.
         KeyOp& op = h.ops[op_of[a]];
         const size_t before = h.keys.size();
@@ -182,13 +183,13 @@ KeyHistory generate_keyed_history(const KeyedHistoryOptions& o) {
         op.res_len = static_cast<uint32_t>(h.keys.size() - before);
         if (op.res_kind == KeyOp::kNullResult) op.res_off = 0;
         emit(EventKind::Lp, a);
-        phase[a] = Phase::Decided;
+        phase[a] = KeyedPhase::Decided;
         break;
       }
-      case Phase::Decided:
+      case KeyedPhase::Decided:
         h.ops[op_of[a]].ret_t = t + 1;
         emit(EventKind::Ret, a);
-        phase[a] = Phase::Idle;
+        phase[a] = KeyedPhase::Idle;
         --busy;
         break;
     }

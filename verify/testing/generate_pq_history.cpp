@@ -11,10 +11,10 @@ namespace {
 constexpr int64_t kChildren = 30;  // nodes 2..31 stand for the rest of the heap
 
 // Where an actor is in its operation; each step emits one event.
-enum class Phase { Idle, Invoked, HoldRoot, HoldBoth, HoldChild, Done };
+enum class PqPhase { Idle, Invoked, HoldRoot, HoldBoth, HoldChild, Done };
 
-struct Actor {
-  Phase phase = Phase::Idle;
+struct PqActor {
+  PqPhase phase = PqPhase::Idle;
   size_t op = 0;  // index in History::ops
   int64_t child = 0;
 };
@@ -32,21 +32,21 @@ History generate_pq_batch_history(size_t n_ops, int k, uint64_t seed, int n_acto
 
   std::mt19937_64 rng(seed);
   std::priority_queue<int64_t, std::vector<int64_t>, std::greater<>> pq;  // the sequential spec
-  std::vector<Actor> actors(static_cast<size_t>(std::max(n_actors, 1)));
+  std::vector<PqActor> actors(static_cast<size_t>(std::max(n_actors, 1)));
   h.header.extra.emplace_back(
       "generator", "{\"seed\":" + std::to_string(seed) + ",\"actors\":" + std::to_string(actors.size()) + "}");
   std::vector<int> holder(kChildren + 2, -1);  // node -> actor; node 1 is the root
   uint64_t t = 0;
   size_t busy = 0;
-  auto emit = [&](EventKind kind, const Actor& a, int64_t node) {
+  auto emit = [&](EventKind kind, const PqActor& a, int64_t node) {
     h.events.push_back(Event{++t, kind, h.ops[a.op].id, h.ops[a.op].actor, node, 0});
   };
 
   while (h.ops.size() < n_ops || busy > 0) {
     const int who = static_cast<int>(rng() % actors.size());
-    Actor& a = actors[who];
+    PqActor& a = actors[who];
     switch (a.phase) {
-      case Phase::Idle: {
+      case PqPhase::Idle: {
         if (h.ops.size() == n_ops) break;
         Operation op;
         op.id = static_cast<int64_t>(h.ops.size());
@@ -65,24 +65,24 @@ History generate_pq_batch_history(size_t n_ops, int k, uint64_t seed, int n_acto
         a.op = h.ops.size();
         h.ops.push_back(std::move(op));
         emit(EventKind::Inv, a, 0);
-        a.phase = Phase::Invoked;
+        a.phase = PqPhase::Invoked;
         ++busy;
         break;
       }
-      case Phase::Invoked:
+      case PqPhase::Invoked:
         if (holder[1] >= 0) break;  // waits for the root
         holder[1] = who;
         emit(EventKind::Acq, a, 1);
-        a.phase = Phase::HoldRoot;
+        a.phase = PqPhase::HoldRoot;
         break;
-      case Phase::HoldRoot:
+      case PqPhase::HoldRoot:
         a.child = 2 + static_cast<int64_t>(rng() % kChildren);
         if (holder[a.child] >= 0) break;
         holder[a.child] = who;
         emit(EventKind::Acq, a, a.child);
-        a.phase = Phase::HoldBoth;
+        a.phase = PqPhase::HoldBoth;
         break;
-      case Phase::HoldBoth: {
+      case PqPhase::HoldBoth: {
         // The root's release is the linearization point: the op takes effect now.
         Operation& op = h.ops[a.op];
         if (op.f == "ins") {
@@ -95,18 +95,18 @@ History generate_pq_batch_history(size_t n_ops, int k, uint64_t seed, int n_acto
         }
         holder[1] = -1;
         emit(EventKind::Rel, a, 1);
-        a.phase = Phase::HoldChild;
+        a.phase = PqPhase::HoldChild;
         break;
       }
-      case Phase::HoldChild:
+      case PqPhase::HoldChild:
         holder[a.child] = -1;
         emit(EventKind::Rel, a, a.child);
-        a.phase = Phase::Done;
+        a.phase = PqPhase::Done;
         break;
-      case Phase::Done:
+      case PqPhase::Done:
         h.ops[a.op].ret_t = t + 1;
         emit(EventKind::Ret, a, 0);
-        a.phase = Phase::Idle;
+        a.phase = PqPhase::Idle;
         --busy;
         break;
     }
