@@ -34,6 +34,15 @@ class RoundBracketContext : public CudaContext<WarpScope, false> {
         KeyClockRecord{inv_t_, 0u, ret_t, fn, {key, value}, res, key_clock_shape(args_len, has_res, res_null, rec_.launch)};
   }
 
+  // Lane 0's `access()` (its one atomic on a clock), its value given to every lane.
+  // The callers' warp barriers order the other lanes' shared accesses around it.
+  template <class F>
+  __device__ static uint32_t lane0(F&& access) {
+    uint32_t v = 0;
+    if ((threadIdx.x & 31) == 0) v = access();
+    return __shfl_sync(~0u, v, 0);
+  }
+
   KeyClockRecorderRef rec_;
   uint32_t inv_t_ = 0;  // this lane's inv ticket
 };

@@ -46,9 +46,9 @@ class RoundClockContext : public RoundBracketContext {
   // plain record store (write_record), 7.57-7.58 G ops/s against 7.08-7.12 with the block in
   // shared memory and streaming stores (H100, 2026-11-27, slab-record-h100.txt).
   __device__ void begin_round(int64_t, bool, uint32_t) {
-    uint32_t block = 0;
-    if ((threadIdx.x & 31) == 0) block = device_ref<uint32_t>(rec_.clocks[0]).fetch_add(32u, cuda::memory_order_acquire);
-    inv_t_ = __shfl_sync(~0u, block, 0) + (threadIdx.x & 31) + 1;  // tickets count from 1
+    const uint32_t block =
+        lane0([&] { return device_ref<uint32_t>(rec_.clocks[0]).fetch_add(32u, cuda::memory_order_acquire); });
+    inv_t_ = block + (threadIdx.x & 31) + 1;  // tickets count from 1
     __syncwarp();  // lane 0's acquire before any lane's first shared access
   }
 
@@ -58,9 +58,8 @@ class RoundClockContext : public RoundBracketContext {
                             bool has_res, bool res_null, uint32_t res) {
     __syncwarp();  // every lane's last shared access before lane 0's release
     const uint32_t lane = threadIdx.x & 31;
-    uint32_t ret_block = 0;
-    if (lane == 0) ret_block = device_ref<uint32_t>(rec_.clocks[0]).fetch_add(32u, cuda::memory_order_release);
-    ret_block = __shfl_sync(~0u, ret_block, 0);
+    const uint32_t ret_block =
+        lane0([&] { return device_ref<uint32_t>(rec_.clocks[0]).fetch_add(32u, cuda::memory_order_release); });
     if (!active) return;
     const uint32_t ret_t = pending ? 0u : ret_block + lane + 1;
     write_record(op, ret_t, fn, key, value, args_len, has_res, res_null, res);

@@ -7,6 +7,8 @@
 #include "cuda/cuda_context.cuh"
 #include "cuda/key_clock_context.cuh"
 #include "cuda/key_round_context.cuh"
+#include "cuda/published_clock_context.cuh"
+#include "cuda/published_clock_ticker.cuh"
 #include "cuda/round_clock_context.cuh"
 #include "cuda/slab_hash_launch.h"
 #include "structures/slab_hash/flush.h"
@@ -17,16 +19,25 @@ namespace gpulin::slab_hash {
 using SlabFlushContext = cuda_exec::CudaContext<cuda_exec::WarpScope, false>;
 
 // How a batch kernel records: not at all, every event from the one global ticket
-// counter (histories/device_events.h), by key clocks, by warp rounds or by key
-// rounds (histories/key_clock_records.h).
-enum class SlabRecording { kNone, kEvents, kKeyClocks, kWarpRounds, kKeyRounds };
+// counter (histories/device_events.h), by key clocks, by warp rounds, by key
+// rounds or by a published clock (histories/key_clock_records.h).
+enum class SlabRecording { kNone, kEvents, kKeyClocks, kWarpRounds, kKeyRounds, kPublished };
+
+// The blocks of a launch whose operations take `blocks`: a published clock's
+// launch has one more, block 0, its ticker (cuda/published_clock_ticker.cuh).
+template <SlabRecording R>
+constexpr uint64_t slab_batch_grid(uint64_t blocks) {
+  return R == SlabRecording::kPublished ? blocks + 1 : blocks;
+}
 
 template <SlabRecording R>
 using SlabBatchContext = std::conditional_t<
     R == SlabRecording::kKeyClocks, cuda_exec::KeyClockContext,
-    std::conditional_t<R == SlabRecording::kKeyRounds, cuda_exec::KeyRoundContext,
-                       std::conditional_t<R == SlabRecording::kWarpRounds, cuda_exec::RoundClockContext,
-                                          cuda_exec::CudaContext<cuda_exec::WarpScope, R == SlabRecording::kEvents>>>>;
+    std::conditional_t<
+        R == SlabRecording::kKeyRounds, cuda_exec::KeyRoundContext,
+        std::conditional_t<R == SlabRecording::kWarpRounds, cuda_exec::RoundClockContext,
+                           std::conditional_t<R == SlabRecording::kPublished, cuda_exec::PublishedClockContext,
+                                              cuda_exec::CudaContext<cuda_exec::WarpScope, R == SlabRecording::kEvents>>>>>;
 
 // One operation per thread. `Fn`: the batch's one operation, fixed at compile time
 // (a bulk build or search), or kAnyFn (each thread's from ops.fn or ops.uniform_fn).
@@ -44,14 +55,19 @@ __global__ void __launch_bounds__(1024, R == SlabRecording::kEvents ? 1 : 2)
     slab_batch_kernel(SlabHashView<P> h, SlabOpBatch ops, DeviceRecorderRef rec, KeyClockRecorderRef clocks,
                       int64_t op_id_base) {
   constexpr bool kClocks = R == SlabRecording::kKeyClocks || R == SlabRecording::kWarpRounds ||
-                           R == SlabRecording::kKeyRounds;  // records a round
+                           R == SlabRecording::kKeyRounds || R == SlabRecording::kPublished;  // records a round
+  // A published clock's block 0 is its ticker (slab_batch_grid); the others work.
+  constexpr uint32_t kTickers = R == SlabRecording::kPublished ? 1 : 0;
+  if constexpr (kTickers != 0) {
+    if (blockIdx.x == 0) return cuda_exec::run_published_ticker(clocks, (ops.count + 31) / 32);
+  }
   using X = SlabBatchContext<R>;
   X x = [&] {
     if constexpr (kClocks) return X(clocks);
     else return X(cuda_exec::WarpScope{}, rec);
   }();
-  const uint64_t warps = (uint64_t{gridDim.x} * blockDim.x) / 32;
-  const uint64_t first_warp = (uint64_t{blockIdx.x} * blockDim.x + threadIdx.x) / 32;
+  const uint64_t warps = (uint64_t{gridDim.x - kTickers} * blockDim.x) / 32;
+  const uint64_t first_warp = (uint64_t{blockIdx.x - kTickers} * blockDim.x + threadIdx.x) / 32;
   const uint32_t lane = threadIdx.x & 31;
   WarpAllocator<X> wa;
   wa.warp_id = static_cast<uint32_t>(first_warp);
@@ -98,9 +114,9 @@ __global__ void __launch_bounds__(1024, R == SlabRecording::kEvents ? 1 : 2)
         x.fail("slab hash: an operation this mode does not have (SEARCHALL and DELETEALL are the multimap's)");
       // The searches go two at a time (warp_search_pairs), as a bulk search does,
       // where no operation's own events are recorded: unrecorded, or by warp or
-      // key rounds, whose tickets bracket the whole round.
-      constexpr bool kPairs =
-          R == SlabRecording::kNone || R == SlabRecording::kWarpRounds || R == SlabRecording::kKeyRounds;
+      // key rounds or a published clock, whose brackets take in the whole round.
+      constexpr bool kPairs = R == SlabRecording::kNone || R == SlabRecording::kWarpRounds ||
+                              R == SlabRecording::kKeyRounds || R == SlabRecording::kPublished;
       const auto phase = [&](auto f) {
         constexpr uint32_t F = decltype(f)::value;
         task.v[kTaskActive] = active && fn == F;

@@ -35,8 +35,8 @@ cudaError_t launch_policy(const DeviceSlabHash& t, const SlabOpBatch& ops, uint3
   const bool searches = !ops.fn && ops.uniform_fn == kFnSearch;
   const uint64_t needed = (ops.count + threads - 1) / threads;
   const uint64_t blocks = recorded || searches ? needed : std::min<uint64_t>(needed, uint64_t(sm_count()) * 32);
-  const auto launch = [&](auto kernel, const DeviceRecorderRef& r, const KeyClockRecorderRef& c) {
-    kernel<<<blocks, threads, 0, stream>>>(t.view<P>(), ops, r, c, op_id_base);
+  const auto launch = [&](auto kernel, const DeviceRecorderRef& r, const KeyClockRecorderRef& c, uint64_t tickers = 0) {
+    kernel<<<blocks + tickers, threads, 0, stream>>>(t.view<P>(), ops, r, c, op_id_base);
     return cudaGetLastError();
   };
   if (rec && clocks) return cudaErrorInvalidValue;          // one recorder a launch
@@ -52,6 +52,11 @@ cudaError_t launch_policy(const DeviceSlabHash& t, const SlabOpBatch& ops, uint3
       }
       if (clocks->mode == KeyClockMode::kKeyRounds)
         return launch(slab_batch_kernel<P, SlabRecording::kKeyRounds>, {}, *clocks);
+      if (clocks->mode == KeyClockMode::kPublished) {
+        if (clocks->clock_bits != kPublishedClockBits || !clocks->published || !clocks->ticks) return cudaErrorInvalidValue;
+        constexpr SlabRecording kPub = SlabRecording::kPublished;
+        return launch(slab_batch_kernel<P, kPub>, {}, *clocks, slab_batch_grid<kPub>(blocks) - blocks);
+      }
       return launch(slab_batch_kernel<P, SlabRecording::kKeyClocks>, {}, *clocks);
     }
   }

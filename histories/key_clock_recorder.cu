@@ -1,5 +1,6 @@
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -25,9 +26,25 @@ KeyClockRecorder::KeyClockRecorder(uint64_t ops, uint32_t clock_bits, KeyClockMo
   ref_.record_cap = ops;
   check(cudaMalloc(&ref_.clocks, sizeof(uint32_t) << clock_bits), "cudaMalloc clocks");
   check(cudaMemset(ref_.clocks, 0, sizeof(uint32_t) << clock_bits), "clear clocks");
+  if (mode == KeyClockMode::kPublished) {
+    // shape 0 marks a record never written.
+    check(cudaMalloc(&ref_.published, sizeof(PublishedRecord) * (ops ? ops : 1)), "cudaMalloc records");
+    check(cudaMemset(ref_.published, 0, sizeof(PublishedRecord) * (ops ? ops : 1)), "clear records");
+    return;
+  }
   check(cudaMalloc(&ref_.records, sizeof(KeyClockRecord) * (ops ? ops : 1)), "cudaMalloc records");
   // inv_t 0 marks a record never written.
   check(cudaMemset(ref_.records, 0, sizeof(KeyClockRecord) * (ops ? ops : 1)), "clear records");
+}
+
+KeyClockRecorder KeyClockRecorder::published(uint64_t ops, uint32_t tick_cap) {
+  if (tick_cap == 0) tick_cap = static_cast<uint32_t>(std::min<uint64_t>(std::max<uint64_t>(ops / 16, 1u << 20), 1u << 31));
+  KeyClockRecorder r(ops, kPublishedClockBits, KeyClockMode::kPublished);
+  r.ref_.tick_cap = tick_cap;
+  check(cudaMalloc(&r.ref_.ticks, sizeof(PublishedTick) * tick_cap), "cudaMalloc tick log");
+  check(cudaMalloc(&r.ref_.tick_state, sizeof(uint32_t) * 3), "cudaMalloc tick words");
+  check(cudaMemset(r.ref_.tick_state, 0, sizeof(uint32_t) * 3), "clear tick words");
+  return r;
 }
 
 KeyClockRecorder::KeyClockRecorder(KeyClockRecorder&& other) noexcept
@@ -36,9 +53,16 @@ KeyClockRecorder::KeyClockRecorder(KeyClockRecorder&& other) noexcept
 KeyClockRecorder::~KeyClockRecorder() {
   cudaFree(ref_.clocks);
   cudaFree(ref_.records);
+  cudaFree(ref_.published);
+  cudaFree(ref_.ticks);
+  cudaFree(ref_.tick_state);
 }
 
-size_t KeyClockRecorder::bytes() const { return (sizeof(uint32_t) << ref_.clock_bits) + sizeof(KeyClockRecord) * cap_; }
+size_t KeyClockRecorder::bytes() const {
+  if (ref_.mode == KeyClockMode::kPublished)
+    return (sizeof(uint32_t) << ref_.clock_bits) + sizeof(PublishedRecord) * cap_ + sizeof(PublishedTick) * ref_.tick_cap;
+  return (sizeof(uint32_t) << ref_.clock_bits) + sizeof(KeyClockRecord) * cap_;
+}
 
 KeyClockRecorderRef KeyClockRecorder::next_launch() {
   if (launches_ >= (uint32_t{1} << kKeyClockEpochBits))
@@ -51,10 +75,35 @@ KeyClockRecorderRef KeyClockRecorder::next_launch() {
 KeyHistory KeyClockRecorder::download(uint64_t ops, Header header, const std::vector<std::string>& fn_names,
                                       std::string source) const {
   if (ops > cap_) throw std::invalid_argument("key-clock recorder: asked for more records than it holds");
+  if (ref_.mode == KeyClockMode::kPublished)
+    throw std::invalid_argument("key-clock recorder: a published clock's records need their calls (download_published)");
   std::vector<KeyClockRecord> records(ops);
   check(cudaMemcpy(records.data(), ref_.records, sizeof(KeyClockRecord) * ops, cudaMemcpyDeviceToHost), "download");
   if (ref_.mode != KeyClockMode::kPerKey) header.lp_rule.clear();  // no lp events to order by
   return assemble_key_clock_history(records, ref_.clock_bits, std::move(header), fn_names, std::move(source));
+}
+
+uint64_t KeyClockRecorder::published_ticks() const {
+  if (ref_.mode != KeyClockMode::kPublished) return 0;
+  uint32_t used = 0;
+  check(cudaMemcpy(&used, ref_.tick_state + kTickUsed, sizeof used, cudaMemcpyDeviceToHost), "download tick words");
+  return used;
+}
+
+KeyHistory KeyClockRecorder::download_published(uint64_t ops, const std::vector<PublishedCall>& calls, Header header,
+                                                const std::vector<std::string>& fn_names, std::string source) const {
+  if (ref_.mode != KeyClockMode::kPublished) throw std::invalid_argument("key-clock recorder: not a published clock");
+  if (ops > cap_) throw std::invalid_argument("key-clock recorder: asked for more records than it holds");
+  std::vector<PublishedRecord> records(ops);
+  check(cudaMemcpy(records.data(), ref_.published, sizeof(PublishedRecord) * ops, cudaMemcpyDeviceToHost), "download");
+  uint32_t state[3];
+  check(cudaMemcpy(state, ref_.tick_state, sizeof state, cudaMemcpyDeviceToHost), "download tick words");
+  std::vector<PublishedTick> ticks(std::min(state[kTickUsed], ref_.tick_cap));
+  check(cudaMemcpy(ticks.data(), ref_.ticks, sizeof(PublishedTick) * ticks.size(), cudaMemcpyDeviceToHost),
+        "download tick log");
+  header.lp_rule.clear();  // no lp events to order by
+  return assemble_published_history(records, calls, ticks, state[kTickOverflow] != 0, std::move(header), fn_names,
+                                    std::move(source));
 }
 
 }  // namespace gpulin

@@ -10,6 +10,7 @@
 
 #include "histories/key_clock_records.h"
 #include "histories/key_history.h"
+#include "histories/published_clock_history.h"
 
 namespace gpulin {
 
@@ -24,6 +25,11 @@ class KeyClockRecorder {
   static KeyClockRecorder key_rounds(uint64_t ops, uint32_t clock_bits = kKeyClockMaxBits) {
     return KeyClockRecorder(ops, clock_bits, KeyClockMode::kKeyRounds);
   }
+  // Recording by a published clock (KeyClockMode::kPublished): 16-byte records, the
+  // clocks G and one a multiprocessor, and a log of `tick_cap` sightings of 16 bytes
+  // (0: one per 16 operations, at least 2^20; a launch of 2^20 operations logs about
+  // ten thousand, a moved clock a tick).
+  static KeyClockRecorder published(uint64_t ops, uint32_t tick_cap = 0);
   KeyClockRecorder(KeyClockRecorder&& other) noexcept;
   ~KeyClockRecorder();
   KeyClockRecorder(const KeyClockRecorder&) = delete;
@@ -37,7 +43,15 @@ class KeyClockRecorder {
 
   // Records 0 .. ops - 1 (the ops run so far) as a history (assemble_key_clock_history).
   // By warp rounds the history has no lp events, so `header`'s lp_rule is dropped.
+  // Not for a published clock, whose records leave out the calls: download_published.
   KeyHistory download(uint64_t ops, Header header, const std::vector<std::string>& fn_names, std::string source) const;
+  // A published clock's records 0 .. ops - 1 and its ticker's log as a history
+  // (assemble_published_history); `calls[op]` is operation op's key and value, as
+  // its launch was given them.
+  KeyHistory download_published(uint64_t ops, const std::vector<PublishedCall>& calls, Header header,
+                                const std::vector<std::string>& fn_names, std::string source) const;
+  // A published clock's ticker sightings so far (how finely it ordered the rets).
+  uint64_t published_ticks() const;
 
  private:
   KeyClockRecorder(uint64_t ops, uint32_t clock_bits, KeyClockMode mode);

@@ -49,6 +49,32 @@
 // key's order is as exact as with warp rounds (linearizability is local), the
 // history says "per-key" as with key clocks, and the hot clock that every warp of a
 // warp round waits on is gone; each operation's two atomics stay.
+//
+// Recording by a published clock (KeyClockMode::kPublished, cuda/published_clock_
+// context.cuh, cuda/published_clock_ticker.cuh) brackets a warp's round as warp
+// rounds do, with no atomic on a shared hot line:
+//
+//   inv  an acquire LOAD of the one clock G (every warp reads it, only the ticker
+//        writes it), before the round's first shared access;
+//   ret  a release fetch_add of 1 on the clock of the warp's own multiprocessor
+//        (%smid; one 128-byte line each), after the round's last shared access.
+//
+// A ticker (one extra block of the launch, block 0) repeatedly reads every
+// multiprocessor's clock (relaxed loads, then an acquire fence) and, where one has
+// moved, bumps G with a release fetch_add and logs (multiprocessor, value seen, G's
+// old value g). A ret whose post-increment value the ticker saw at tick g happened
+// before every round whose inv loaded G > g: the ret's release heads a release
+// sequence of read-modify-writes that the ticker's acquire reads from, and the
+// ticker's release on G is read by the later inv's acquire. So operation A precedes
+// B in the history exactly when A's ret was published at a tick g_A < B's inv
+// value. That orders fewer pairs than warp rounds (two rounds within one tick are
+// left concurrent, never the other way), so the check is sound and a little
+// weaker; the ticker ticks about every microsecond or two (a round lasts tens).
+// The records are 16 bytes (PublishedRecord): an operation's key and value are the
+// workload's, which the host has, and are not written again. With the atomics off
+// the hot line and half the record: 13-15 % of the unrecorded rate against 33 % by
+// warp rounds (H100, Γ1 on 2^22 keys; bench/results/slab-record-h100.txt). Without
+// the smaller record, 16-17 %; the ticker costs about 2 points.
 #pragma once
 
 #include <cstdint>
@@ -95,7 +121,48 @@ GPULIN_HD constexpr uint64_t key_clock_t(uint32_t launch, uint32_t ticket, uint3
 // ret: three atomics an operation), a warp round's 32 at once from one clock
 // (two atomics a round of 32 operations, no lp), or each operation's inv and ret
 // from its key's clock around the warp's round (two atomics an operation, no lp).
-enum class KeyClockMode : uint32_t { kPerKey = 0, kWarpRounds = 1, kKeyRounds = 2 };
+enum class KeyClockMode : uint32_t { kPerKey = 0, kWarpRounds = 1, kKeyRounds = 2, kPublished = 3 };
+
+// One operation recorded by a published clock. inv: the value of G its warp's
+// round loaded; ret: the value its warp's ret left on its multiprocessor's clock
+// (0: pending, the operation never returned); shape: published_shape.
+struct PublishedRecord {
+  uint32_t inv;
+  uint32_t ret;
+  uint32_t res;
+  uint32_t shape;
+};
+static_assert(sizeof(PublishedRecord) == 16, "one record, half a sector");
+
+// At most 2^8 multiprocessors: the record's shape holds the one its warp ran on.
+inline constexpr uint32_t kPublishedMaxSms = 256;
+
+// args_len (bits 0-1) | res_len (bit 2) | res is null (bit 3) | fn (bits 4-7) |
+// multiprocessor (bits 8-15) | launch (bits 16-28).
+GPULIN_HD constexpr uint32_t published_shape(uint32_t args_len, bool has_res, bool res_null, uint32_t fn, uint32_t sm,
+                                             uint32_t launch) {
+  return args_len | (has_res ? 4u : 0u) | (res_null ? 8u : 0u) | (fn << 4) | (sm << 8) | (launch << 16);
+}
+
+// The published clock's words in KeyClockRecorderRef::clocks: G at 0, each
+// multiprocessor's on a line of its own.
+GPULIN_HD constexpr uint32_t published_sm_clock(uint32_t sm) { return 32u * (1u + sm); }
+inline constexpr uint32_t kPublishedClockBits = 14;  // 2^14 words hold G and 256 lines
+
+// One tick's sighting: the ticker saw multiprocessor `sm`'s clock at `value`, then
+// bumped G from `g` (so an inv that loads more than g comes after every ret up to
+// `value` on that multiprocessor).
+struct PublishedTick {
+  uint32_t sm;
+  uint32_t value;
+  uint32_t g;
+  uint32_t unused;
+};
+
+// The ticker's words (KeyClockRecorderRef::tick_state).
+inline constexpr uint32_t kTickUsed = 0;      // sightings logged
+inline constexpr uint32_t kTickOverflow = 1;  // 1: the log was full and a sighting was lost
+inline constexpr uint32_t kTickRetsDone = 2;  // the rets of every launch so far (the clocks' sum)
 
 // Passed by value to a recording kernel: operation `op` writes records[op]; the
 // launcher refuses a launch whose op ids reach past record_cap. `launch` is the
@@ -107,6 +174,11 @@ struct KeyClockRecorderRef {
   KeyClockRecord* records = nullptr;
   uint64_t record_cap = 0;
   uint32_t launch = 0;
+  // kPublished: its records (instead of `records`), the ticker's log and words.
+  PublishedRecord* published = nullptr;
+  PublishedTick* ticks = nullptr;
+  uint32_t tick_cap = 0;
+  uint32_t* tick_state = nullptr;  // [3]: kTickUsed, kTickOverflow, kTickRetsDone
 };
 
 }  // namespace gpulin

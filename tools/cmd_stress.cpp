@@ -31,8 +31,12 @@ void print_slab_result(const stress::SlabStressOptions& s, const stress::SlabStr
   if (s.record)
     fmt::print("  recorded by {}: {} ops, {} events; download and assembly {:.3f} s, check {:.3f} s ({} keys, {} searched)\n",
                r.recorder, r.ops, r.events, r.download_seconds, r.check_seconds, r.keys_checked, r.keys_searched);
+  if (s.record && r.recorder == "published")
+    fmt::print("  published clock: {} sightings by the ticker ({:.1f} a launch of {} ops)\n", r.ticks,
+               double(r.ticks) / std::max<double>(1, double(r.ops) / double(s.batch)), s.batch);
   if (!r.witness_failure.empty()) {
-    const bool by_rets = r.recorder == "warp-rounds" || r.recorder == "key-rounds";  // no lp events
+    // No lp events: the rets' order.
+    const bool by_rets = r.recorder == "published" || r.recorder == "warp-rounds" || r.recorder == "key-rounds";
     fmt::print("  {} order failed ({}); decided by the search\n", by_rets ? "ret" : "explicit-rule", r.witness_failure);
   }
   if (!r.history_path.empty()) fmt::print("  history: {}\n", r.history_path);
@@ -279,12 +283,13 @@ void add_stress(CLI::App& app, std::function<int()>& run) {
   sub->add_option("--mix", a->mix, "slab hash: fractions a,b,c,d of insert, delete, search, search-absent (paper Γ)");
   sub->add_option("--batch", sl.batch, "slab hash: operations per kernel launch");
   sub->add_option("--recorder", a->recorder,
-                  "slab hash with --record: warp-rounds (a warp round's tickets from one clock, no lp events; map "
-                  "and set), key-rounds (each op's inv and ret from its key's clock around its warp's round, no lp "
-                  "events; map and set), key-clocks (each op's inv, lp and ret from its key's clock; map and set), "
-                  "events (every "
-                  "event from one global counter) or auto (warp rounds where they apply)")
-      ->check(CLI::IsMember({"auto", "warp-rounds", "key-rounds", "key-clocks", "events"}));
+                  "slab hash with --record: published (a warp round's inv a load of one clock, its ret on its "
+                  "multiprocessor's clock, published by a ticker block; no lp events; map and set), warp-rounds (a "
+                  "warp round's tickets from one clock, no lp events; map and set), key-rounds (each op's inv and ret "
+                  "from its key's clock around its warp's round, no lp events; map and set), key-clocks (each op's "
+                  "inv, lp and ret from its key's clock; map and set), events (every event from one global counter) "
+                  "or auto (published where it applies)")
+      ->check(CLI::IsMember({"auto", "published", "warp-rounds", "key-rounds", "key-clocks", "events"}));
   sub->add_option("--alloc", a->alloc, "slab hash: light (SlabAlloc-light) or regular (SlabAlloc)")
       ->check(CLI::IsMember({"light", "regular"}));
   sub->add_option("--variant", a->variant, "fixed or paper")->check(CLI::IsMember({"paper", "fixed"}));

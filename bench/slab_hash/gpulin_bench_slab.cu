@@ -813,7 +813,7 @@ ConcurrentPlan plan_concurrent(const Mix& m, uint64_t n0, uint64_t batch, uint64
 
 // How a concurrent run records (the record section): not at all, by warp rounds, by
 // key rounds, by key clocks, by events.
-enum class Recording { kNone, kWarpRounds, kKeyRounds, kKeyClocks, kEvents };
+enum class Recording { kNone, kPublished, kWarpRounds, kKeyRounds, kKeyClocks, kEvents };
 
 // Runs one plan against initial utilization u; tag "<section>|<mix>|<u>|<batch>"
 // (the record section's: "record|<mix>|<u>|<batch>|<label>").
@@ -838,6 +838,7 @@ void concurrent_point(Bench& b, const Mix& m, const ConcurrentPlan& p, double u,
   if (recording == Recording::kKeyClocks) clocks = std::make_unique<KeyClockRecorder>(ops);
   if (recording == Recording::kKeyRounds) clocks = std::make_unique<KeyClockRecorder>(KeyClockRecorder::key_rounds(ops));
   if (recording == Recording::kWarpRounds) clocks = std::make_unique<KeyClockRecorder>(KeyClockRecorder::warp_rounds(ops));
+  if (recording == Recording::kPublished) clocks = std::make_unique<KeyClockRecorder>(KeyClockRecorder::published(ops));
   if (recording == Recording::kEvents)
     events = std::make_unique<DeviceRecorder>(static_cast<uint32_t>(p.batch / 32), static_cast<uint32_t>(p.batches * 96 + 64),
                                               static_cast<uint32_t>(p.batches * 96 + 64));
@@ -926,6 +927,7 @@ void run_record(Bench& b) {
   KeySet initial(n0, b.o.seed);
   const ConcurrentPlan p = plan_concurrent(kMixes[1], n0, batch, 4, b.o.seed);
   concurrent_point(b, kMixes[1], p, 0.55, initial, "G1", Recording::kNone, "record");
+  concurrent_point(b, kMixes[1], p, 0.55, initial, "G1+published", Recording::kPublished, "record");
   concurrent_point(b, kMixes[1], p, 0.55, initial, "G1+warp-rounds", Recording::kWarpRounds, "record");
   concurrent_point(b, kMixes[1], p, 0.55, initial, "G1+key-rounds", Recording::kKeyRounds, "record");
   concurrent_point(b, kMixes[1], p, 0.55, initial, "G1+key-clocks", Recording::kKeyClocks, "record");
@@ -1091,7 +1093,7 @@ void print_summary(const Bench& b) {
     const Row* plain = b.find(r);
     if (!plain) continue;
     line(std::string("concurrent G1, ") + lg + "-op batches, unrecorded", plain, 0, "-", nullptr, false);
-    for (const char* how : {"warp-rounds", "key-rounds", "key-clocks", "events"}) {
+    for (const char* how : {"published", "warp-rounds", "key-rounds", "key-clocks", "events"}) {
       const Row* rec = b.find(r + "+" + how);
       const bool ok = rec && rec->fail.empty() && plain->fail.empty();
       line(std::string("  recorded by ") + how, rec, 0,

@@ -172,11 +172,12 @@ TEST_P(SlabRecorded, RecordedMixIsLinearizableAndTheTableSound) {
   o.record = true;
   o.recorder = c.recorder;
   const stress::SlabStressResult r = stress::run_slab_stress(o);
-  EXPECT_EQ(r.recorder, std::string(c.recorder) == "auto" ? "warp-rounds" : c.recorder);
+  EXPECT_EQ(r.recorder, std::string(c.recorder) == "auto" ? "published" : c.recorder);
   EXPECT_EQ(r.ops, c.initial + c.ops);
-  // inv and ret of every op that returned; lp events too unless by warp rounds.
-  if (r.recorder == "warp-rounds") {
+  // inv and ret of every op that returned; lp events too unless by rounds.
+  if (r.recorder == "warp-rounds" || r.recorder == "published") {
     EXPECT_EQ(r.events, 2 * r.ops - r.alloc_failures);
+    if (r.recorder == "published") EXPECT_GT(r.ticks, 0u);
   } else {
     EXPECT_GT(r.events, 2 * r.ops);
   }
@@ -184,7 +185,9 @@ TEST_P(SlabRecorded, RecordedMixIsLinearizableAndTheTableSound) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Mixes, SlabRecorded,
-                         ::testing::Values(MixCase{"map_contended_rounds", Mode::Map, true, 64, 1 << 12, 1 << 16, "auto"},
+                         ::testing::Values(MixCase{"map_contended_published", Mode::Map, true, 64, 1 << 12, 1 << 16, "auto"},
+                                           MixCase{"set_regular_published", Mode::Set, false, 4096, 1 << 14, 1 << 17, "published"},
+                                           MixCase{"map_contended_rounds", Mode::Map, true, 64, 1 << 12, 1 << 16, "warp-rounds"},
                                            MixCase{"map_regular_rounds", Mode::Map, false, 4096, 1 << 14, 1 << 17, "warp-rounds"},
                                            MixCase{"set_contended_rounds", Mode::Set, true, 64, 1 << 12, 1 << 16, "warp-rounds"},
                                            MixCase{"map_contended", Mode::Map, true, 64, 1 << 12, 1 << 16, "key-clocks"},

@@ -2,8 +2,8 @@
 // slab hash's kernel with the mutant slab-search-first-slab (SEARCH stops after the
 // base slab). With 16 buckets the lists are long, so searches for keys further down
 // miss; the recorded history must be judged not linearizable, with the failing key
-// named, whichever recorder wrote it (events, key clocks, warp rounds, key rounds). Label `gpu`; skips
-// without a device.
+// named, whichever recorder wrote it (events, key clocks, warp rounds, key rounds, a
+// published clock). Label `gpu`; skips without a device.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -88,15 +88,30 @@ TEST(SlabMutantOnGpu, SearchFirstSlabIsRejectedByKeyClocks) {
   expect_rejected(expand(k));
 }
 
-// Recorded with no lp events (warp rounds, key rounds): the rets' order fails on
-// the keys the mutant missed, and the search on them finds no linearization.
+// The calls of build_then_search's two launches, in op id order (a published
+// clock's records leave them out).
+std::vector<PublishedCall> build_then_search_calls() {
+  std::vector<PublishedCall> calls;
+  for (int launch = 0; launch < 2; ++launch)
+    for (uint32_t i = 0; i < kOps; ++i) calls.push_back({i, i + 1});
+  return calls;
+}
+
+// Recorded with no lp events (warp rounds, key rounds, a published clock): the
+// rets' order fails on the keys the mutant missed, and the search on them finds
+// no linearization.
 template <SlabRecording R>
 void expect_rejected_without_lps(KeyClockRecorder rec) {
   DeviceSlabHash table({16, 1, 4, 64, 1}, true);
   build_then_search([&](const SlabOpBatch& ops, int64_t base) {
-    slab_batch_kernel<P, R><<<kOps / kThreads, kThreads>>>(table.view<P>(), ops, {}, rec.next_launch(), base);
+    slab_batch_kernel<P, R>
+        <<<slab_batch_grid<R>(kOps / kThreads), kThreads>>>(table.view<P>(), ops, {}, rec.next_launch(), base);
   });
-  KeyHistory k = rec.download(2 * kOps, explore::slab_header(Mode::Map, "test"), explore::slab_fn_names(Mode::Map), "gpu");
+  const Header header = explore::slab_header(Mode::Map, "test");
+  const auto fns = explore::slab_fn_names(Mode::Map);
+  KeyHistory k = R == SlabRecording::kPublished ? rec.download_published(2 * kOps, build_then_search_calls(), header, fns, "gpu")
+                                                : rec.download(2 * kOps, header, fns, "gpu");
+  if (R == SlabRecording::kPublished) EXPECT_GT(rec.published_ticks(), 0u);
   EXPECT_TRUE(k.header.lp_rule.empty());
   check_header(k.header, k.source, 0);
   check_events(k.events, k.source);
@@ -116,6 +131,33 @@ TEST(SlabMutantOnGpu, SearchFirstSlabIsRejectedByWarpRounds) {
 TEST(SlabMutantOnGpu, SearchFirstSlabIsRejectedByKeyRounds) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA device: GPU test skipped";
   expect_rejected_without_lps<SlabRecording::kKeyRounds>(KeyClockRecorder::key_rounds(2 * kOps));
+}
+
+TEST(SlabMutantOnGpu, SearchFirstSlabIsRejectedByAPublishedClock) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device: GPU test skipped";
+  expect_rejected_without_lps<SlabRecording::kPublished>(KeyClockRecorder::published(2 * kOps));
+}
+
+// A published clock's ticker whose log fills up keeps ticking (the launch ends) and
+// says so; the history is refused, not assembled with rets left unpublished. (The
+// mutant's kernel serves here as any other would.)
+TEST(PublishedClockOnGpu, AFullTickLogIsRefused) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device: GPU test skipped";
+  KeyClockRecorder rec = KeyClockRecorder::published(2 * kOps, /*tick_cap=*/2);
+  DeviceSlabHash table({16, 1, 4, 64, 1}, true);
+  constexpr SlabRecording kPub = SlabRecording::kPublished;
+  build_then_search([&](const SlabOpBatch& ops, int64_t base) {
+    slab_batch_kernel<P, kPub>
+        <<<slab_batch_grid<kPub>(kOps / kThreads), kThreads>>>(table.view<P>(), ops, {}, rec.next_launch(), base);
+  });
+  EXPECT_GE(rec.published_ticks(), 2u);
+  try {
+    rec.download_published(2 * kOps, build_then_search_calls(), explore::slab_header(Mode::Map, "test"),
+                           explore::slab_fn_names(Mode::Map), "gpu");
+    ADD_FAILURE() << "a history with lost sightings was assembled";
+  } catch (const FormatError& e) {
+    EXPECT_NE(std::string(e.what()).find("the ticker's log was full"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

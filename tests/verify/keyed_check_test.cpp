@@ -12,6 +12,7 @@
 #include <random>
 
 #include "histories/key_clock_history.h"
+#include "histories/published_clock_history.h"
 #include "histories/key_history.h"
 #include "histories/result_shapes.h"
 #include "histories/rules.h"
@@ -399,6 +400,37 @@ TEST(KeyedCheck, KeyRoundHistoryIsOrderedByEachKeysClock) {
   EXPECT_EQ(r.verdict, Verdict::NotLinearizable);
   EXPECT_EQ(r.failing_keys, std::vector<int64_t>{5});
   EXPECT_EQ(check_search(expand(kh)).verdict, Verdict::NotLinearizable);
+}
+
+// Published-clock records (KeyClockMode::kPublished): replace(5, 50) published at
+// G 0, then delete(5) (its round loaded G 1) published at G 1, then a search of key
+// 5 that returns the deleted 50. If the search's round loaded G 2 (after the
+// delete's publication), the delete happened before it: not linearizable. If it
+// loaded G 1, nothing orders it after the delete (it may have read first):
+// linearizable. The check is only as fine as the ticks, never finer than the run.
+TEST(KeyedCheck, APublishedClockOrdersOnlyWhatATickSeparates) {
+  auto verdict_with_search_inv = [](uint32_t search_inv) {
+    auto rec = [](uint32_t inv, uint32_t ret, uint32_t fn, uint32_t args_len, bool has_res, uint32_t res) {
+      return PublishedRecord{inv, ret, res, published_shape(args_len, has_res, !has_res, fn, 2, 0)};
+    };
+    const std::vector<PublishedRecord> records = {rec(0, 1, 0, 2, false, 0),            // replace(5, 50)
+                                                  rec(1, 2, 1, 1, false, 0),            // delete(5)
+                                                  rec(search_inv, 3, 2, 1, true, 50)};  // search(5): 50
+    const std::vector<PublishedCall> calls = {{5, 50}, {5, 0}, {5, 0}};
+    // The ticker saw multiprocessor 2's clock at 1, 2 and 3, bumping G from 0, 1, 2.
+    const std::vector<PublishedTick> ticks = {{2, 1, 0, 0}, {2, 2, 1, 0}, {2, 3, 2, 0}};
+    Header header;
+    header.model = "map";
+    KeyHistory kh = assemble_published_history(records, calls, ticks, false, header, {"replace", "delete", "search"},
+                                               "<gpu>");
+    apply_result_shapes(kh, {{"search", ResultShape::Scalar}});
+    const KeyedCheckResult r = keyed(kh, 2);
+    EXPECT_TRUE(r.applicable) << r.why;
+    EXPECT_EQ(check_search(expand(kh)).verdict, r.verdict);
+    return r.verdict;
+  };
+  EXPECT_EQ(verdict_with_search_inv(2), Verdict::NotLinearizable);
+  EXPECT_EQ(verdict_with_search_inv(1), Verdict::Linearizable);
 }
 
 }  // namespace
