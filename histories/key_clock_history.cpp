@@ -29,7 +29,9 @@ KeyHistory assemble_key_clock_history(const std::vector<KeyClockRecord>& records
       if (t >= kTicketLimit) refuse(op, "ticket " + std::to_string(t) + " is at or past 2^30: its key's clock wrapped");
     const uint32_t args_len = r.shape & 3u, res_len = (r.shape >> 2) & 1u, launch = r.shape >> 8;
     const bool res_null = (r.shape >> 3) & 1u;
-    if (args_len == 0 || (res_null && res_len)) refuse(op, "malformed shape word " + std::to_string(r.shape));
+    // A record holds two argument words (key, value): args_len 3 would read past them.
+    if (args_len == 0 || args_len > 2 || (res_null && res_len))
+      refuse(op, "malformed shape word " + std::to_string(r.shape));
     if (launch >= (uint32_t{1} << kKeyClockEpochBits)) refuse(op, "launch " + std::to_string(launch) + " is past 2^13");
     if (r.fn >= fn_names.size()) refuse(op, "unknown operation " + std::to_string(r.fn));
     if (op != 0 && launch < launch_of_prev) refuse(op, "launch " + std::to_string(launch) + " after a later one");

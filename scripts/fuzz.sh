@@ -10,7 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
-targets=("${@:-jsonl_reader binary_reader device_assembler importers schedule_string}")
+targets=("${@:-jsonl_reader binary_reader device_assembler published_assembler importers schedule_string}")
 read -r -a targets <<<"${targets[*]}"
 command -v clang++ >/dev/null || { echo "fuzz: clang++ missing (scripts/setup.sh installs clang)"; exit 2; }
 b=build-fuzz

@@ -97,6 +97,11 @@ TEST(KeyClockHistory, MalformedRecordsAreRefusedByOp) {
   r = two_launches();
   r[1].shape = key_clock_shape(0, true, false, 0);
   EXPECT_TRUE(throws_format_error([&] { assemble(r); }, 0, "op 1: malformed shape word"));
+  // Three argument words where a record holds two (found by the published-clock
+  // fuzz target, fuzz/corpus/published_assembler/args-len-3: it read past args).
+  r = two_launches();
+  r[1].shape = key_clock_shape(3, false, true, 0);
+  EXPECT_TRUE(throws_format_error([&] { assemble(r); }, 0, "op 1: malformed shape word"));
 }
 
 // The rules judge what assembly passes on: an lp whose ticket lies outside its
