@@ -1,9 +1,10 @@
-// What the two recorders that bracket a warp's whole round share (warp rounds,
-// round_clock_context.cuh; key rounds, key_round_context.cuh): CudaContext<WarpScope>
-// with no per-operation recording (no lp, and the round's inv and ret tickets
-// bracket every operation of the warp), each lane's inv ticket, and the record each
-// lane writes after the round. The derived context takes the tickets
-// (begin_round, end_round).
+// What the recorders that bracket a warp's whole round share (warp rounds,
+// round_clock_context.cuh; key rounds, key_round_context.cuh; a published clock,
+// published_clock_context.cuh): CudaContext<WarpScope> with no per-operation
+// recording (no lp, and the round's inv and ret bracket every operation of the
+// warp), each lane's inv, lane 0's clock access given to the warp (lane0), and the
+// 32-byte record (write_record; the published clock writes its own 16-byte one).
+// The derived context takes the brackets (begin_round, end_round).
 #pragma once
 
 #include "cuda/cuda_context.cuh"
