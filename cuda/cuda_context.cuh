@@ -5,7 +5,7 @@
 // broadcast. Lane operations (ballot, shuffle, per-lane loads) are the calling
 // warp's instructions.
 //
-// Memory order (../shared/design.md): state another actor may have written is read
+// Memory order (docs/design.md): state another actor may have written is read
 // and written only with device-scope atomics - acquire/release for lock words,
 // relaxed for data bracketed by those and, where a structure asks for it
 // (exec::relaxed), for lock-free words that carry all a reader needs - never with
@@ -678,5 +678,41 @@ class CudaContext {
   uint32_t counted_node_ = kNoOpenHold, counted_number_ = 0;
   uint32_t rels_begun_ = 0, rels_ended_ = 0;
 };
+
+}  // namespace gpulin::cuda_exec
+
+// The contract (structures/exec/context.h), checked here, where the context is
+// defined, on the instantiations the kernels make: block actors (the heaps,
+// unrecorded or recorded, 32- or 64-bit recorded keys, counted holds only) and
+// warp actors (the slab hash, the merge's roles). Every part in both scopes, but
+// a block actor's collectives in block scope only: CudaContext declares them in
+// both and refuses a warp's call in their bodies (a static_assert), which no
+// requirement sees. The recording contexts (cuda/*_context.cuh) check themselves
+// with meets_the_contract too.
+#include "structures/exec/context.h"
+
+namespace gpulin::cuda_exec {
+
+template <class X, class Scope>
+GPULIN_HD constexpr bool meets_the_contract() {
+  static_assert(exec::SharedWords<X>);
+  static_assert(exec::CountedWords<X>);
+  static_assert(exec::PairedWords<X>);
+  static_assert(exec::ActorLoops<X>);
+  static_assert(exec::BulkData<X>);
+  if constexpr (std::is_same_v<Scope, BlockScope>) static_assert(exec::BlockCollectives<X>);
+  static_assert(exec::Recording<X>);
+  static_assert(exec::ActorIds<X>);
+  static_assert(exec::WarpLanes<X>);
+  static_assert(exec::BlockBarriers<X>);
+  return true;
+}
+
+static_assert(meets_the_contract<CudaContext<BlockScope>, BlockScope>());
+static_assert(meets_the_contract<CudaContext<BlockScope, true>, BlockScope>());
+static_assert(meets_the_contract<CudaContext<BlockScope, true, uint64_t>, BlockScope>());
+static_assert(meets_the_contract<CudaContext<BlockScope, true, uint64_t, true>, BlockScope>());
+static_assert(meets_the_contract<CudaContext<WarpScope>, WarpScope>());
+static_assert(meets_the_contract<CudaContext<WarpScope, true>, WarpScope>());
 
 }  // namespace gpulin::cuda_exec

@@ -28,13 +28,13 @@ __device__ __forceinline__ Key* shared_keys() {
 
 // Launchable with up to MaxThreads threads a block (the paper sweeps up to 1024,
 // Fig. 14): the bound keeps registers within 64 a thread at 1024. The recording
-// context needs more (its counts and the holds it is numbering): under that bound
-// its kernels spilled (ptxas -v: up to 1.4 KiB of spill loads), so launches of at
-// most 512 threads get their own instantiation, bound 512. The bound names one
-// block a multiprocessor: with the thread count alone ptxas still held the 32-bit
-// recorded kernels to 64 registers and spilled up to 152 bytes (ptxas -v, nvcc 13);
-// with it they take 84-92 and spill nothing (H100, 2^24 keys, 128 x 512: recording
-// by hold versions 13.7 % for TD and 13.5 % for BU against 15.3 and 17.9 %).
+// context needs more (its counts and the holds it is numbering), and under that
+// bound its kernels spill, so launches of at most 512 threads get their own
+// instantiation, bound 512. The bound also names one block a multiprocessor: with
+// the thread count alone ptxas still holds the 32-bit recorded kernels to 64
+// registers and spills; with it they have the registers they need and spill
+// nothing (ptxas -v shows both; what the spill cost the recording:
+// bench/results/architecture-notes.md, 1.5).
 // RootOnly: the recording of the root's holds alone (cuda_context.cuh's
 // CountedHoldsOnly), for a recorder set so (gheap_launch.h, root_only_recorder).
 template <class Key, class P, bool Record, uint32_t MaxThreads, bool RootOnly = false>

@@ -81,3 +81,9 @@ class KeyClockContext : public CudaContext<WarpScope, false> {
 };
 
 }  // namespace gpulin::cuda_exec
+
+// The contract (structures/exec/context.h), checked where the context is defined
+// (meets_the_contract, cuda/cuda_context.cuh): a warp actor's parts.
+namespace gpulin::cuda_exec {
+static_assert(meets_the_contract<KeyClockContext, WarpScope>());
+}  // namespace gpulin::cuda_exec

@@ -1,9 +1,9 @@
 // What the recorders that bracket a warp's whole round share (warp rounds,
-// round_clock_context.cuh; key rounds, key_round_context.cuh; a published clock,
-// published_clock_context.cuh): CudaContext<WarpScope> with no per-operation
-// recording (no lp, and the round's inv and ret bracket every operation of the
-// warp), each lane's inv, lane 0's clock access given to the warp (lane0), and the
-// 32-byte record (write_record; the published clock writes its own 16-byte one).
+// round_clock_context.cuh; a published clock, published_clock_context.cuh):
+// CudaContext<WarpScope> with no per-operation recording (no lp, and the round's
+// inv and ret bracket every operation of the warp), each lane's inv, lane 0's
+// clock access given to the warp (lane0), and the 32-byte record (write_record;
+// the published clock writes its own 16-byte one).
 // The derived context takes the brackets (begin_round, end_round).
 #pragma once
 
@@ -26,9 +26,9 @@ class RoundBracketContext : public CudaContext<WarpScope, false> {
 
  protected:
   // This lane's record of operation `op`: its inv ticket, `ret_t` (0: pending), no lp.
-  // A plain store: streaming ones (evict first, to keep the table in L2) measured
-  // slower for warp rounds, 7.38-7.47 against 7.57-7.58 G ops/s (H100, 2026-11-27,
-  // bench/results/slab-record-h100.txt).
+  // A plain store. Streaming stores (evict first, meant to keep the table in L2)
+  // would seem the better fit for records nobody reads again during the run, but
+  // they make the recorded run slower (bench/results/architecture-notes.md, 3.2).
   __device__ void write_record(int64_t op, uint32_t ret_t, uint32_t fn, uint32_t key, uint32_t value, uint32_t args_len,
                                bool has_res, bool res_null, uint32_t res) const {
     rec_.records[static_cast<uint64_t>(op)] =
@@ -48,4 +48,10 @@ class RoundBracketContext : public CudaContext<WarpScope, false> {
   uint32_t inv_t_ = 0;  // this lane's inv ticket
 };
 
+}  // namespace gpulin::cuda_exec
+
+// The contract (structures/exec/context.h), checked where the context is defined
+// (meets_the_contract, cuda/cuda_context.cuh): a warp actor's parts.
+namespace gpulin::cuda_exec {
+static_assert(meets_the_contract<RoundBracketContext, WarpScope>());
 }  // namespace gpulin::cuda_exec

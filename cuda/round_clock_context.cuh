@@ -15,22 +15,14 @@
 // record_lp, record_inv and record_ret are empty: no lp tickets (an lp would need
 // an atomic of its own operation), and the round brackets every operation.
 //
-// What it costs (H100, Γ1 on 2^22 keys, gpulin_bench_slab's record section): 31 %
-// at e8cc10e and 35 % at aec0b88 (the same kernels; the unrecorded rate measured
-// 9.75 and 10.22), against 50-53 % by key clocks (26-28 % and 52-53 % before the unrecorded
-// mixed kernel ran its searches in pairs and got faster). Taken apart with throwaway variants
-// (bench/results/slab-record-h100.txt): the brackets and records with no atomic,
-// 12 %; the same two atomics on 1024 spread words (which would order nothing),
-// 14 %; on the one clock, relaxed, 23 %: the one clock is a hot line, and every
-// warp waits on it at its start (the acquire's round trip). Fewer atomics on it
-// (a pair a block of four warps, or a pair every two or four rounds) cost the same.
-// At f4fb0af 38 % (7.12 against 11.39 G ops/s). Taking the waits off the clock (a
-// relaxed block of tickets a round ahead, a fence at each round's end, the rets
-// patched a round later) measured slower still: 56-58 %. Chained rounds (one acq_rel
-// atomic of 64 tickets a round: its rets and the next round's invs) measured the
-// same as two: 37-38 % (bench/results/slab-record-h100.txt). Key rounds
-// (key_round_context.cuh) take the same brackets from 2^20 key clocks: 32-33 %.
-// With each lane's inv in a register and plain record stores, 34-35 % at 113ca77.
+// What it costs: the one clock is a hot line, and every warp waits on it at the
+// start of its round (the acquire's round trip); fewer atomics on it (a pair for a
+// block of several warps, or for several rounds) cost the same, while the same
+// atomics on spread words cost little: the price is the hot line. So warp rounds cost more than a published
+// clock (published_clock_context.cuh), which takes the atomics off the hot line,
+// and the slab hash's default recorder is that one. The rates of every recorder:
+// bench/results/slab-record-h100.txt; the variants tried on warp rounds:
+// bench/results/architecture-notes.md, 3.2.
 #pragma once
 
 #include "cuda/round_bracket_context.cuh"
@@ -42,9 +34,11 @@ class RoundClockContext : public RoundBracketContext {
   __device__ explicit RoundClockContext(KeyClockRecorderRef rec) : RoundBracketContext(rec) {}
 
   // Every lane calls it. The arguments are the key-clock context's; unused here.
-  // Each lane keeps its own inv ticket in a register through the round: with the
-  // plain record store (write_record), 7.57-7.58 G ops/s against 7.08-7.12 with the block in
-  // shared memory and streaming stores (H100, 2026-11-27, slab-record-h100.txt).
+  // Each lane keeps its own inv ticket in a register through the round (the block's
+  // first ticket plus its lane), so each lane writes its record straight from its
+  // registers with the plain store (write_record) instead of staging the round's
+  // tickets in shared memory, which made the recorded run slower
+  // (bench/results/architecture-notes.md, 3.2).
   __device__ void begin_round(int64_t, bool, uint32_t) {
     const uint32_t block =
         lane0([&] { return device_ref<uint32_t>(rec_.clocks[0]).fetch_add(32u, cuda::memory_order_acquire); });
@@ -68,3 +62,9 @@ class RoundClockContext : public RoundBracketContext {
 
 }  // namespace gpulin::cuda_exec
 
+
+// The contract (structures/exec/context.h), checked where the context is defined
+// (meets_the_contract, cuda/cuda_context.cuh): a warp actor's parts.
+namespace gpulin::cuda_exec {
+static_assert(meets_the_contract<RoundClockContext, WarpScope>());
+}  // namespace gpulin::cuda_exec

@@ -6,7 +6,6 @@
 
 #include "cuda/cuda_context.cuh"
 #include "cuda/key_clock_context.cuh"
-#include "cuda/key_round_context.cuh"
 #include "cuda/published_clock_context.cuh"
 #include "cuda/published_clock_ticker.cuh"
 #include "cuda/round_clock_context.cuh"
@@ -19,9 +18,9 @@ namespace gpulin::slab_hash {
 using SlabFlushContext = cuda_exec::CudaContext<cuda_exec::WarpScope, false>;
 
 // How a batch kernel records: not at all, every event from the one global ticket
-// counter (histories/device_events.h), by key clocks, by warp rounds, by key
-// rounds or by a published clock (histories/key_clock_records.h).
-enum class SlabRecording { kNone, kEvents, kKeyClocks, kWarpRounds, kKeyRounds, kPublished };
+// counter (histories/device_events.h), by key clocks, by warp rounds or by a
+// published clock (histories/key_clock_records.h).
+enum class SlabRecording { kNone, kEvents, kKeyClocks, kWarpRounds, kPublished };
 
 // The blocks of a launch whose operations take `blocks`: a published clock's
 // launch has one more, block 0, its ticker (cuda/published_clock_ticker.cuh).
@@ -33,11 +32,9 @@ constexpr uint64_t slab_batch_grid(uint64_t blocks) {
 template <SlabRecording R>
 using SlabBatchContext = std::conditional_t<
     R == SlabRecording::kKeyClocks, cuda_exec::KeyClockContext,
-    std::conditional_t<
-        R == SlabRecording::kKeyRounds, cuda_exec::KeyRoundContext,
-        std::conditional_t<R == SlabRecording::kWarpRounds, cuda_exec::RoundClockContext,
-                           std::conditional_t<R == SlabRecording::kPublished, cuda_exec::PublishedClockContext,
-                                              cuda_exec::CudaContext<cuda_exec::WarpScope, R == SlabRecording::kEvents>>>>>;
+    std::conditional_t<R == SlabRecording::kWarpRounds, cuda_exec::RoundClockContext,
+                       std::conditional_t<R == SlabRecording::kPublished, cuda_exec::PublishedClockContext,
+                                          cuda_exec::CudaContext<cuda_exec::WarpScope, R == SlabRecording::kEvents>>>>;
 
 // One operation per thread. `Fn`: the batch's one operation, fixed at compile time
 // (a bulk build or search), or kAnyFn (each thread's from ops.fn or ops.uniform_fn).
@@ -46,8 +43,8 @@ using SlabBatchContext = std::conditional_t<
 // Without recording, 32 registers at most (two blocks of 1024 a multiprocessor,
 // every warp slot filled): a warp waits on one slab read at a time, so the more
 // warps resident, the more reads in flight. The mixed kernel spills a few words
-// under that bound and is still faster with it (H100, G2 at 2^20-op batches:
-// 8.9 G ops/s at 32 registers, 7.3 at 38).
+// under that bound and is still faster with it: the reads in flight are worth more
+// than the spilled words cost (bench/results/architecture-notes.md, 4).
 // `Pairs`: a batch of searches (Fn == kFnSearch, unrecorded) with two reads in
 // flight per warp (warp_search_pairs).
 template <class P, SlabRecording R, uint32_t Fn = kAnyFn, bool Pairs = false>
@@ -55,7 +52,7 @@ __global__ void __launch_bounds__(1024, R == SlabRecording::kEvents ? 1 : 2)
     slab_batch_kernel(SlabHashView<P> h, SlabOpBatch ops, DeviceRecorderRef rec, KeyClockRecorderRef clocks,
                       int64_t op_id_base) {
   constexpr bool kClocks = R == SlabRecording::kKeyClocks || R == SlabRecording::kWarpRounds ||
-                           R == SlabRecording::kKeyRounds || R == SlabRecording::kPublished;  // records a round
+                           R == SlabRecording::kPublished;  // records a round
   // A published clock's block 0 is its ticker (slab_batch_grid); the others work.
   constexpr uint32_t kTickers = R == SlabRecording::kPublished ? 1 : 0;
   if constexpr (kTickers != 0) {
@@ -113,10 +110,10 @@ __global__ void __launch_bounds__(1024, R == SlabRecording::kEvents ? 1 : 2)
       if (x.ballot([&](uint32_t) { return active && !known; }) != 0)
         x.fail("slab hash: an operation this mode does not have (SEARCHALL and DELETEALL are the multimap's)");
       // The searches go two at a time (warp_search_pairs), as a bulk search does,
-      // where no operation's own events are recorded: unrecorded, or by warp or
-      // key rounds or a published clock, whose brackets take in the whole round.
-      constexpr bool kPairs = R == SlabRecording::kNone || R == SlabRecording::kWarpRounds ||
-                              R == SlabRecording::kKeyRounds || R == SlabRecording::kPublished;
+      // where no operation's own events are recorded: unrecorded, or by warp
+      // rounds or a published clock, whose brackets take in the whole round.
+      constexpr bool kPairs =
+          R == SlabRecording::kNone || R == SlabRecording::kWarpRounds || R == SlabRecording::kPublished;
       const auto phase = [&](auto f) {
         constexpr uint32_t F = decltype(f)::value;
         task.v[kTaskActive] = active && fn == F;

@@ -26,11 +26,12 @@ cudaError_t launch_policy(const DeviceSlabHash& t, const SlabOpBatch& ops, uint3
   // thread owns one operation of the launch. So does an unrecorded batch of
   // searches, as the original's kernels launch: the hardware deals each block to the
   // first multiprocessor with room, so no warp is left with a last round while
-  // others idle (H100, n = 2^22, u = 0.55: 19.2 against 17.5 G searches/s with the
-  // grid-stride loop's two waves). Other unrecorded batches keep a grid-stride loop
-  // over at most 32 blocks a multiprocessor: a warp's allocator state (its resident
-  // memory block, loaded once) lives across its rounds (the build: 9.46 G/s against
-  // 9.25-9.35 with a block per 128 operations).
+  // others idle, as a grid-stride loop's last wave would leave them. Other
+  // unrecorded batches keep a grid-stride loop over at most 32 blocks a
+  // multiprocessor: a warp's allocator state (its resident memory block, loaded
+  // once) then lives across its rounds instead of being loaded again for every
+  // block. (Both measured against the alternative: bench/results/
+  // architecture-notes.md, 4.)
   const bool recorded = rec || clocks;
   const bool searches = !ops.fn && ops.uniform_fn == kFnSearch;
   const uint64_t needed = (ops.count + threads - 1) / threads;
@@ -50,13 +51,12 @@ cudaError_t launch_policy(const DeviceSlabHash& t, const SlabOpBatch& ops, uint3
         if (clocks->clock_bits != 0) return cudaErrorInvalidValue;  // one clock for every key
         return launch(slab_batch_kernel<P, SlabRecording::kWarpRounds>, {}, *clocks);
       }
-      if (clocks->mode == KeyClockMode::kKeyRounds)
-        return launch(slab_batch_kernel<P, SlabRecording::kKeyRounds>, {}, *clocks);
       if (clocks->mode == KeyClockMode::kPublished) {
         if (clocks->clock_bits != kPublishedClockBits || !clocks->published || !clocks->ticks) return cudaErrorInvalidValue;
         constexpr SlabRecording kPub = SlabRecording::kPublished;
         return launch(slab_batch_kernel<P, kPub>, {}, *clocks, slab_batch_grid<kPub>(blocks) - blocks);
       }
+      if (clocks->mode != KeyClockMode::kPerKey) return cudaErrorInvalidValue;
       return launch(slab_batch_kernel<P, SlabRecording::kKeyClocks>, {}, *clocks);
     }
   }
@@ -87,6 +87,9 @@ cudaError_t launch_slab_batch(Mode mode, const DeviceSlabHash& table, const Slab
   });
 }
 
+// Every kernel launch_policy may launch for the policy: the unrecorded ones, the
+// flush, and each recorder's (map and set: key clocks, warp rounds and the published
+// clock, the default; every mode: events).
 cudaError_t load_slab_kernels(Mode mode, bool light) {
   return with_slab_policy(mode, light, [&](auto policy) -> cudaError_t {
     using P = decltype(policy);
@@ -100,7 +103,7 @@ cudaError_t load_slab_kernels(Mode mode, bool light) {
     if constexpr (P::mode != Mode::Multimap) {
       kernels.push_back((const void*)slab_batch_kernel<P, SlabRecording::kKeyClocks>);
       kernels.push_back((const void*)slab_batch_kernel<P, SlabRecording::kWarpRounds>);
-      kernels.push_back((const void*)slab_batch_kernel<P, SlabRecording::kKeyRounds>);
+      kernels.push_back((const void*)slab_batch_kernel<P, SlabRecording::kPublished>);
     }
     for (const void* k : kernels)
       if (const cudaError_t e = cudaFuncGetAttributes(&a, k); e != cudaSuccess) return e;

@@ -48,8 +48,10 @@ cudaError_t launch_slab_batch(Mode mode, const DeviceSlabHash& table, const Slab
 cudaError_t launch_slab_batch(Mode mode, const DeviceSlabHash& table, const SlabOpBatch& ops, uint32_t threads,
                               cudaStream_t stream, const KeyClockRecorderRef& clocks, int64_t op_id_base);
 
-// Loads the table's kernels into the context now (under CUDA's lazy module loading a
-// kernel's first launch would pay it), so that timed launches time only the work.
+// Loads every kernel the table's launches may run (unrecorded, the flush, and each
+// recorder's, the default published clock's included) into the context now (under
+// CUDA's lazy module loading a kernel's first launch would pay it), so that timed
+// launches time only the work.
 cudaError_t load_slab_kernels(Mode mode, bool light);
 
 // FLUSH (§IV-C4) of every bucket, one warp per bucket, as its own kernel.

@@ -1,4 +1,4 @@
-// The GPU watchdog's shared words (issue 14): what a kernel's execution context
+// The GPU watchdog's shared words: what a kernel's execution context
 // (cuda/cuda_context.cuh) needs to stop a run that cannot finish instead of hanging
 // the GPU or trapping. Plain C++, so host code (cuda/watchdog_host.h) and kernels
 // share the layout.

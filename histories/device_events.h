@@ -1,7 +1,7 @@
 // The device recorder's layout, shared by the recording code (CUDA contexts) and
 // the host side that downloads it: one preallocated append buffer of events and one
 // of keys per recording actor (thread block), and one global ticket counter whose
-// order is real-time order (../shared/design.md, Recording). Plain structs only, so
+// order is real-time order (docs/design.md, Recording). Plain structs only, so
 // host and device code both include this.
 #pragma once
 
@@ -59,7 +59,7 @@ struct BasicDeviceRecorderRef {
   uint32_t* key_count = nullptr;    // [actors]
   uint32_t event_cap = 0;
   uint32_t key_cap = 0;
-  // Hold versions (issue 15, item 4): with this set (a word per lockable node, all
+  // Hold versions: with this set (a word per lockable node, all
   // 0 at the start), an acq or rel takes no ticket from the one counter. The
   // holder counts its hold on the node's own word instead (a relaxed increment
   // just before the releasing access, so inside the hold: no other actor touches
@@ -81,9 +81,9 @@ struct BasicDeviceRecorderRef {
   // holds of a node at or past it are not recorded at all (no acq, no rel). A heap
   // checked by the root-release rule records node 1's alone (2): the rule compares
   // only those, and every recorded hold costs its holder events and an atomic
-  // while the nodes above it wait (issue 15, H100: every node's holds +13.5 %,
-  // the root's alone +11-12 %, and as one record each, below, +9-11 %; numbered
-  // by the root's counted word, no atomic at all).
+  // while the nodes above it wait; numbered by the root's counted word, the root's
+  // holds need no atomic at all (what each step saved:
+  // bench/results/architecture-notes.md, 1.3-1.4).
   uint64_t hold_version_nodes = 0;
   // With hold versions: each hold is recorded by one record after its release
   // (kDeviceHold), its acq implied right before it, instead of an acq stored

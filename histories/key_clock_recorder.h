@@ -17,14 +17,10 @@ namespace gpulin {
 class KeyClockRecorder {
  public:
   // Room for `ops` operations (op ids 0 .. ops - 1) on 2^clock_bits clocks
-  // (at most 2^20: 4 MiB, inside an H100's L2).
+  // (at most 2^20: 4 MiB, small enough to stay in a Hopper GPU's L2).
   explicit KeyClockRecorder(uint64_t ops, uint32_t clock_bits = kKeyClockMaxBits);
   // Recording by warp rounds (KeyClockMode::kWarpRounds): one clock, no lp.
   static KeyClockRecorder warp_rounds(uint64_t ops) { return KeyClockRecorder(ops, 0, KeyClockMode::kWarpRounds); }
-  // Recording by key rounds (KeyClockMode::kKeyRounds): each key's clock, no lp.
-  static KeyClockRecorder key_rounds(uint64_t ops, uint32_t clock_bits = kKeyClockMaxBits) {
-    return KeyClockRecorder(ops, clock_bits, KeyClockMode::kKeyRounds);
-  }
   // Recording by a published clock (KeyClockMode::kPublished): 16-byte records, the
   // clocks G and one a multiprocessor, and a log of `tick_cap` sightings of 16 bytes
   // (0: one per 16 operations, at least 2^20; a launch of 2^20 operations logs about

@@ -2,8 +2,10 @@
 // that assembles their history (docs/history-format.md, "Order by key").
 //
 // The event recorder (device_events.h) takes every event's ticket from one global
-// counter: about 1.3 G tickets/s on an H200, three per operation, so a slab hash
-// that runs 8 G operations/s unrecorded records at a twentieth of that. A history
+// counter, three per operation: one hot line that serves far fewer tickets a
+// second than a slab hash runs operations unrecorded (bench/results/
+// architecture-notes.md, 1.1), so recording by events throttles the slab hash to a
+// small fraction of its rate (bench/results/slab-record-h100.txt). A history
 // of single-key operations (the map, set and multimap models) needs no global
 // order: linearizability is local (Herlihy and Wing, Theorem 1), so the history is
 // linearizable exactly when each key's sub-history is, and each key's sub-history
@@ -43,13 +45,6 @@
 // One clock's 2^30 tickets (two an operation) bound such a history to 2^29
 // operations; the assembler refuses a ticket past that, naming its operation.
 //
-// Recording by key rounds (KeyClockMode::kKeyRounds, cuda/key_round_context.cuh)
-// keeps the key clocks and the warp rounds' brackets: each operation's inv and ret
-// tickets from its key's clock, taken before and after the whole round, no lp. Each
-// key's order is as exact as with warp rounds (linearizability is local), the
-// history says "per-key" as with key clocks, and the hot clock that every warp of a
-// warp round waits on is gone; each operation's two atomics stay.
-//
 // Recording by a published clock (KeyClockMode::kPublished, cuda/published_clock_
 // context.cuh, cuda/published_clock_ticker.cuh) brackets a warp's round as warp
 // rounds do, with no atomic on a shared hot line:
@@ -69,15 +64,16 @@
 // acquire. So operation A precedes B in the history exactly when A's ret was
 // published at a tick g_A below B's inv value. That orders fewer pairs than warp
 // rounds (two rounds within one tick are left concurrent, never the other way), so
-// the check is sound and a little weaker: on the H100 the ticker logged about
-// 2 900 sightings a launch of 2^20 operations, some twenty ticks of its ~130
-// multiprocessors' clocks, one every few microseconds; such a launch takes about
-// 100 us for its 2^15 rounds in some four waves, so a round lasts about five ticks.
+// the check is sound and a little weaker. How much weaker depends on how often the
+// ticker ticks against how long a round lasts: `gpulin stress` prints the sightings
+// a launch logged (bench/results/stress-h100-slab.txt), and a round spans several
+// ticks (bench/results/architecture-notes.md, 3.4), so only rounds that nearly
+// overlap anyway are left concurrent.
 // The records are 16 bytes (PublishedRecord): an operation's key and value are the
 // workload's, which the host has, and are not written again. With the atomics off
-// the hot line and half the record: 13-15 % of the unrecorded rate against 33 % by
-// warp rounds (H100, Γ1 on 2^22 keys; bench/results/slab-record-h100.txt). Without
-// the smaller record, 16-17 %; the ticker costs about 2 points.
+// the hot line and half the record it is the cheapest of these recorders; the
+// ticker's block costs little beside it (bench/results/slab-record-h100.txt;
+// architecture-notes.md, 3.4).
 #pragma once
 
 #include <cstdint>
@@ -122,9 +118,11 @@ GPULIN_HD constexpr uint64_t key_clock_t(uint32_t launch, uint32_t ticket, uint3
 
 // How the tickets are taken: each operation's own from its key's clock (inv, lp,
 // ret: three atomics an operation), a warp round's 32 at once from one clock
-// (two atomics a round of 32 operations, no lp), or each operation's inv and ret
-// from its key's clock around the warp's round (two atomics an operation, no lp).
-enum class KeyClockMode : uint32_t { kPerKey = 0, kWarpRounds = 1, kKeyRounds = 2, kPublished = 3 };
+// (two atomics a round of 32 operations, no lp), or a published clock (below).
+// (Key rounds, each operation's inv and ret from its key's clock around the warp's
+// round, were retired: costlier on the GPU than a published clock, slower on the
+// host than warp rounds, and no more precise; bench/results/README.md.)
+enum class KeyClockMode : uint32_t { kPerKey = 0, kWarpRounds = 1, kPublished = 2 };
 
 // One operation recorded by a published clock. inv: the value of G its warp's
 // round loaded; ret: the value its warp's ret left on its multiprocessor's clock

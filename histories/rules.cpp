@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "histories/id_index.h"
+#include "histories/model_catalog.h"
 
 namespace gpulin {
 
@@ -185,25 +186,23 @@ void check_actor_overlap(std::span<const Event> ev, const std::vector<OpSpan>& s
 
 }  // namespace
 
-const std::vector<std::string>& known_models() {
-  static const std::vector<std::string> models = {"pq-batch", "pq",       "psync-pq", "bucket-pq", "map",
-                                                  "multimap", "set",      "register", "kv"};
-  return models;
+std::vector<std::string> known_models() {
+  std::vector<std::string> names;
+  for (const ModelInfo& m : model_catalog()) names.push_back(m.name);
+  return names;
 }
 
 void check_header(const Header& h, const std::string& file, uint32_t line) {
   if (h.version != 1)
     throw FormatError(file, line, fmt::format("unsupported history version {} (this reader knows version 1)", h.version));
-  const auto& models = known_models();
-  if (std::find(models.begin(), models.end(), h.model) == models.end())
-  {
+  const ModelInfo* model = find_model_info(h.model);
+  if (!model) {
     std::string known;
-    for (const std::string& m : models) known += (known.empty() ? "" : ", ") + m;
+    for (const std::string& m : known_models()) known += (known.empty() ? "" : ", ") + m;
     throw FormatError(file, line, fmt::format("unknown model '{}' (known: {})", h.model, known));
   }
   if (!h.params.is_object()) throw FormatError(file, line, "header field 'params' must be an object");
-  if (h.model == "pq-batch") require_positive_param(h, "k", file, line);
-  if (h.model == "psync-pq") require_positive_param(h, "r", file, line);
+  for (const std::string& param : model->positive_params) require_positive_param(h, param.c_str(), file, line);
   if (!h.lp_rule.empty() && h.lp_rule != "root-release" && h.lp_rule != "last-lock" && h.lp_rule != "explicit")
     throw FormatError(file, line,
                       fmt::format("header field 'lp_rule' is '{}'; it must be one of root-release, last-lock, explicit",

@@ -15,8 +15,8 @@
 
 namespace gpulin {
 
-// The models history-format.md defines, in its order.
-const std::vector<std::string>& known_models();
+// The names of the models a history may name (histories/model_catalog.h), in its order.
+std::vector<std::string> known_models();
 
 // Header rules: version 1, a known model, params an object holding the model's
 // required parameters (pq-batch: k >= 1, psync-pq: r >= 1), lp_rule empty or one

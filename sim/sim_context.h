@@ -21,6 +21,7 @@
 #include "histories/recorder.h"
 #include "sim/sim_block.h"
 #include "sim/simulator.h"
+#include "structures/exec/context.h"
 #include "structures/exec/counted_word.h"
 #include "structures/exec/memory_order.h"
 #include "structures/exec/waiting.h"
@@ -375,5 +376,18 @@ class SimContext {
   bool in_lanes_ = false;
   std::vector<uint64_t*> lane_arrivals_;
 };
+
+// The contract (structures/exec/context.h), every part of it: one class serves
+// block actors and warp actors alike.
+static_assert(exec::SharedWords<SimContext>);
+static_assert(exec::CountedWords<SimContext>);
+static_assert(exec::PairedWords<SimContext>);
+static_assert(exec::ActorLoops<SimContext>);
+static_assert(exec::BulkData<SimContext>);
+static_assert(exec::BlockCollectives<SimContext>);
+static_assert(exec::Recording<SimContext>);
+static_assert(exec::ActorIds<SimContext>);
+static_assert(exec::WarpLanes<SimContext>);
+static_assert(exec::BlockBarriers<SimContext>);
 
 }  // namespace gpulin::sim

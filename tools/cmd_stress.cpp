@@ -1,4 +1,5 @@
-// gpulin stress: a structure on the GPU under a generated workload, checked.
+// gpulin stress: a registered structure on the GPU under a generated workload,
+// checked (each row's `stress`, tools/registry/).
 #include <fmt/core.h>
 #include <fmt/format.h>
 
@@ -11,12 +12,10 @@
 #include "tools/commands.h"
 #include "tools/explore/heap_config.h"
 #include "tools/explore/slab_program.h"
-#include "tools/stress/bucket_stress.h"
+#include "tools/registry/registry.h"
+#include "tools/registry/stress_args.h"
 #include "tools/stress/gpu_list.h"
 #include "tools/stress/multi_gpu.h"
-#include "tools/stress/psync_stress.h"
-#include "tools/stress/slab_stress.h"
-#include "tools/stress/stress.h"
 
 namespace gpulin::cli {
 
@@ -36,7 +35,7 @@ void print_slab_result(const stress::SlabStressOptions& s, const stress::SlabStr
                double(r.ticks) / std::max<double>(1, double(r.ops) / double(s.batch)), s.batch);
   if (!r.witness_failure.empty()) {
     // No lp events: the rets' order.
-    const bool by_rets = r.recorder == "published" || r.recorder == "warp-rounds" || r.recorder == "key-rounds";
+    const bool by_rets = r.recorder == "published" || r.recorder == "warp-rounds";
     fmt::print("  {} order failed ({}); decided by the search\n", by_rets ? "ret" : "explicit-rule", r.witness_failure);
   }
   if (!r.history_path.empty()) fmt::print("  history: {}\n", r.history_path);
@@ -104,8 +103,9 @@ std::vector<int> gpu_list(const std::string& spec) {
   return stress::parse_gpu_list(spec, available);
 }
 
-template <class Args>
-int run_slab(Args& a) {
+}  // namespace
+
+int stress_slab(registry::StressArgs& a) {
   auto& s = a.slab;
   if (a.ops) s.ops = *a.ops;
   stress::SlabStressResult r;
@@ -132,8 +132,7 @@ int run_slab(Args& a) {
   return r.failures.empty() ? int(kPass) : int(kViolation);
 }
 
-template <class Args>
-int run_psync(Args& a) {
+int stress_psync(registry::StressArgs& a) {
   auto& p = a.psync;
   p.seed = a.o.seed;
   p.record = a.o.record;
@@ -160,8 +159,7 @@ int run_psync(Args& a) {
   return r.failures.empty() ? int(kPass) : int(kViolation);
 }
 
-template <class Args>
-int run_bucket(Args& a) {
+int stress_bucket(registry::StressArgs& a) {
   auto& b = a.bucket;
   b.seed = a.o.seed;
   b.record = a.o.record;
@@ -192,6 +190,8 @@ int run_bucket(Args& a) {
   fmt::print("  verdict: {}\n", r.failures.empty() ? "pass" : "FAIL");
   return r.failures.empty() ? int(kPass) : int(kViolation);
 }
+
+namespace {
 
 // One heap run's report (after its title line): phases, checks, verdict.
 void print_heap_result(const stress::StressOptions& o, const stress::StressResult& r) {
@@ -257,21 +257,30 @@ int run_heaps_on_gpus(const std::string& structure, const std::string& variant, 
 
 }  // namespace
 
+int stress_heap(registry::StressArgs& a) {
+  auto& o = a.o;
+  o.flavor = *explore::parse_structure(a.structure);
+  o.variant = *explore::parse_variant(a.variant);
+  o.mutant = *explore::parse_mutant(a.mutant);
+  stress::StressResult r;
+  try {
+    if (!a.gpus.empty()) return run_heaps_on_gpus(a.structure, a.variant, o, gpu_list(a.gpus));
+    r = stress::run_stress(o);
+  } catch (const std::invalid_argument& e) {
+    fmt::print(stderr, "gpulin stress: {}\n", e.what());
+    return int(kBadInput);
+  }
+  fmt::print("{}\n", heap_title(a.structure, a.variant, o));
+  print_heap_result(o, r);
+  return r.failures.empty() ? int(kPass) : int(kViolation);
+}
+
 void add_stress(CLI::App& app, std::function<int()>& run) {
-  struct Args {
-    std::string structure = "gheap-td", variant = "fixed", mutant = "none", mix = "0.2,0.2,0.3,0.3", alloc = "light", recorder = "auto";
-    stress::StressOptions o;
-    stress::SlabStressOptions slab;
-    stress::PsyncStressOptions psync;
-    stress::BucketStressOptions bucket;
-    std::optional<uint64_t> ops;  // --ops: the slab hash's mix or the bucket heap's program
-    std::string gpus;             // --gpus: one heap a GPU ("" : the current GPU alone)
-  };
-  auto a = std::make_shared<Args>();
+  auto a = std::make_shared<registry::StressArgs>();
   auto& o = a->o;
+  const std::vector<std::string> names = registry::structures().stress_names();
   CLI::App* sub = app.add_subcommand("stress", "run a structure on the GPU under a workload and check it");
-  sub->add_option("--structure", a->structure, "gheap-td, gheap-bu, slab-map, slab-set, slab-multimap, psync or bucket-heap")
-      ->check(CLI::IsMember({"gheap-td", "gheap-bu", "slab-map", "slab-set", "slab-multimap", "psync", "bucket-heap"}));
+  sub->add_option("--structure", a->structure, registry::joined(names))->check(CLI::IsMember(names));
   sub->add_option("--d", a->bucket.d, "bucket-heap: d, the most updates a BULKUPDATE brings")->check(CLI::Range(1u, 1u << 20));
   sub->add_option("--r", a->psync.r, "psync: node capacity r")->check(CLI::Range(1u, 1u << 20));
   sub->add_option("--cycles", a->psync.cycles, "psync: delete-insert cycles")->check(CLI::Range(uint64_t{1}, uint64_t{1} << 24));
@@ -283,13 +292,17 @@ void add_stress(CLI::App& app, std::function<int()>& run) {
   sub->add_option("--mix", a->mix, "slab hash: fractions a,b,c,d of insert, delete, search, search-absent (paper Γ)");
   sub->add_option("--batch", sl.batch, "slab hash: operations per kernel launch");
   sub->add_option("--recorder", a->recorder,
-                  "slab hash with --record: published (a warp round's inv a load of one clock, its ret on its "
-                  "multiprocessor's clock, published by a ticker block; no lp events; map and set), warp-rounds (a "
-                  "warp round's tickets from one clock, no lp events; map and set), key-rounds (each op's inv and ret "
-                  "from its key's clock around its warp's round, no lp events; map and set), key-clocks (each op's "
-                  "inv, lp and ret from its key's clock; map and set), events (every event from one global counter) "
-                  "or auto (published where it applies)")
-      ->check(CLI::IsMember({"auto", "published", "warp-rounds", "key-rounds", "key-clocks", "events"}));
+                  "slab hash with --record: auto (default: published for map and set, events for the multimap); "
+                  "published (map and set: a warp round's inv a load of one clock, its ret on its multiprocessor's "
+                  "clock, published by a ticker block; no lp events; the cheapest: pick it for recorded runs at "
+                  "scale); warp-rounds (map and set: a warp round's tickets from one clock, no lp events; it orders "
+                  "every two operations whose rounds did not overlap, where published leaves rounds within one tick "
+                  "concurrent: pick it when the check must see more precedence); key-clocks (map and set: each op's "
+                  "inv, lp and ret from its key's clock; lp events, as by events, at far less cost: pick it to test "
+                  "the slab hash's linearization points, the explicit rule, at GPU scale); events (every event from "
+                  "one global counter, one real-time order, the costliest: the multimap's recorder, and the reference "
+                  "the others are checked against)")
+      ->check(CLI::IsMember({"auto", "published", "warp-rounds", "key-clocks", "events"}));
   sub->add_option("--alloc", a->alloc, "slab hash: light (SlabAlloc-light) or regular (SlabAlloc)")
       ->check(CLI::IsMember({"light", "regular"}));
   sub->add_option("--variant", a->variant, "fixed or paper")->check(CLI::IsMember({"paper", "fixed"}));
@@ -313,43 +326,31 @@ void add_stress(CLI::App& app, std::function<int()>& run) {
                   "on these GPUs at once (all, or device numbers: 0,1), each run checked; heaps: one heap a GPU, "
                   "seeds seed, seed+1, ...; slab hash: one table partitioned by key; with --out a folder gpu-D each");
   const std::map<std::string, stress::StressOptions::Holds> holds = {{"root", stress::StressOptions::Holds::Root},
-                                                                    {"all", stress::StressOptions::Holds::All},
-                                                                    {"tickets", stress::StressOptions::Holds::Tickets}};
+                                                                    {"all", stress::StressOptions::Holds::All}};
   sub->add_option("--holds", o.holds,
-                  "with --record, fixed heaps: root (default: only node 1's holds, numbered on the root, what the "
-                  "root-release rule compares), all (every node's, numbered on its node; costlier), tickets (every "
-                  "node's, a ticket from the one counter each; costliest)")
+                  "with --record, heaps judged by the root-release rule (all but the paper BU heap): root (default: "
+                  "only node 1's holds, numbered on the root, all the rule compares; the cheapest: pick it for "
+                  "recorded runs at scale), all (every node's holds, numbered on its node; costlier: pick it to see "
+                  "every lock in the history and its timeline). The paper BU heap's last-lock rule compares holds of "
+                  "different nodes: it records every node's, ticketed, either way")
       ->transform(CLI::CheckedTransformer(holds));
   sub->add_option("--check", o.check, "where the checks run: device (the GPU, default) or host (download everything)")
       ->check(CLI::IsMember({"device", "host"}));
   sub->add_option("--out", o.out_dir, "with --record: write the history as JSON Lines to this folder (a download)");
   sub->callback([a, &run] {
     run = [a] {
-      if (!a->gpus.empty() && (a->structure == "psync" || a->structure == "bucket-heap")) {
+      const registry::StructureRow& row = *registry::structures().find(a->structure);
+      if (!a->gpus.empty() && !row.multi_gpu) {
+        std::vector<std::string> multi;
+        for (const registry::StructureRow& r : registry::structures().rows())
+          if (r.multi_gpu) multi.push_back(r.name);
         fmt::print(stderr,
-                   "gpulin stress: --gpus runs the heaps (gheap-td, gheap-bu: one a GPU) and the slab hash (one table "
-                   "partitioned over the GPUs); not {}\n",
-                   a->structure);
+                   "gpulin stress: --gpus runs {} (a heap on each GPU, or one slab table partitioned over them); "
+                   "not {}\n",
+                   registry::joined(multi), a->structure);
         return int(kBadInput);
       }
-      if (a->structure.rfind("slab-", 0) == 0) return run_slab(*a);
-      if (a->structure == "psync") return run_psync(*a);
-      if (a->structure == "bucket-heap") return run_bucket(*a);
-      auto& o = a->o;
-      o.flavor = *explore::parse_structure(a->structure);
-      o.variant = *explore::parse_variant(a->variant);
-      o.mutant = *explore::parse_mutant(a->mutant);
-      stress::StressResult r;
-      try {
-        if (!a->gpus.empty()) return run_heaps_on_gpus(a->structure, a->variant, o, gpu_list(a->gpus));
-        r = stress::run_stress(o);
-      } catch (const std::invalid_argument& e) {
-        fmt::print(stderr, "gpulin stress: {}\n", e.what());
-        return int(kBadInput);
-      }
-      fmt::print("{}\n", heap_title(a->structure, a->variant, o));
-      print_heap_result(o, r);
-      return r.failures.empty() ? int(kPass) : int(kViolation);
+      return row.stress(*a);
     };
   });
 }

@@ -12,6 +12,7 @@ namespace gpulin::cli {
 enum Exit : int { kPass = 0, kViolation = 1, kBadInput = 2, kUndecided = 3 };
 
 // Each adds its subcommand; `run` is set to the action when that subcommand is chosen.
+void add_list(CLI::App& app, std::function<int()>& run);
 void add_explore(CLI::App& app, std::function<int()>& run);
 void add_check(CLI::App& app, std::function<int()>& run);
 void add_replay(CLI::App& app, std::function<int()>& run);

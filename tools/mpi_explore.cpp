@@ -51,8 +51,8 @@ class ChunkAsker {
 // Rank 0's main thread: answers asks from the dispenser that rank 0's own explorer
 // also draws from, and collects the other ranks' reports. It polls rather than
 // blocks because Open MPI's blocking receive spins, taking the core rank 0's
-// explorer needs; every 50 us it took a quarter of that core on the 2-core VM,
-// and with chunks there are few asks to answer.
+// explorer needs; with chunks there are few asks to answer, so a poll every 50 us
+// costs little (bench/results/architecture-notes.md §7).
 std::vector<std::string> serve(explore::PartDispenser& dispenser, int ranks) {
   std::vector<std::string> reports;
   while (static_cast<int>(reports.size()) < ranks - 1) {
@@ -85,8 +85,8 @@ bool mpi_available() { return true; }
 
 std::optional<std::vector<std::string>> mpi_explore(const RankExplore& explore) {
   // Left to choose, Open MPI probes every messaging layer it has (cm with
-  // libfabric, UCX), which takes most of a short run's start: two ranks of a tiny
-  // exploration on the 2-core VM start in 0.40 s, in 0.18 s with ob1 named. ob1
+  // libfabric, UCX), which takes most of a short run's start (about half, with ob1
+  // named: bench/results/architecture-notes.md §7). ob1
   // is always there (over shared memory and TCP), and an exploration's messages
   // are a few words each (a part asked for, a part given, one report a rank). A
   // choice the user made (OMPI_MCA_pml in the environment, as mpirun --mca pml

@@ -26,26 +26,63 @@ int64_t positive_param(const Header& h, const char* key, const std::string& sour
   return v->as_int();
 }
 
+std::mutex& factories_mutex() {
+  static std::mutex mu;
+  return mu;
+}
+
+// The factory of each model in the catalog (histories/model_catalog.h), by name;
+// ModelRegistry.EveryCatalogModelHasAFactory keeps the two in step.
+std::map<std::string, ModelFactory>& factories() {
+  static std::map<std::string, ModelFactory> f = {
+      {"pq-batch", [](const Header& h) { return make_pq_batch_model("pq-batch", h.params.find("k")->as_int()); }},
+      {"pq", [](const Header&) { return make_pq_model(); }},
+      {"psync-pq", [](const Header& h) { return make_psync_pq_model(h.params.find("r")->as_int()); }},
+      {"bucket-pq", [](const Header&) { return make_bucket_pq_model(); }},
+      {"map", [](const Header&) { return make_map_model(); }},
+      {"set", [](const Header&) { return make_set_model(); }},
+      {"register",
+       [](const Header& h) {
+         const Value* init = h.params.find("init");
+         return make_register_model(init ? *init : Value());
+       }},
+      {"kv", [](const Header&) { return make_kv_model(); }},
+      {"multimap", [](const Header&) { return make_multimap_model(); }},
+      {"counters", [](const Header&) { return make_counters_model(); }},
+  };
+  return f;
+}
+
 std::unique_ptr<Model> build(const Header& h, const std::string& source, uint32_t line) {
-  const std::string& m = h.model;
-  if (m == "pq-batch") return make_pq_batch_model("pq-batch", positive_param(h, "k", source, line));
-  if (m == "pq") return make_pq_model();
-  if (m == "psync-pq") return make_psync_pq_model(positive_param(h, "r", source, line));
-  if (m == "bucket-pq") return make_bucket_pq_model();
-  if (m == "map") return make_map_model();
-  if (m == "set") return make_set_model();
-  if (m == "register") {
-    const Value* init = h.params.find("init");
-    return make_register_model(init ? *init : Value());
+  const ModelInfo* info = find_model_info(h.model);
+  ModelFactory factory;
+  {
+    std::lock_guard<std::mutex> lock(factories_mutex());
+    const auto it = factories().find(h.model);
+    if (it != factories().end()) factory = it->second;
   }
-  if (m == "kv") return make_kv_model();
-  if (m == "multimap") return make_multimap_model();
-  if (m == "counters") return make_counters_model();
-  throw FormatError(source, line,
-                    "unknown model '" + m + "' (pq-batch, pq, psync-pq, bucket-pq, map, multimap, set, register, kv, counters)");
+  if (!info || !factory) {
+    std::string known;
+    for (const ModelInfo& m : model_catalog()) known += (known.empty() ? "" : ", ") + m.name;
+    throw FormatError(source, line, "unknown model '" + h.model + "' (" + known + ")");
+  }
+  for (const std::string& p : info->positive_params) positive_param(h, p.c_str(), source, line);
+  return factory(h);
 }
 
 }  // namespace
+
+void register_model(ModelInfo info, ModelFactory factory) {
+  const std::string name = info.name;
+  add_model_info(std::move(info));
+  std::lock_guard<std::mutex> lock(factories_mutex());
+  factories()[name] = std::move(factory);
+}
+
+bool has_model_factory(const std::string& name) {
+  std::lock_guard<std::mutex> lock(factories_mutex());
+  return factories().count(name) != 0;
+}
 
 const Model& model_for(const Header& header, const std::string& source, uint32_t line) {
   static std::mutex mu;

@@ -8,8 +8,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "apps/knapsack/gpu/knapsack_launch.h"
 #include "common/cuda_support.h"
-#include "cuda/knapsack_launch.h"
 #include "cuda/watchdog_host.h"
 #include "histories/device_recorder.h"
 #include "structures/gheap/device_heap.h"

@@ -1,4 +1,4 @@
-// The knapsack branch and bound on the GPU (cuda/knapsack_kernels.cu): the instance
+// The knapsack branch and bound on the GPU (apps/knapsack/gpu/knapsack_kernels.cu): the instance
 // and a node pool uploaded, the fixed heap with 64-bit keys, a block an actor,
 // optionally recorded, under the GPU watchdog. Plain C++ (cudart).
 #pragma once

@@ -3,8 +3,8 @@
 #include <vector>
 
 #include "apps/sssp/frontier_run.h"
+#include "apps/sssp/gpu/sssp_frontier_launch.h"
 #include "common/cuda_support.h"
-#include "cuda/sssp_frontier_launch.h"
 #include "cuda/watchdog_host.h"
 #include "histories/device_recorder.h"
 #include "structures/gheap/device_heap.h"

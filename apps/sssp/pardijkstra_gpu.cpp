@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "apps/sssp/gpu/pardijkstra_launch.h"
 #include "common/cuda_support.h"
-#include "cuda/pardijkstra_launch.h"
 #include "cuda/watchdog_host.h"
 #include "structures/bucket_heap/device_bucket_heap.h"
 

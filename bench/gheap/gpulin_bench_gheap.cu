@@ -1000,10 +1000,12 @@ class Bench {
       if (events > 0xffffffffull || keys > 0xffffffffull) throw std::runtime_error("recording buffers too large");
       DeviceRecorder recorder(blocks, static_cast<uint32_t>(events), static_cast<uint32_t>(keys));
       const std::string sz = "recorder " + fmt_g(recorder.bytes() / 1048576.0, "%.0f") + " MiB";
-      // Tickets for every event (TD+r); every node's holds numbered on their nodes
-      // (hold versions, histories/device_events.h: TD+v, BU+v); the root's holds
-      // alone, numbered on the root (TD+root, BU+root: what gpulin stress records
-      // by default for the root-release rule). Each against the same heap
+      // Tickets for every event (TD+r: how the paper BU heap records, for its
+      // last-lock rule; gpulin stress no longer tickets a fixed heap's holds, which
+      // numbered ones record for less); every node's holds numbered on their
+      // nodes (hold versions, histories/device_events.h: TD+v, BU+v); the root's
+      // holds alone, numbered on the root (TD+root, BU+root: what gpulin stress
+      // records by default for the root-release rule). Each against the same heap
       // unrecorded, in this one run.
       const auto overhead = [](Row& on, const Row& plain) {
         if (plain.check == "PASS" && on.check == "PASS")

@@ -1,5 +1,5 @@
 // gpulin_bench_merge: GPU Merge Path (structures/merge_path) against its baselines,
-// side by side in one run (../shared/design.md): thrust::merge,
+// side by side in one run (docs/design.md): thrust::merge,
 // cub::DeviceMerge::MergeKeys, and a device-to-device cudaMemcpy of the same bytes
 // (every input read once, every output written once: the floor a merge can reach).
 //
@@ -32,7 +32,7 @@
 #include <string>
 #include <vector>
 
-#include "structures/merge_path/merge.cuh"
+#include "structures/merge_path/gpu/merge.cuh"
 #include "structures/merge_path/testing/sorted_keys.cuh"
 
 namespace mp = gpulin::merge_path;

@@ -27,12 +27,12 @@
 //          keys; 4 batches of 2^20 operations per run, timed together. Γ2 at 0.55
 //          also with batches of 2^18 (x16), 2^22 and 2^23 (x1): the issue's anchors.
 //   record the cost of recording (issue 10: at most 15 %): Γ1 at u = 0.55, 2^22 keys,
-//          4 batches of 2^20 a run, unrecorded, recorded by warp rounds, key rounds
-//          and key clocks (histories/key_clock_records.h, one 32-byte record an
-//          operation; a warp round's tickets from one clock, no lp; each operation's
-//          inv and ret around its round from its key's clock, no lp; or its inv, lp
-//          and ret from its key's clock) and recorded by events (every event's
-//          ticket from the one global counter), in the same run. A recorded launch covers its
+//          4 batches of 2^20 a run, unrecorded, recorded by a published clock (16-byte
+//          records, no lp), by warp rounds and by key clocks
+//          (histories/key_clock_records.h, one 32-byte record an operation; a warp
+//          round's tickets from one clock, no lp; or its inv, lp and ret from its
+//          key's clock) and recorded by events (every event's ticket from the one
+//          global counter), in the same run. A recorded launch covers its
 //          batch with one thread per operation (no grid-stride loop): that is part
 //          of the cost measured.
 //   alloc  SlabAlloc: one million 128-byte units, one allocation per thread: each
@@ -811,9 +811,9 @@ ConcurrentPlan plan_concurrent(const Mix& m, uint64_t n0, uint64_t batch, uint64
   return p;
 }
 
-// How a concurrent run records (the record section): not at all, by warp rounds, by
-// key rounds, by key clocks, by events.
-enum class Recording { kNone, kPublished, kWarpRounds, kKeyRounds, kKeyClocks, kEvents };
+// How a concurrent run records (the record section): not at all, by a published
+// clock, by warp rounds, by key clocks, by events.
+enum class Recording { kNone, kPublished, kWarpRounds, kKeyClocks, kEvents };
 
 // Runs one plan against initial utilization u; tag "<section>|<mix>|<u>|<batch>"
 // (the record section's: "record|<mix>|<u>|<batch>|<label>").
@@ -836,7 +836,6 @@ void concurrent_point(Bench& b, const Mix& m, const ConcurrentPlan& p, double u,
   std::unique_ptr<KeyClockRecorder> clocks;
   std::unique_ptr<DeviceRecorder> events;
   if (recording == Recording::kKeyClocks) clocks = std::make_unique<KeyClockRecorder>(ops);
-  if (recording == Recording::kKeyRounds) clocks = std::make_unique<KeyClockRecorder>(KeyClockRecorder::key_rounds(ops));
   if (recording == Recording::kWarpRounds) clocks = std::make_unique<KeyClockRecorder>(KeyClockRecorder::warp_rounds(ops));
   if (recording == Recording::kPublished) clocks = std::make_unique<KeyClockRecorder>(KeyClockRecorder::published(ops));
   if (recording == Recording::kEvents)
@@ -860,7 +859,7 @@ void concurrent_point(Bench& b, const Mix& m, const ConcurrentPlan& p, double u,
       const int64_t first = static_cast<int64_t>(bi * p.batch);
       if (clocks)
         ck(slab_hash::launch_slab_batch(slab_hash::Mode::Map, t, batch, b.o.threads, 0, clocks->next_launch(), first),
-           "launch_slab_batch (key clocks, key rounds or warp rounds)");
+           "launch_slab_batch (key clocks, warp rounds or a published clock)");
       else if (events) {
         const DeviceRecorderRef ref = events->ref();
         ck(slab_hash::launch_slab_batch(slab_hash::Mode::Map, t, batch, b.o.threads, 0, &ref, first),
@@ -929,7 +928,6 @@ void run_record(Bench& b) {
   concurrent_point(b, kMixes[1], p, 0.55, initial, "G1", Recording::kNone, "record");
   concurrent_point(b, kMixes[1], p, 0.55, initial, "G1+published", Recording::kPublished, "record");
   concurrent_point(b, kMixes[1], p, 0.55, initial, "G1+warp-rounds", Recording::kWarpRounds, "record");
-  concurrent_point(b, kMixes[1], p, 0.55, initial, "G1+key-rounds", Recording::kKeyRounds, "record");
   concurrent_point(b, kMixes[1], p, 0.55, initial, "G1+key-clocks", Recording::kKeyClocks, "record");
   concurrent_point(b, kMixes[1], p, 0.55, initial, "G1+events", Recording::kEvents, "record");
 }
@@ -1093,7 +1091,7 @@ void print_summary(const Bench& b) {
     const Row* plain = b.find(r);
     if (!plain) continue;
     line(std::string("concurrent G1, ") + lg + "-op batches, unrecorded", plain, 0, "-", nullptr, false);
-    for (const char* how : {"published", "warp-rounds", "key-rounds", "key-clocks", "events"}) {
+    for (const char* how : {"published", "warp-rounds", "key-clocks", "events"}) {
       const Row* rec = b.find(r + "+" + how);
       const bool ok = rec && rec->fail.empty() && plain->fail.empty();
       line(std::string("  recorded by ") + how, rec, 0,

@@ -15,7 +15,8 @@ enum Fn : uint32_t { kFnUpdate = 0, kFnExtractMin = 1, kFnDelete = 2, kFnCount =
 
 // EXTRACTMIN: true with (value, priority) of least priority, or false when the heap
 // is empty. `fixed` sends a DELETE of the value after it (config.h).
-template <class X, class P>
+template <exec::SharedWords X, class P>
+  requires exec::BulkData<X> && exec::BlockCollectives<X> && exec::Recording<X>
 GPULIN_HD bool extract_min(X& x, const View& h, uint32_t* value, uint32_t* prio) {
   Element* b = h.scratch_of(0);
   x.record_inv(kFnExtractMin, static_cast<const uint32_t*>(nullptr), 0u);
@@ -49,7 +50,8 @@ GPULIN_HD bool extract_min(X& x, const View& h, uint32_t* value, uint32_t* prio)
 // BULKUPDATE(U): `updates` sorted by value, one per value, at most d of them
 // (recorded as [v0, p0, v1, p1, ...], built in level 0's scratch: RESOLVE(0) runs
 // after the operation, on the same actor).
-template <class X, class P>
+template <exec::SharedWords X, class P>
+  requires exec::BulkData<X> && exec::Recording<X>
 GPULIN_HD void bulk_update(X& x, const View& h, const Element* updates, uint32_t n) {
   auto* flat = reinterpret_cast<uint32_t*>(h.scratch_of(0));
   x.parallel_for(n, [&](uint32_t i) {
@@ -62,7 +64,8 @@ GPULIN_HD void bulk_update(X& x, const View& h, const Element* updates, uint32_t
   x.record_ret(static_cast<const uint32_t*>(nullptr), 0u, true);
 }
 
-template <class X, class P>
+template <exec::SharedWords X, class P>
+  requires exec::BulkData<X> && exec::Recording<X>
 GPULIN_HD void delete_value(X& x, const View& h, uint32_t value) {
   x.record_inv(kFnDelete, &value, 1u);
   const Element del[1] = {make_element(value, kDel)};

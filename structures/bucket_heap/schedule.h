@@ -50,7 +50,8 @@ struct NoChecks {
 
 // RESOLVE(i)'s k-th: its turn, `around(true)`, the RESOLVE, `around(false)`, its
 // signal (the simulator checks Algorithm 1's conditions in `around`).
-template <class X, class P, class Around>
+template <exec::SharedWords X, class P, class Around>
+  requires exec::BulkData<X> && exec::BlockCollectives<X>
 GPULIN_HD void scheduled_resolve(X& x, const View& h, uint32_t i, uint32_t k, Around&& around) {
   wait_for_turn<X, P>(x, h, i, k);
   around(true);
@@ -60,7 +61,8 @@ GPULIN_HD void scheduled_resolve(X& x, const View& h, uint32_t i, uint32_t k, Ar
 }
 
 // A level actor i > 0: its share of the RESOLVEs of a run of `ops` operations.
-template <class X, class P, class Around>
+template <exec::SharedWords X, class P, class Around>
+  requires exec::BulkData<X> && exec::BlockCollectives<X>
 GPULIN_HD void run_level(X& x, const View& h, uint32_t i, uint64_t ops, Around&& around) {
   for (uint64_t k = 1; k <= resolves_of<P>(i, ops); ++k) scheduled_resolve<X, P>(x, h, i, static_cast<uint32_t>(k), around);
 }

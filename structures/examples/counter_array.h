@@ -46,7 +46,8 @@ GPULIN_HD void counter_unlock(X& x, const CounterArrayView& c, uint32_t i) {
 }
 
 // add(i, d): counter i += d.
-template <CounterMutant M = CounterMutant::None, class X>
+template <CounterMutant M = CounterMutant::None, exec::SharedWords X>
+  requires exec::Recording<X>
 GPULIN_HD void counter_add(X& x, const CounterArrayView& c, uint32_t i, uint32_t d) {
   const uint32_t args[2] = {i, d};
   x.record_inv(kFnAdd, args, 2u);
@@ -63,7 +64,8 @@ GPULIN_HD void counter_add(X& x, const CounterArrayView& c, uint32_t i, uint32_t
 }
 
 // get(i): the value of counter i.
-template <class X>
+template <exec::SharedWords X>
+  requires exec::Recording<X>
 GPULIN_HD uint32_t counter_get(X& x, const CounterArrayView& c, uint32_t i) {
   x.record_inv(kFnGet, &i, 1u);
   counter_lock(x, c, i);

@@ -4,9 +4,8 @@
 // state (kCountedHeld) adds one, every other change keeps it. So the holder of a
 // counted lock knows its hold's number from the very access that won the lock,
 // with no counter of its own to update - what a recording by hold numbers needs
-// (histories/device_events.h: the root-release rule orders the root's holds;
-// issue 15, item 4: "a per-lock version counter inside the lock word gives for
-// free").
+// (histories/device_events.h: the root-release rule orders the root's holds, and
+// a version counter inside the lock word numbers them for free).
 //
 // An access to a counted word compares and changes its state only. On the GPU a
 // CAS must name the whole word, so the count it expects is a guess (from the

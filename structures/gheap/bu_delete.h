@@ -31,7 +31,8 @@ GPULIN_HD uint32_t take_child_paper(X& x, const HeapView<Key, P>& h, uint32_t no
 // Deletes into s.items; returns the number of keys. The `fixed` heap's inserts never
 // leave a batch in the heap for others to find (bu_insert.h), so its delete is the
 // TD heap's, hand-off to a walking insert included.
-template <class X, class Key, class P>
+template <exec::CountedWords X, class Key, class P>
+  requires exec::PairedWords<X> && exec::BulkData<X> && exec::Recording<X>
 GPULIN_HD uint32_t bu_delete(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s) {
   if (h.fixed()) return td_delete(x, h, s);
   uint32_t n = 0, count = 0;

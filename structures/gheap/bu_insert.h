@@ -126,7 +126,8 @@ GPULIN_HD void bu_insert_fixed(X& x, const HeapView<Key, P>& h, const Scratch<Ke
 }
 
 // Inserts s.items[0, n), 1 <= n <= k.
-template <class X, class Key, class P>
+template <exec::CountedWords X, class Key, class P>
+  requires exec::PairedWords<X> && exec::BulkData<X> && exec::Recording<X>
 GPULIN_HD void bu_insert(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s, uint32_t n) {
   if (!h.fixed()) {
     if (insert_at_root(x, h, s, n)) bu_insert_paper(x, h, s);  // lines 1-10, then 11-36

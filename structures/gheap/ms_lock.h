@@ -1,6 +1,6 @@
 // The multi-state lock macros of Fig. 10, with the recording the proofs need:
 // `acq` right after a node is won into INUSE, `rel` right before it leaves INUSE
-// (../shared/design.md, Recording). Only INUSE is a hold: TARGET, MARKED, INSHOLD
+// (docs/design.md, Recording). Only INUSE is a hold: TARGET, MARKED, INSHOLD
 // and DELMOD are claims on a node that other operations may act on.
 #pragma once
 

@@ -146,7 +146,8 @@ GPULIN_HD void td_sift_down(X& x, const HeapView<Key, P>& h, const Scratch<Key>&
 }
 
 // Deletes into s.items; returns the number of keys.
-template <class X, class Key, class P>
+template <exec::CountedWords X, class Key, class P>
+  requires exec::PairedWords<X> && exec::BulkData<X> && exec::Recording<X>
 GPULIN_HD uint32_t td_delete(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s) {
   const uint32_t k = h.k;
   uint32_t n = 0, count = 0, psize = 0;

@@ -102,7 +102,8 @@ GPULIN_HD void insert_descend(X& x, const HeapView<Key, P>& h, const Scratch<Key
 }
 
 // Inserts s.items[0, n), 1 <= n <= k.
-template <class X, class Key, class P>
+template <exec::CountedWords X, class Key, class P>
+  requires exec::PairedWords<X> && exec::BulkData<X> && exec::Recording<X>
 GPULIN_HD void td_insert(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s, uint32_t n) {
   uint32_t last = 0;
   if (!insert_at_root(x, h, s, n, &last)) return;            // lines 1-10

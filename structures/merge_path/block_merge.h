@@ -14,7 +14,7 @@ namespace gpulin::merge_path {
 // Merges sorted a[0, na) and b[0, nb) into out[0, na + nb) with the whole block:
 // each thread finds its slice of the output by the merge-path diagonal search and
 // merges it serially (GPU Merge Path §2.2, the same core as structures/merge_path).
-template <class X, class Key>
+template <exec::ActorLoops X, class Key>
 GPULIN_HD void block_merge(X& x, const Key* a, uint32_t na, const Key* b, uint32_t nb, Key* out) {
   const uint32_t total = na + nb;
   const uint32_t parts = x.threads();
@@ -25,7 +25,7 @@ GPULIN_HD void block_merge(X& x, const Key* a, uint32_t na, const Key* b, uint32
   });
 }
 
-template <class X, class Key>
+template <exec::ActorLoops X, class Key>
 GPULIN_HD void block_copy(X& x, Key* dst, const Key* src, uint32_t n) {
   x.parallel_for(n, [&](uint32_t i) { dst[i] = src[i]; });
 }
@@ -41,7 +41,7 @@ enum class MergeShape : uint32_t {
 // sorted union, so the caller stores merged[0, n_lo) as the low part and the rest as
 // the high part. Returns the shape so that callers can skip stores that change
 // nothing.
-template <class X, class Key>
+template <exec::ActorLoops X, class Key>
 GPULIN_HD MergeShape merge_and_sort(X& x, const Key* a, uint32_t na, const Key* b, uint32_t nb,
                                     Key* merged) {
   if (na == 0 || nb == 0 || !(b[0] < a[na - 1])) {

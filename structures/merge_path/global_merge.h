@@ -1,6 +1,6 @@
 // GPU Merge Path, the global merge (Green, McColl, Bader, ICS'12, §2), written once
 // over the warp-role execution context (structures/exec/context.h) so that the same
-// partitioning and windowed merging run as a CUDA kernel (merge.cuh on
+// partitioning and windowed merging run as a CUDA kernel (gpu/merge.cuh on
 // cuda/cuda_context.cuh, warp scope) and in the simulator, each warp a fiber
 // (sim/sim_context.h, driven by tools/explore/merge_sim.h), where the CPU tests
 // and `gpulin explore --structure merge` check it against std::merge.
@@ -516,7 +516,8 @@ GPULIN_HD bool consume_window(Block& blk, const MergeArgs<Key, Value, Comp>& p, 
 // take their work from args.scratch until none is left. `smem` is
 // MergeLayout::bytes, 16-byte aligned. `Mutant` is a bug injection for the explorer
 // (merge_mutant.h); the GPU kernels use the default.
-template <class Policy, MergeMutant Mutant = MergeMutant::None, class Block, class Key, class Value, class Comp>
+template <class Policy, MergeMutant Mutant = MergeMutant::None, exec::SharedWords Block, class Key, class Value, class Comp>
+  requires exec::ActorIds<Block> && exec::WarpLanes<Block> && exec::BlockBarriers<Block>
 GPULIN_HD void merge_block(Block& blk, MergeArgs<Key, Value, Comp> args, unsigned char* smem) {
   const MergeSmem<Policy, Key, Value> sm{smem};
   if (blk.first_thread()) {

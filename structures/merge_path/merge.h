@@ -1,10 +1,10 @@
 // Host API of the GPU global merge (GPU Merge Path, §2; algorithm in global_merge.h,
-// kernels in merge.cuh). Plain C++: include this from .cpp files and link
+// kernels in gpu/merge.cuh). Plain C++: include this from .cpp files and link
 // gpulin_merge_path_gpu, which instantiates
 //   keys:  int32_t, int64_t, uint32_t, uint64_t, float, double
 //   pairs: those keys with uint32_t, int32_t or float values
 //   order: Less (ascending) and Greater (descending).
-// For another comparator or type include merge.cuh from a .cu file instead.
+// For another comparator or type include gpu/merge.cuh from a .cu file instead.
 //
 // The merge is stable: on equal keys the element of A comes first. Inputs must be
 // sorted under `comp`, device-accessible and naturally aligned for their type; the
@@ -61,7 +61,7 @@ template <class Key, class Value, class Comp = Less>
 cudaError_t merge_pairs(const Key* a_keys, const Value* a_vals, size_t na, const Key* b_keys, const Value* b_vals,
                         size_t nb, Key* out_keys, Value* out_vals, cudaStream_t stream = 0, Comp comp = Comp());
 
-// The instantiations in the library (merge_keys.cu, merge_pairs.cu).
+// The instantiations in the library (gpu/merge_keys.cu, gpu/merge_pairs_*.cu).
 #define GPULIN_MERGE_KEYS_DECL(EXTERN, K, C)                                                                     \
   EXTERN template cudaError_t merge_keys<K, C>(void*, size_t&, const K*, size_t, const K*, size_t, K*,       \
                                                cudaStream_t, C);                                             \

@@ -10,7 +10,8 @@
 
 namespace gpulin::psync {
 
-template <class X, class P>
+template <exec::SharedWords X, class P>
+  requires exec::BulkData<X>
 GPULIN_HD void level_step(X& x, const View<typename P::Key>& h, const LevelTask& t, uint64_t arrived_end,
                           typename P::Key* scratch) {
   for (uint32_t i = 0; i < t.inserts; ++i) insert_update<X, P>(x, h, t.insert[i], scratch);

@@ -14,7 +14,7 @@
 
 namespace gpulin::psync {
 
-template <class X, class P>
+template <exec::BulkData X, class P>
 GPULIN_HD void refill_root(X& x, const View<typename P::Key>& h, const RefillTask& t, typename P::Key* scratch) {
   using Key = typename P::Key;
   const uint32_t r = h.r;

@@ -24,7 +24,8 @@ inline constexpr uint32_t kFnCycle = 0;
 enum class RootCase { Keep, Spawn };
 inline RootCase root_case(const RootTask& t) { return t.spawned ? RootCase::Spawn : RootCase::Keep; }
 
-template <class X, class P, RootCase C>
+template <exec::SharedWords X, class P, RootCase C>
+  requires exec::BulkData<X> && exec::Recording<X>
 GPULIN_HD void root_step(X& x, const View<typename P::Key>& h, const RootTask& t, typename P::Key* scratch) {
   using Key = typename P::Key;
   const uint32_t r = h.r;

@@ -12,7 +12,8 @@
 
 namespace gpulin::slab_hash {
 
-template <class X, class P>
+template <exec::SharedWords X, class P>
+  requires exec::WarpLanes<X>
 GPULIN_HD void slab_flush(X& x, const SlabHashView<P>& h, uint32_t bucket) {
   using T = ModeTraits<P::mode>;
   constexpr uint32_t kStep = T::kPairs ? 2 : 1;

@@ -82,7 +82,7 @@ GPULIN_HD inline uint32_t resident_block(uint32_t warp_id, uint32_t changes, uin
 }
 
 // One warp's allocator state: the resident block and its bitmap in registers.
-template <class X>
+template <exec::WarpLanes X>
 struct WarpAllocator {
   typename X::template Regs<uint32_t, 1> bitmap;
   uint32_t resident = 0;

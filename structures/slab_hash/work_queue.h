@@ -115,9 +115,8 @@ GPULIN_HD void hash_tasks(X& x, const SlabHashView<P>& h, typename X::template R
     if (task.of(l)[kTaskActive]) task.of(l)[kTaskBucket] = h.hash(task.of(l)[kTaskKey]);
   });
   // The queue reads the base slabs one after another: fetching them all into the L2
-  // now overlaps their DRAM round trips (H100, n = 2^22, u = 0.55: build 9.7-9.8
-  // against 9.4-9.5 G/s, searches +2-3 %, the mixed G2 at 2^20-op batches 11.8-12.0
-  // against 11.5-11.6 G ops/s).
+  // now overlaps their DRAM round trips (what it gains: bench/results/
+  // architecture-notes.md §4).
   x.prefetch_lanes([&](uint32_t l) -> const void* {
     return task.of(l)[kTaskActive] ? h.base_slab(task.of(l)[kTaskBucket]) : nullptr;
   });
@@ -133,7 +132,8 @@ GPULIN_HD uint32_t task_word(X& x, typename X::template Regs<uint32_t, kTaskWord
 // lane's kTaskActive word nonzero when it has one) is processed in lane order.
 // `done(lane, result)` reports each one, warp-uniformly. `Fn`: kAnyFn, or the one
 // operation every task runs.
-template <uint32_t Fn = kAnyFn, class X, class P, class Done>
+template <uint32_t Fn = kAnyFn, exec::SharedWords X, class P, class Done>
+  requires exec::WarpLanes<X> && exec::Recording<X>
 GPULIN_HD void warp_work_queue(X& x, const SlabHashView<P>& h, WarpAllocator<X>& wa,
                                typename X::template Regs<uint32_t, kTaskWords>& task, int64_t op_base, Done&& done) {
   constexpr bool kValues = Fn == kAnyFn || (Fn == kFnInsert && ModeTraits<P::mode>::kPairs);
@@ -142,10 +142,9 @@ GPULIN_HD void warp_work_queue(X& x, const SlabHashView<P>& h, WarpAllocator<X>&
   auto word = [&](uint32_t lane, uint32_t i) { return task_word(x, task, lane, i); };
   // The queue, one bit a lane, warp-uniform: taken once, then emptied lowest lane
   // first (one register for the warp, no ballot an operation). The insert loop is
-  // bound as much by the instructions the warps issue as by memory (H100 build at
-  // n = 2^22: about 68 warp instructions an insert, the schedulers 69 % busy), so
-  // the ballot, select and compare an operation saved count: build 10.3-10.4
-  // against 9.7 G/s, G2 at 2^20-op batches 12.4 against 11.9.
+  // bound as much by the instructions the warps issue as by memory, so the ballot,
+  // select and compare an operation saves count (bench/results/
+  // architecture-notes.md §4).
   for (uint32_t queue = x.ballot([&](uint32_t l) { return task.of(l)[kTaskActive] != 0; }); queue != 0;
        queue &= queue - 1) {
     const uint32_t src = lowest_lane(queue);
@@ -164,11 +163,12 @@ GPULIN_HD void warp_work_queue(X& x, const SlabHashView<P>& h, WarpAllocator<X>&
 // search then goes on alone down its list. The two operations overlap on one
 // actor, which a history's actor may not do, so it runs only where no operation's
 // own events are recorded (the GPU's unrecorded searches, and those recorded by warp
-// or key rounds, whose tickets bracket the whole round; the simulator with no
-// recorder).
+// rounds or a published clock, whose brackets take in the whole round; the
+// simulator with no recorder).
 // Writers may run meanwhile: each search is an ordinary walk of its list whose
 // first read came early.
-template <class X, class P, class Done>
+template <exec::SharedWords X, class P, class Done>
+  requires exec::WarpLanes<X> && exec::Recording<X>
 GPULIN_HD void warp_search_pairs(X& x, const SlabHashView<P>& h, typename X::template Regs<uint32_t, kTaskWords>& task,
                                  Done&& done) {
   SlabRegs<X> ra, rb;

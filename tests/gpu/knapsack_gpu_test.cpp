@@ -1,13 +1,13 @@
 // The knapsack branch and bound over the generalized heap on the GPU
-// (cuda/knapsack_kernels.cu, the simulator's template): the optimum by dynamic
-// programming on every type, both fixed heaps, recorded runs judged by the witness
-// of the heap's rule, every created node inserted and deleted once. Label `gpu`;
-// skips without a device.
+// (apps/knapsack/gpu/knapsack_kernels.cu, the simulator's template): the optimum by
+// dynamic programming on every type, both fixed heaps, recorded runs judged by the
+// witness of the heap's rule, every created node inserted and deleted once. Label
+// `gpu`; skips without a device.
 #include <gtest/gtest.h>
 
+#include "apps/knapsack/gpu/knapsack_launch.h"
 #include "apps/knapsack/instance.h"
 #include "apps/knapsack/knapsack_gpu.h"
-#include "cuda/knapsack_launch.h"
 #include "histories/device_recorder.h"
 #include "tests/gpu/have_gpu.h"
 #include "tests/apps/heap_history_keys.h"

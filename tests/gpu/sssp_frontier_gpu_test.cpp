@@ -1,8 +1,8 @@
-// The heap paper's SSSP frontier loop on the GPU (cuda/sssp_frontier_kernels.cu, the
-// simulator's template): Dijkstra's distances on the paper's graph families with
-// both fixed heaps and without, recorded runs judged by the witness of the heap's
-// rule with every key inserted deleted, a heap too small stopped and named. Label
-// `gpu`; skips without a device.
+// The heap paper's SSSP frontier loop on the GPU
+// (apps/sssp/gpu/sssp_frontier_kernels.cu, the simulator's template): Dijkstra's
+// distances on the paper's graph families with both fixed heaps and without, recorded
+// runs judged by the witness of the heap's rule with every key inserted deleted, a
+// heap too small stopped and named. Label `gpu`; skips without a device.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -10,8 +10,8 @@
 
 #include "apps/sssp/cpu_dijkstra.h"
 #include "apps/sssp/frontier_run.h"
+#include "apps/sssp/gpu/sssp_frontier_launch.h"
 #include "apps/sssp/graph.h"
-#include "cuda/sssp_frontier_launch.h"
 #include "histories/device_recorder.h"
 #include "tests/apps/heap_history_keys.h"
 #include "tests/gpu/have_gpu.h"

@@ -30,6 +30,8 @@ TEST(CliCheck, ExamplesGiveTheirVerdicts) {
       {"map_points_fail.jsonl", 0},
       {"map_not_linearizable.jsonl", 1},
       {"map_no_lps.jsonl", 0},
+      {"counters.jsonl", 0},
+      {"counters_lost_update.jsonl", 1},
   };
   for (const auto& [file, code] : expected) {
     const Result r = gpulin("check " + quote((ex / file).string()));
@@ -38,7 +40,7 @@ TEST(CliCheck, ExamplesGiveTheirVerdicts) {
   // Every valid example is in the table.
   int files = 0;
   for (const auto& e : fs::directory_iterator(ex)) files += e.path().extension() == ".jsonl";
-  EXPECT_EQ(files, 8);
+  EXPECT_EQ(files, 10);
 }
 
 // A keyed history with no lp events (the slab hash's warp rounds) is checked by the
@@ -262,7 +264,7 @@ TEST(CliExplore, BadSlabInputExitsTwoNamingTheField) {
       {"replay --schedule 'slab-map:buckets=1:mutant=nope|i1=2|'", "mutant"},
       {"replay --schedule 'slab-map:buckets=1|i1=2;s1|9'", "does not fit"},
       {"explore --structure slab-map --ops 33", "--ops"},
-      {"explore --structure slab-set --mutant early-root-release", "slab mutant"},
+      {"explore --structure slab-set --mutant early-root-release", "unknown slab-set mutant"},
   };
   for (const auto& [args, field] : bad) {
     const Result r = gpulin(args);
@@ -432,7 +434,7 @@ TEST(CliStress, GpusIsForHeapsAndTheSlabHashAndNeedsADevice) {
   for (const char* structure : {"psync", "bucket-heap"}) {
     const Result r = gpulin(std::string("stress --structure ") + structure + " --gpus all");
     EXPECT_EQ(r.code, 2) << r.out << r.err;
-    EXPECT_NE(r.err.find("--gpus runs the heaps"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("--gpus runs gheap-td, gheap-bu, slab-map"), std::string::npos) << r.err;
   }
   int devices = 0;
   if (cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0) return;  // tests/gpu/multi_gpu_stress_test.cpp runs it

@@ -372,12 +372,13 @@ TEST(KeyedCheck, WarpRoundHistoryIsOrderedByItsRets) {
   }
 }
 
-// Key-round records (each key's clock, lp_t 0; KeyClockMode::kKeyRounds): tickets
-// of different keys' clocks say nothing of each other, so only each key's order
-// binds. A search of key 5 that returns the value a delete of it removed, after that
+// A "per-key" history with no lp events (key-clock records with lp_t 0, as the
+// retired key-round recorder wrote them; `gpulin check` still reads such a file):
+// tickets of different keys' clocks say nothing of each other, so only each key's
+// order binds. A search of key 5 that returns the value a delete of it removed, after that
 // delete's ret on key 5's clock, is not linearizable; the same search tickets on
 // key 9, whose clock's tickets overlap key 5's, are judged against key 9 alone.
-TEST(KeyedCheck, KeyRoundHistoryIsOrderedByEachKeysClock) {
+TEST(KeyedCheck, PerKeyHistoryWithoutLpsIsOrderedByEachKeysClock) {
   auto record = [](uint32_t inv, uint32_t ret, uint32_t fn, uint32_t key, uint32_t value, uint32_t args_len,
                    bool has_res, uint32_t res) {
     return KeyClockRecord{inv, 0, ret, fn, {key, value}, res, key_clock_shape(args_len, has_res, !has_res, 0)};

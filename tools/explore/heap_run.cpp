@@ -95,7 +95,24 @@ Judgement judge(const Execution& e, const JudgeOptions& options) {
 }
 
 namespace {
+// A history without a linearization-point rule (a structure that records no holds
+// or points, the counter array's): the search alone decides it, whatever its size.
+Judgement judge_by_search(const History& history, const JudgeOptions& options) {
+  SearchOptions so;
+  so.max_states = options.search_max_states;
+  SearchResult s;
+  try {
+    s = check_search(history, so);
+  } catch (const FormatError& e) {
+    return {Failure::Violation, std::string("recorded a result the model refuses: ") + e.what(), false};
+  }
+  if (s.verdict == Verdict::NotLinearizable) return {Failure::Violation, s.message, true};
+  if (s.verdict == Verdict::Undecided) return {Failure::Undecided, s.message, true};
+  return {Failure::None, "", true};
+}
+
 Judgement judge_history_afresh(const History& history, const JudgeOptions& options) {
+  if (history.header.lp_rule.empty()) return judge_by_search(history, options);
   Judgement j;
   // The witness checker validates every call and result against the model first: a
   // structure that records one its model refuses (a cycle's keys out of order, too

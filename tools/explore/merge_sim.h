@@ -1,7 +1,7 @@
 // The global merge (structures/merge_path/global_merge.h) in the simulator: every
 // block's warps are fibers on sim/sim_context.h, scheduled by a Strategy. The
 // CPU tests (tests/merge_path) and `gpulin explore --structure merge` run the merge
-// through here; the GPU runs the same merge_block in merge.cuh's kernel.
+// through here; the GPU runs the same merge_block in structures/merge_path/gpu/merge.cuh's kernel.
 //
 // Blocks share nothing but the read-only inputs and write disjoint outputs, so a
 // merge with more blocks than one run can hold (64 actors) runs its blocks in

@@ -8,8 +8,8 @@
 // more is remembered and every new history is judged.
 //
 // Looking a history up costs about a tenth of judging a small one (packing its
-// identity, hashing it), which is lost where histories rarely repeat: PCT over a
-// fresh program every schedule ran 5-8 % slower with it. So the lookups go in
+// identity, hashing it), which is lost where histories rarely repeat (PCT over a
+// fresh program every schedule). So the lookups go in
 // windows of kWindow: a window with fewer than one hit in 16 is followed by kRest
 // judgements without lookups, then another window tries again.
 #pragma once

@@ -1,4 +1,4 @@
-// `gpulin survey`'s table: one row per heap and variant, a column for every kind of
+// `gpulin survey`'s table: one row per structure and variant, a column for every kind of
 // outcome the explorer counts (none hidden), and what makes a row clean.
 #pragma once
 
@@ -9,7 +9,7 @@
 namespace gpulin::explore {
 
 std::string survey_header();
-std::string survey_row(const std::string& heap, const std::string& variant, const ExploreSummary& s);
+std::string survey_row(const std::string& structure, const std::string& variant, const ExploreSummary& s);
 std::string survey_legend();
 
 // Clean: no bug of any kind and nothing left undecided (an undecided history is

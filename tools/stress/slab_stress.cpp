@@ -161,9 +161,9 @@ SlabStressResult run_slab_stress(const SlabStressOptions& o) {
   const uint64_t total = w.init_keys.size() + w.fn.size();
   const uint64_t warps_per_launch = (o.batch + 31) / 32;
   const uint64_t launches = (w.init_keys.size() + o.batch - 1) / o.batch + (w.fn.size() + o.batch - 1) / o.batch;
-  if (o.recorder != "auto" && o.recorder != "published" && o.recorder != "warp-rounds" && o.recorder != "key-rounds" &&
-      o.recorder != "key-clocks" && o.recorder != "events")
-    throw std::invalid_argument("--recorder: auto, published, warp-rounds, key-rounds, key-clocks or events");
+  if (o.recorder != "auto" && o.recorder != "published" && o.recorder != "warp-rounds" && o.recorder != "key-clocks" &&
+      o.recorder != "events")
+    throw std::invalid_argument("--recorder: auto, published, warp-rounds, key-clocks or events");
   if (o.recorder != "auto" && o.recorder != "events" && o.mode == Mode::Multimap)
     throw std::invalid_argument("--recorder " + o.recorder +
                                 ": not for the multimap (a SEARCHALL returns a list); use events");
@@ -176,8 +176,6 @@ SlabStressResult run_slab_stress(const SlabStressOptions& o) {
     clocks = std::make_unique<KeyClockRecorder>(KeyClockRecorder::published(total));
   else if (by_clocks && clock_recorder == "warp-rounds")
     clocks = std::make_unique<KeyClockRecorder>(KeyClockRecorder::warp_rounds(total));
-  else if (by_clocks && clock_recorder == "key-rounds")
-    clocks = std::make_unique<KeyClockRecorder>(KeyClockRecorder::key_rounds(total));
   else if (by_clocks)
     clocks = std::make_unique<KeyClockRecorder>(total);
   std::unique_ptr<DeviceRecorder> rec;
@@ -265,9 +263,10 @@ SlabStressResult run_slab_stress(const SlabStressOptions& o) {
   if (r.witness.verdict != Verdict::Linearizable) {
     // On the GPU an lp's ticket is taken after its deciding access, so another warp
     // can observe a CAS's effect before the writer's ticket: the explicit order may
-    // fail where the history is linearizable. Recorded by warp or key rounds, the order is
-    // the rets', which fails wherever a key's concurrent operations took effect in
-    // another order. The search on the failing keys decides then.
+    // fail where the history is linearizable. Recorded by warp rounds or a published
+    // clock, the order is the rets', which fails wherever a key's concurrent
+    // operations took effect in another order. The search on the failing keys
+    // decides then.
     res.witness_failure = r.witness.violation ? r.witness.violation->message : "the witness check failed";
     res.keys_searched = r.failing_keys.size();
     if (r.verdict == Verdict::NotLinearizable) res.failures.push_back("not linearizable: " + r.search->message);

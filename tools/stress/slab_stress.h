@@ -32,10 +32,8 @@ struct SlabStressOptions {
   // by a ticker block; 16-byte records, no lp events; map and set), "warp-rounds"
   // (one record an operation, a warp round's tickets from one clock, no lp events),
   // "key-clocks" (the same with each operation's inv, lp and ret tickets from its
-  // key's clock), "key-rounds" (each operation's inv and ret tickets from its
-  // key's clock around its warp's round, no lp events), "events" (every event
-  // from the one global ticket counter), or "auto": a published clock where it
-  // applies, else events.
+  // key's clock), "events" (every event from the one global ticket counter), or
+  // "auto": a published clock where it applies, else events.
   std::string recorder = "auto";
   std::string out_dir;                   // with record: the history as JSON Lines
   // One part of a table split over `parts` GPUs by key (stress --gpus): the run
@@ -61,7 +59,7 @@ struct SlabStressResult {
   double download_seconds = 0, check_seconds = 0;
   uint64_t keys_checked = 0, keys_searched = 0;  // partitions: all, and those the witness could not settle
   uint32_t alloc_failures = 0;
-  std::string recorder;         // the recorder that ran ("published", "warp-rounds", "key-rounds", "key-clocks", "events")
+  std::string recorder;         // the recorder that ran ("published", "warp-rounds", "key-clocks", "events")
   uint64_t ticks = 0;           // published: the ticker's sightings (each a ret published to G)
   std::string witness_failure;  // why the explicit-rule (or ret) order failed, when it did (the search then decides)
   std::string history_path;

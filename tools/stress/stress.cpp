@@ -165,7 +165,7 @@ StressResult run_stress_as(const StressOptions& o) {
     // for the host's checks and the GPU's (verify/pq_linear/gpu_check.cu) alike.
     // Nothing is recorded inside a root hold (inv and ret lie outside), so each is
     // one record after its release, its acq implied. --holds all numbers every
-    // node's holds; --holds tickets (and the last-lock rule) tickets them.
+    // node's holds; the last-lock rule tickets them.
     if (root_holds_only(o))
       rec->version_holds(gheap::kRootHoldNodes, true);
     else if (o.holds == StressOptions::Holds::All && std::string(explore::lp_rule_for(o.flavor, o.variant)) == "root-release")

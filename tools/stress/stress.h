@@ -34,14 +34,15 @@ struct StressOptions {
   // Tests: corrupt one recorded delete (its first returned key + 1) before the
   // check, to see the failure found and explained.
   bool plant_bad_delete = false;
-  // With --record, under the root-release rule (the fixed heaps): which holds are
-  // recorded and how they are ordered. Root (the default): node 1's holds,
-  // numbered on the root (hold versions, histories/device_events.h), the only
-  // ones the rule compares; All: every node's, each numbered on its node; Tickets:
-  // every node's, a ticket from the one counter each (as before hold versions).
-  // The last-lock rule (the paper's BU heap) compares holds of different nodes:
-  // always Tickets.
-  enum class Holds { Root, All, Tickets };
+  // With --record, under the root-release rule: which holds are recorded. Root
+  // (the default): node 1's holds, numbered on the root (hold versions,
+  // histories/device_events.h), the only ones the rule compares; All: every
+  // node's, each numbered on its node (what a full timeline shows). The last-lock
+  // rule (the paper's BU heap) compares holds of different nodes: every node's
+  // holds, a ticket from the one counter each, whichever is asked. (Tickets for
+  // the other heaps too, --holds tickets, were retired: the holds of All at a
+  // higher cost.)
+  enum class Holds { Root, All };
   Holds holds = Holds::Root;
   // The GPU watchdog's test: lost-root-release (a deadlock; fixed TD heap, 32-bit
   // keys) is the one mutant built into the kernels; None otherwise.

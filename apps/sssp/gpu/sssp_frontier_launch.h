@@ -1,6 +1,7 @@
-// Host-side entry to the SSSP frontier loop's GPU kernel (cuda/sssp_frontier_kernels.cu):
-// apps/sssp/frontier.h on the CUDA context, one thread block an actor, over the
-// fixed generalized heap with 64-bit keys. Plain C++ for host code.
+// Host-side entry to the SSSP frontier loop's GPU kernel (sssp_frontier_kernels.cu
+// beside it): apps/sssp/frontier.h on the CUDA context, one thread block an actor,
+// over the fixed generalized heap with 64-bit keys. Plain C++ for host code. It lives
+// with the application, not in cuda/, so that cuda/ never includes apps/.
 #pragma once
 
 #include <cuda_runtime_api.h>

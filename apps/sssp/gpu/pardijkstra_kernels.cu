@@ -1,8 +1,8 @@
 // PARDIJKSTRA on the GPU: the templates of apps/sssp/pardijkstra.h and
 // structures/bucket_heap/ on the CUDA context, a persistent block per level (the
 // fixed bucket heap, unrecorded).
+#include "apps/sssp/gpu/pardijkstra_launch.h"
 #include "cuda/cuda_context.cuh"
-#include "cuda/pardijkstra_launch.h"
 
 namespace gpulin::sssp {
 

@@ -1,6 +1,7 @@
-// Host-side entry to PARDIJKSTRA's GPU kernel (cuda/pardijkstra_kernels.cu): one
+// Host-side entry to PARDIJKSTRA's GPU kernel (pardijkstra_kernels.cu beside it): one
 // persistent block per level of the bucket heap, block 0 running the rounds
-// (apps/sssp/pardijkstra.h). Plain C++ for host code.
+// (apps/sssp/pardijkstra.h). Plain C++ for host code. It lives with the application,
+// not in cuda/, so that cuda/ never includes apps/.
 #pragma once
 
 #include <cuda_runtime_api.h>

@@ -1,9 +1,9 @@
 // The knapsack branch and bound's GPU kernel: the simulator's template
 // (apps/knapsack/branch_and_bound.h) on the CUDA context, a block an actor, the fixed
 // heaps with 64-bit keys.
+#include "apps/knapsack/gpu/knapsack_launch.h"
 #include "cuda/cuda_context.cuh"
 #include "cuda/gheap_launch.h"
-#include "cuda/knapsack_launch.h"
 
 namespace gpulin::knapsack {
 

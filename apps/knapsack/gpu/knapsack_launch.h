@@ -1,7 +1,7 @@
-// Host-side entry to the knapsack branch and bound's GPU kernel
-// (cuda/knapsack_kernels.cu): apps/knapsack/branch_and_bound.h on the CUDA context,
-// one thread block an actor, over the fixed generalized heap with 64-bit keys.
-// Plain C++ for host code.
+// Host-side entry to the knapsack branch and bound's GPU kernel (knapsack_kernels.cu
+// beside it): apps/knapsack/branch_and_bound.h on the CUDA context, one thread block
+// an actor, over the fixed generalized heap with 64-bit keys. Plain C++ for host code.
+// It lives with the application, not in cuda/, so that cuda/ never includes apps/.
 #pragma once
 
 #include <cuda_runtime_api.h>
