@@ -20,29 +20,24 @@ std::optional<std::vector<uint32_t>> picks_if_failing(const BucketConfig& c, con
 // dropped (the last first), then single updates out of a BULKUPDATE.
 std::pair<BucketProgram, std::vector<uint32_t>> shrink(const BucketConfig& c, BucketProgram p, std::vector<uint32_t> picks,
                                                        Failure kind, const ExploreOptions& o) {
-  auto accept = [&](const BucketProgram& smaller) {
-    auto attempt = [&](sim::Strategy& s) { return picks_if_failing(c, smaller, kind, s, o); };
-    auto found = retry_schedules(attempt, picks, o, 60);
-    if (!found) return false;
-    p = smaller;
-    picks = std::move(*found);
-    return true;
-  };
+  ShrinkState<BucketProgram> state(
+      std::move(p), std::move(picks),
+      [&](const BucketProgram& q, sim::Strategy& s) { return picks_if_failing(c, q, kind, s, o); }, o, 60);
   for (bool progress = true; progress;) {
     progress = false;
-    for (size_t i = p.ops.size(); i-- > 0 && p.ops.size() > 1;) {
-      BucketProgram fewer = p;
+    for (size_t i = state.program().ops.size(); i-- > 0 && state.program().ops.size() > 1;) {
+      BucketProgram fewer = state.program();
       fewer.ops.erase(fewer.ops.begin() + static_cast<long>(i));
-      progress |= accept(fewer);
+      progress |= state.accept(fewer);
     }
-    for (size_t i = p.ops.size(); i-- > 0;)
-      for (size_t j = p.ops[i].updates.size(); j-- > 0 && p.ops[i].updates.size() > 1;) {
-        BucketProgram fewer = p;
+    for (size_t i = state.program().ops.size(); i-- > 0;)
+      for (size_t j = state.program().ops[i].updates.size(); j-- > 0 && state.program().ops[i].updates.size() > 1;) {
+        BucketProgram fewer = state.program();
         fewer.ops[i].updates.erase(fewer.ops[i].updates.begin() + static_cast<long>(j));
-        progress |= accept(fewer);
+        progress |= state.accept(fewer);
       }
   }
-  return {p, picks};
+  return std::move(state).result();
 }
 
 }  // namespace

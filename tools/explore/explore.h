@@ -151,4 +151,33 @@ using ScheduleAttempt = std::function<std::optional<std::vector<uint32_t>>(sim::
 std::optional<std::vector<uint32_t>> retry_schedules(const ScheduleAttempt& attempt, const std::vector<uint32_t>& picks,
                                                      const ExploreOptions& options, uint64_t tries);
 
+// A shrinker's current program and the picks of a run that fails with it.
+// accept(smaller) keeps `smaller` when a run of it still fails the same way
+// (retry_schedules: a lenient replay of the current picks, then up to `tries` fresh
+// schedules). `fails` runs one execution of a program under a strategy (begin_run
+// included) and returns its picks when it failed as wanted.
+template <class P>
+class ShrinkState {
+ public:
+  using Fails = std::function<std::optional<std::vector<uint32_t>>(const P& program, sim::Strategy& s)>;
+  ShrinkState(P program, std::vector<uint32_t> picks, Fails fails, const ExploreOptions& o, uint64_t tries)
+      : program_(std::move(program)), picks_(std::move(picks)), fails_(std::move(fails)), o_(o), tries_(tries) {}
+  bool accept(const P& smaller) {
+    auto found = retry_schedules([&](sim::Strategy& s) { return fails_(smaller, s); }, picks_, o_, tries_);
+    if (!found) return false;
+    program_ = smaller;
+    picks_ = std::move(*found);
+    return true;
+  }
+  const P& program() const { return program_; }
+  std::pair<P, std::vector<uint32_t>> result() && { return {std::move(program_), std::move(picks_)}; }
+
+ private:
+  P program_;
+  std::vector<uint32_t> picks_;
+  Fails fails_;
+  const ExploreOptions& o_;
+  uint64_t tries_;
+};
+
 }  // namespace gpulin::explore

@@ -27,30 +27,24 @@ std::optional<std::vector<uint32_t>> picks_if_failing(const OpStructure& st, con
 std::pair<OpProgram, std::vector<uint32_t>> shrink_ops(const OpStructure& st, OpProgram p, std::vector<uint32_t> picks,
                                                        Failure kind, const ExploreOptions& o) {
   constexpr uint64_t kTries = 200;
-  auto accept = [&](const OpProgram& smaller) {
-    auto attempt = [&](sim::Strategy& s) { return picks_if_failing(st, smaller, kind, s, o); };
-    auto found = retry_schedules(attempt, picks, o, kTries);
-    if (!found) return false;
-    p = smaller;
-    picks = std::move(*found);
-    return true;
-  };
+  ShrinkState<OpProgram> state(
+      std::move(p), std::move(picks),
+      [&](const OpProgram& q, sim::Strategy& s) { return picks_if_failing(st, q, kind, s, o); }, o, kTries);
   for (bool progress = true; progress;) {
     progress = false;
-    for (size_t a = p.actors.size(); a-- > 0 && p.actors.size() > 1;) {
-      OpProgram smaller = p;
+    for (size_t a = state.program().actors.size(); a-- > 0 && state.program().actors.size() > 1;) {
+      OpProgram smaller = state.program();
       smaller.actors.erase(smaller.actors.begin() + static_cast<long>(a));
-      progress |= accept(smaller);
+      progress |= state.accept(smaller);
     }
-    for (size_t a = p.actors.size(); a-- > 0;)
-      for (size_t i = p.actors[a].size(); i-- > 0;) {
-        if (i >= p.actors[a].size()) continue;
-        OpProgram smaller = p;
+    for (size_t a = state.program().actors.size(); a-- > 0;)
+      for (size_t i = state.program().actors[a].size(); i-- > 0;) {
+        OpProgram smaller = state.program();
         smaller.actors[a].erase(smaller.actors[a].begin() + static_cast<long>(i));
-        progress |= accept(smaller);
+        progress |= state.accept(smaller);
       }
   }
-  return {p, picks};
+  return std::move(state).result();
 }
 
 }  // namespace
