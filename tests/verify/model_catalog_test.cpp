@@ -34,8 +34,8 @@ TEST(ModelCatalog, EveryCatalogModelHasAFactoryAndBuilds) {
 }
 
 TEST(ModelCatalog, TheReaderKnowsTheTemplatesModel) {
-  // The template structure's histories (model counters) once failed to read:
-  // the reader's list lacked a model the checkers had.
+  // The template structure's histories (model counters) read and check: the
+  // reader's list and the checkers' factories are one list.
   const History h = read_history_text(
       "{\"history\": 1, \"model\": \"counters\"}\n"
       "{\"t\": 1, \"e\": \"inv\", \"op\": 0, \"actor\": 0, \"f\": \"add\", \"args\": [0, 2]}\n"
