@@ -42,7 +42,7 @@
 #include "sim/simulator.h"
 #include "sim/strategies/pct_strategy.h"
 #include "sim/strategies/random_strategy.h"
-#include "tools/explore/explore.h"
+#include "structures/gheap/sim/heap_explore.h"
 #include "verify/search_checker.h"
 #include "verify/testing/generate_pq_history.h"
 #include "verify/witness_checker.h"
@@ -239,7 +239,7 @@ void bench_sim(const Options& o) {
     std::vector<double> pps, per_sched, ns_pt;
     std::map<std::string, uint64_t> failures;  // by kind, over all runs
     for (int r = 0; r < o.runs; ++r) {
-      explore::ExploreOptions eo;
+      explore::HeapExploreOptions eo;
       eo.config.flavor = flavor;
       eo.config.variant = gheap::Variant::Fixed;
       eo.config.k = 4;
@@ -251,7 +251,7 @@ void bench_sim(const Options& o) {
       eo.seed = 1;
       eo.judge.search_max_ops = 0;
       eo.shrink = false;
-      const explore::ExploreSummary sum = explore::run_explore(eo);
+      const explore::ExploreSummary sum = explore::run_heap_explore(eo);
       const double p = static_cast<double>(sum.points) / sum.sim_seconds;
       pps.push_back(p);
       ns_pt.push_back(1e9 / p);
@@ -309,7 +309,7 @@ void bench_explore(const Options& o) {
     for (bool remember : {false, true}) {
       std::vector<double> secs;
       explore::ExploreSummary last;
-      explore::ExploreOptions eo;
+      explore::HeapExploreOptions eo;
       eo.config.flavor = gheap::Flavor::TopDown;
       eo.config.variant = gheap::Variant::Fixed;
       eo.config.k = 4;
@@ -328,7 +328,7 @@ void bench_explore(const Options& o) {
       eo.remember_passed = remember;
       eo.shrink = false;
       for (int r = 0; r < o.runs; ++r) {
-        last = explore::run_explore(eo);
+        last = explore::run_heap_explore(eo);
         secs.push_back(last.total_seconds);
       }
       char note[240];

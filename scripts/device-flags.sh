@@ -3,7 +3,7 @@
 # build on this machine) and gpulin_cmake_args (its CMake switches). Where no GPU is
 # visible nothing runs device code (the gpu tests skip), so its optimisation buys
 # nothing and costs most of a CUDA file's compile:
-#   - device code is built at -O1 in NVVM and ptxas (cuda/gheap_kernels.cu 49 s
+#   - device code is built at -O1 in NVVM and ptxas (structures/gheap/gpu/gheap_kernels.cu 49 s
 #     against 122 s on the 2-core CI VM);
 #   - the kernels of tests and benchmarks are compiled to PTX only
 #     (GPULIN_TEST_KERNELS_AS_PTX, CMakeLists.txt); gpulin's own kernels are still

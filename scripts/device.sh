@@ -6,7 +6,8 @@
 # Usage: bash scripts/device.sh [quick|full] [tests] [stress] [bench]   (default: all three parts)
 # A lent command runs at most 10 minutes: the full run is two calls, "full tests stress"
 # then "full bench". To split further: STRESS="gheap-bu" (structures), STRESS_RECORD="--record"
-# (only the recorded runs, or "" for only the unrecorded), BENCHES="gpulin_bench_gheap",
+# (only the recorded runs, or "" for only the unrecorded; an entry NAME:VARIANT picks a variant,
+# slab-multimap:fixed), BENCHES="gpulin_bench_gheap",
 # BENCH_ARGS="--only table1,record" (passed to each benchmark in full mode), TARGETS="slab_hash_gpu_test
 # gpulin_bench_slab" (build only these), TESTS_REGEX="Slab" (run only the gpu tests it matches).
 # Bucket heap stress: STRESS=bucket-heap with BUCKET_D, BUCKET_OPS, BUCKET_THREADS.
@@ -50,7 +51,10 @@ if want stress; then
 log "stress"
 if [ "$mode" = quick ]; then keys=$((1<<20)); rkeys=$((1<<20)); else keys=$((1<<29)); rkeys=$((1<<29)); fi
 if [ -n "${STRESS_RECORD+x}" ]; then recs=("$STRESS_RECORD"); else recs=("" "--record"); fi
-for s in ${STRESS:-gheap-td gheap-bu}; do
+for entry in ${STRESS:-gheap-td gheap-bu}; do
+  # NAME or NAME:VARIANT (slab-multimap:fixed); without a variant, the row's default.
+  s=${entry%%:*}; variant_arg=
+  [[ $entry == *:* ]] && variant_arg="--variant ${entry#*:}"
   if [[ $s == psync ]]; then
     # The relaxed hold model after growing to PSYNC_GROW keys; PSYNC_CYCLES cycles of r = PSYNC_R.
     for rec in "${recs[@]}"; do
@@ -72,9 +76,9 @@ for s in ${STRESS:-gheap-td gheap-bu}; do
   if [[ $s == slab-* ]]; then
     # The paper's concurrent benchmark shape (§VI-C): Γ1, 2^22 keys built, SLAB_OPS operations.
     for rec in "${recs[@]}"; do
-      line=$(timeout 400 build-gpu/tools/gpulin stress --structure $s --buckets $((1<<19)) --initial $((1<<22)) \
+      line=$(timeout 400 build-gpu/tools/gpulin stress --structure $s $variant_arg --buckets $((1<<19)) --initial $((1<<22)) \
         --ops ${SLAB_OPS:-$((10*1000*1000))} --mix 0.2,0.2,0.3,0.3 $rec 2>&1 | tee -a "$out/stress.log" | tr '\n' ' ' | sed 's/  */ /g')
-      summary+=("stress $s ${rec:-(no record)}: $(echo "$line" | grep -o 'verdict: [A-Za-z]*') | $(echo "$line" | grep -o 'mix .*M ops/s') | $(echo "$line" | grep -o 'check [0-9.]* s')")
+      summary+=("stress $entry ${rec:-(no record)}: $(echo "$line" | grep -o 'verdict: [A-Za-z]*') | $(echo "$line" | grep -o 'mix .*M ops/s') | $(echo "$line" | grep -o 'check [0-9.]* s')")
     done
     continue
   fi

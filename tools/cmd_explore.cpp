@@ -11,6 +11,7 @@
 #include "tools/commands.h"
 #include "tools/explore_text.h"
 #include "tools/mpi_explore.h"
+#include "tools/param_options.h"
 #include "tools/explore/report_json.h"
 #include "tools/registry/registry.h"
 #include "tools/render_page.h"
@@ -19,7 +20,7 @@ namespace gpulin::cli {
 
 namespace {
 struct ExploreArgs {
-  std::string structure = "gheap-td", variant, mutant = "none";
+  std::string structure, variant, mutant = "none";  // structure: the registry's first row by default
   explore::ExploreOptions o;
   std::map<std::string, std::string> given;  // structure options given on the command line
   std::string render;  // the first failure's timeline page goes here
@@ -45,7 +46,7 @@ std::vector<std::pair<std::string, std::string>> run_fields(const ExploreArgs& a
       {"max_points", num(o.max_points)}, {"search_max_ops", num(o.judge.search_max_ops)},
       {"shrink", o.shrink ? "true" : "false"}};
   for (const registry::Param& p : a.row->params)
-    fields.emplace_back(p.name, p.choices.empty() ? s.params.at(p.name) : text(s.params.at(p.name)));
+    fields.emplace_back(p.name, p.numeric() ? s.params.at(p.name) : text(s.params.at(p.name)));
   return fields;
 }
 
@@ -89,6 +90,7 @@ int finish(const ExploreArgs& a, const explore::ExploreSummary& s) {
 // The registered structure and its selection (variant, mutant, every parameter);
 // false after printing what is wrong.
 bool select(ExploreArgs& a) {
+  if (a.structure.empty()) a.structure = registry::structures().rows().front().name;
   a.row = registry::structures().find(a.structure);
   if (!a.row)
     return bad_input(fmt::format("unknown structure '{}' ({})", a.structure, registry::joined(registry::structures().names()))),
@@ -164,24 +166,6 @@ int run_exploration(ExploreArgs& a) {
   return finish(a, summary);
 }
 
-// Every structure parameter once, as a text option; its help names the structures
-// that take it. Which values are valid is the selected row's to say.
-void add_structure_options(CLI::App* sub, ExploreArgs& args) {
-  std::vector<std::string> order;
-  std::map<std::string, std::vector<std::string>> help;
-  for (const registry::StructureRow& row : registry::structures().rows())
-    for (const registry::Param& p : row.params) {
-      if (!help.count(p.name)) order.push_back(p.name);
-      const std::string range = p.choices.empty() ? fmt::format("{}-{}", p.min, p.max) : registry::joined(p.choices);
-      help[p.name].push_back(fmt::format("{}: {} ({}; default {})", row.name, p.help, range, p.fallback));
-    }
-  for (const std::string& name : order) {
-    std::string text;
-    for (const std::string& h : help[name]) text += (text.empty() ? "" : "; ") + h;
-    sub->add_option_function<std::string>("--" + name, [&args, name](const std::string& v) { args.given[name] = v; },
-                                          text);
-  }
-}
 }  // namespace
 
 void add_explore(CLI::App& app, std::function<int()>& run) {
@@ -190,14 +174,16 @@ void add_explore(CLI::App& app, std::function<int()>& run) {
   const registry::Registry& reg = registry::structures();
   CLI::App* sub = app.add_subcommand("explore", "run simulated schedules of a registered structure and check every run "
                                                  "(gpulin list shows them)");
-  sub->add_option("--structure", args->structure, registry::joined(reg.names()))->check(CLI::IsMember(reg.names()));
+  sub->add_option("--structure", args->structure, registry::joined(reg.names()) + " (default: the first)")->check(CLI::IsMember(reg.names()));
   sub->add_option("--variant", args->variant, "the structure's variant (paper or fixed where it has them; default: "
                                               "its first)");
   std::string mutants;
   for (const registry::StructureRow& row : reg.rows())
     if (!row.mutants.empty()) mutants += fmt::format("{}{}: {}", mutants.empty() ? "" : "; ", row.name, registry::joined(row.mutants));
   sub->add_option("--mutant", args->mutant, "a planted bug, none by default (" + mutants + ")");
-  add_structure_options(sub, *args);
+  add_param_options(
+      sub, [](const registry::StructureRow& row) -> const std::vector<registry::Param>& { return row.params; },
+      args->given);
   sub->add_option("--strategy", o.strategy, "random, pct or dfs")->check(CLI::IsMember({"random", "pct", "dfs"}));
   sub->add_option("--depth", o.depth, "PCT bug depth d")->check(CLI::Range(1, 64));
   sub->add_option("--preemptions", o.preemptions, "dfs preemption bound")->check(CLI::Range(0, 64));

@@ -15,7 +15,7 @@
 #include "common/wall_clock.h"
 #include "sim/strategies/random_strategy.h"
 #include "tools/commands.h"
-#include "tools/explore/heap_config.h"
+#include "structures/gheap/sim/heap_config.h"
 #include "tools/explore/knapsack_sim.h"
 #include "tools/heap_history_report.h"
 

@@ -5,6 +5,7 @@
 
 #include "histories/model_catalog.h"
 #include "tools/commands.h"
+#include "tools/param_options.h"
 #include "tools/registry/registry.h"
 
 namespace gpulin::cli {
@@ -23,18 +24,14 @@ int list() {
     fmt::print("  mutants:   {}\n", or_none(row.mutants));
     fmt::print("  model:     {}\n", row.model.empty() ? "- (outputs checked against a reference)" : row.model);
     fmt::print("  lp rules:  {}\n", or_none(row.lp_rules));
-    std::vector<std::string> options;
-    for (const registry::Param& p : row.params)
-      options.push_back(fmt::format("--{} {}", p.name, p.fallback) +
-                        (p.choices.empty() ? fmt::format(" ({}-{})", p.min, p.max)
-                                           : " (" + registry::joined(p.choices) + ")"));
-    fmt::print("  options:   {}\n", or_none(options));
+    fmt::print("  options:   {}\n", or_none(param_summaries(row.params)));
     std::vector<std::string> survey;
     for (const registry::SurveyEntry& e : row.survey)
       survey.push_back(fmt::format("{} {} schedules{}", e.variant.empty() ? row.name : e.variant, e.schedules,
                                    e.must_pass ? "" : " (known findings)"));
     fmt::print("  survey:    {}\n", or_none(survey));
     fmt::print("  GPU:       {}\n", row.stress ? "gpulin stress --structure " + row.name : "-");
+    if (row.stress) fmt::print("  stress:    {}\n", or_none(param_summaries(row.stress_params)));
   }
   fmt::print("\nmodels (a history header's \"model\"):\n");
   for (const ModelInfo& m : model_catalog())

@@ -5,7 +5,7 @@
 #include <filesystem>
 
 #include "histories/jsonl_writer.h"
-#include "tools/explore/heap_run.h"
+#include "tools/explore/judge_history.h"
 
 namespace gpulin::cli {
 

@@ -12,7 +12,7 @@
 #include "common/cuda_support.h"
 #include "cuda/watchdog_host.h"
 #include "histories/device_recorder.h"
-#include "structures/gheap/device_heap.h"
+#include "structures/gheap/gpu/device_heap.h"
 
 namespace gpulin::knapsack {
 
@@ -81,7 +81,7 @@ GpuKnapsackResult knapsack_gpu(const Instance& in, const GpuKnapsackOptions& o) 
       if (a == reinterpret_cast<uint64_t>(v.gc_flag)) return std::string("the garbage collector's flag (a sweep)");
       return heap.word_name(a);
     }, "block", [&](uint64_t a, uint32_t value) { return heap.value_name(a, value); });
-  if (rec)  // both fixed heaps' rule (tools/explore/heap_config.h's lp_rule_for)
+  if (rec)  // both fixed heaps' rule (structures/gheap/sim/heap_config.h's lp_rule_for)
     r.history = expand(rec->download(history_header(in, o.k, "root-release"), {"ins", "del"}, "<gpu knapsack>"));
   return r;
 }

@@ -7,7 +7,7 @@
 #include "common/cuda_support.h"
 #include "cuda/watchdog_host.h"
 #include "histories/device_recorder.h"
-#include "structures/gheap/device_heap.h"
+#include "structures/gheap/gpu/device_heap.h"
 
 namespace gpulin::sssp {
 
@@ -74,7 +74,7 @@ FrontierResult frontier_gpu(const Graph& g, const std::string& graph_name, uint3
       return heap.word_name(a);
     }, "block", [&](uint64_t a, uint32_t value) { return heap.value_name(a, value); });
   r.dist = cuda_support::download(dist.get(), g.n);
-  if (rec)  // both fixed heaps' rule (tools/explore/heap_config.h's lp_rule_for)
+  if (rec)  // both fixed heaps' rule (structures/gheap/sim/heap_config.h's lp_rule_for)
     r.history = expand(rec->download(frontier_history_header(graph_name, o.k, "root-release"), {"ins", "del"},
                                      "<gpu sssp frontier>"));
   return r;

@@ -13,13 +13,13 @@
 //           pop all, on N' = min(N, 2^26) keys, scaled linearly to N (said so in the
 //           note). It runs in a background thread while the GPU sections run.
 //   record  the TD heap with device recording on (DeviceRecorder sized as in
-//           tools/stress/stress.cpp) against the same run without: overhead in %.
+//           structures/gheap/gpu/heap_stress.cpp) against the same run without: overhead in %.
 //   fig13   thread blocks 32 ... 1024 (k = 1024, 512 threads, N = 2^24 random).
 //   fig14   k in {64 ... 1024} x threads in {128 ... 1024} (N = 2^24 random, TD;
 //           --fig14-both adds BU).
 //   fig15   initial heap of 2^L - 1 nodes (L in {10, 12, 14, 16}), then 2^20 keys
 //           of insert-delete pairs, each block alternating ins and del as in the
-//           paper (workload insdel:L, tools/stress/workload_shape.h, the same
+//           paper (workload insdel:L, structures/gheap/gpu/workload_shape.h, the same
 //           operations as `gpulin stress`); only the pairs are timed. The paper
 //           used 2^18 pairs.
 //   fig16   0, 25, 50, 75, 100 % of the inserts partial (workload partial:P).
@@ -67,9 +67,9 @@
 
 #include "histories/device_recorder.h"
 #include "structures/gheap/bit_reversal.h"
-#include "structures/gheap/device_heap.h"
-#include "cuda/gheap_launch.h"
-#include "tools/stress/workload_shape.h"
+#include "structures/gheap/gpu/device_heap.h"
+#include "structures/gheap/gpu/gheap_launch.h"
+#include "structures/gheap/gpu/workload_shape.h"
 
 using namespace gpulin;
 using gheap::Flavor;
@@ -990,7 +990,7 @@ class Bench {
       ws.allocate(p.ops(), k, 0);
       ws.upload(p);
       gheap::DeviceHeap<uint32_t> heap(k, p.ins_ops + 1);
-      // As tools/stress/stress.cpp: per block its share of the operations, each
+      // As structures/gheap/gpu/heap_stress.cpp: per block its share of the operations, each
       // with inv, ret and two events per held node on a path plus a delete's
       // children; k keys per operation.
       const uint64_t per_block = (p.ops() + blocks - 1) / blocks + 1;

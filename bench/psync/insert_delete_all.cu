@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "common/cuda_support.h"
-#include "cuda/psync_launch.h"
+#include "structures/psync/gpu/psync_launch.h"
 #include "structures/psync/controller.h"
 #include "structures/psync/device_psync_heap.h"
 

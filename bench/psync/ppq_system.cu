@@ -10,10 +10,10 @@
 
 #include "bench/psync/think_time.h"
 #include "common/cuda_support.h"
-#include "cuda/psync_launch.h"
+#include "structures/psync/gpu/psync_launch.h"
 #include "structures/psync/controller.h"
 #include "structures/psync/device_psync_heap.h"
-#include "tools/explore/psync_at_rest.h"
+#include "structures/psync/sim/psync_at_rest.h"
 
 namespace gpulin::psync_bench {
 

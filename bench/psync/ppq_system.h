@@ -1,5 +1,5 @@
 // The parallel heap system of the P-Sync paper (§IV, Figs. 4-5) on the GPU: the host
-// controller, the heap's kernels (cuda/psync_launch.h) and the application kernel
+// controller, the heap's kernels (structures/psync/gpu/psync_launch.h) and the application kernel
 // (think time on each key handed out, then its 0, 1 or 2 new keys, sorted for the
 // next cycle), the application in its own stream concurrent with the heap's update
 // steps (Fig. 8's concurrent kernels) or after them (its sequential kernels).

@@ -1,4 +1,4 @@
-// gpulin_bench_slab: the slab hash (structures/slab_hash through cuda/slab_hash_launch.h,
+// gpulin_bench_slab: the slab hash (structures/slab_hash through structures/slab_hash/gpu/slab_hash_launch.h,
 // map mode: REPLACE / DELETE / SEARCH, SlabAlloc-light as the paper's §VI) measured
 // as in the paper's §VI (../shared/papers/slab-hash.txt; issue 10, section 5), with
 // its baselines in the same run:
@@ -96,8 +96,8 @@
 
 #include "bench/baselines/cuckoo_hash.cuh"
 #include "cuda/cuda_context.cuh"
-#include "cuda/slab_hash_launch.h"
-#include "structures/slab_hash/device_slab_hash.h"
+#include "structures/slab_hash/gpu/slab_hash_launch.h"
+#include "structures/slab_hash/gpu/device_slab_hash.h"
 #include "structures/slab_hash/slab_alloc.h"
 
 using namespace gpulin;

@@ -28,7 +28,7 @@
 #include "apps/sssp/cpu_dijkstra.h"
 #include "apps/sssp/frontier_run.h"
 #include "apps/sssp/graph.h"
-#include "tools/explore/heap_run.h"
+#include "structures/gheap/sim/heap_run.h"
 
 namespace {
 

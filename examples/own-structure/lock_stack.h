@@ -3,7 +3,7 @@
 // context, so that the same code runs in gpulin's simulator (explore, replay,
 // survey) and on the GPU (stress). docs/own-structure.md walks through it.
 //
-// As in structures/examples/counter_array.h:
+// As in structures/counter_array/counter_array.h:
 //   * memory is a plain view of pointers (LockStackView): the executor owns it
 //     (host vectors in the simulator, device memory on the GPU);
 //   * every access another actor can see goes through `x`: the lock word with cas

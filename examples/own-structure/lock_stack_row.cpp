@@ -1,5 +1,5 @@
 // The lock stack as a registry row built by op_structure_row (as gpulin's own
-// counter array is, tools/registry/counter_array_rows.cpp): the row says what the
+// counter array is, structures/counter_array/row.cpp): the row says what the
 // structure is called, its mutants, model, lp rule and parameters, and how to make
 // one run's memory and a random call; explore, replay, survey and list come from
 // gpulin's generic operation explorer. Its GPU run is lock_stack_stress.cpp.
@@ -76,6 +76,7 @@ gpulin::registry::StructureRow lock_stack_row() {
                 {"capacity", "slots of the stack (a push on a full one is a fault)", "1024", 1, 1u << 20}};
   row.survey = {{"", {}, 2000, true}};
   row.stress = run_lock_stack_stress;
+  row.stress_params = lock_stack_stress_params();
   spec.make = lock_stack;
   return gpulin::registry::op_structure_row(std::move(spec));
 }

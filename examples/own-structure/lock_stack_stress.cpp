@@ -54,25 +54,28 @@ gpulin::explore::OpProgram stress_program(uint32_t actors, uint32_t calls_each, 
 
 }  // namespace
 
-int run_lock_stack_stress(gpulin::registry::StressArgs& a) {
-  using gpulin::cli::kBadInput;
+std::vector<gpulin::registry::Param> lock_stack_stress_params() {
+  return {{"blocks", "thread blocks, an actor each", "128", 1, 1u << 16},
+          {"threads", "threads per block", "64", 1, 1024},
+          {"ops", "calls in all, spread over the blocks", "65536", 1, uint64_t{1} << 30},
+          {"spin-bound", "re-reads a wait may make before the watchdog stops the run", "16777216", 1,
+           uint64_t{1} << 40}};
+}
+
+int run_lock_stack_stress(const gpulin::registry::StressArgs& a) {
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0)
     throw std::runtime_error("no CUDA device (stress runs lock-stack on a GPU; explore runs it in the simulator)");
-  const uint32_t blocks = a.o.blocks;
-  const uint32_t threads = a.o.threads == 512 ? 64 : a.o.threads;  // 512 is the heap's default; a stack's actor needs few
-  const uint64_t total = a.ops ? *a.ops : 65536;
-  if (total == 0 || total > (uint64_t{1} << 30)) {
-    fmt::print(stderr, "own-stack stress: --ops {}: 1 to 2^30 calls for lock-stack\n", total);
-    return kBadInput;
-  }
+  const uint32_t blocks = a.selection.u32("blocks");
+  const uint32_t threads = a.selection.u32("threads");
+  const uint64_t total = a.selection.num("ops");
   const uint32_t calls_each = static_cast<uint32_t>((total + blocks - 1) / blocks);
-  const gpulin::explore::OpProgram program = stress_program(blocks, calls_each, a.o.seed);
+  const gpulin::explore::OpProgram program = stress_program(blocks, calls_each, a.seed);
   uint32_t pushes = 0;
   for (const auto& calls : program.actors)
     for (const auto& c : calls) pushes += c.fn == kFnPush;
   fmt::print("lock-stack on the GPU: {} blocks x {} threads, {} calls a block ({} pushes, {} pops), seed {}{}\n", blocks,
-             threads, calls_each, pushes, program.op_count() - pushes, a.o.seed, a.o.record ? ", recorded" : "");
+             threads, calls_each, pushes, program.op_count() - pushes, a.seed, a.record ? ", recorded" : "");
 
   // The stack's memory: a lock word, the top, a slot for every push.
   const gpulin::cuda_exec::OpCallsOnDevice calls(program);
@@ -81,11 +84,11 @@ int run_lock_stack_stress(gpulin::registry::StressArgs& a) {
   top.fill_bytes(0);
   out.fill_bytes(0);
   const LockStackView stack{pushes, lock.get(), top.get(), slots.get()};
-  const gpulin::cuda_exec::DeviceWatchdog watchdog(blocks, a.o.spin_bound);
+  const gpulin::cuda_exec::DeviceWatchdog watchdog(blocks, a.selection.num("spin-bound"));
   // Room an actor: each call records inv and ret, and its hold's acq and rel; a push
   // its value, a pop at most one.
   std::unique_ptr<gpulin::DeviceRecorder> rec;
-  if (a.o.record) rec = std::make_unique<gpulin::DeviceRecorder>(blocks, 4 * calls_each + 4, calls_each + 1);
+  if (a.record) rec = std::make_unique<gpulin::DeviceRecorder>(blocks, 4 * calls_each + 4, calls_each + 1);
   const gpulin::DeviceRecorderRef ref = rec ? rec->ref() : gpulin::DeviceRecorderRef{};
 
   gpulin::cuda_support::GpuTimer timer;
@@ -142,9 +145,9 @@ int run_lock_stack_stress(gpulin::registry::StressArgs& a) {
     gpulin::History h = gpulin::expand(rec->download(header, {"push", "pop"}, "<gpu run>"));
     const double download_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - d0).count();
-    if (!a.o.out_dir.empty()) {
-      std::filesystem::create_directories(a.o.out_dir);
-      const std::string path = a.o.out_dir + "/lock-stack-gpu.jsonl";
+    if (!a.out_dir.empty()) {
+      std::filesystem::create_directories(a.out_dir);
+      const std::string path = a.out_dir + "/lock-stack-gpu.jsonl";
       gpulin::write_history_file(path, h);
       fmt::print("  history: {}\n", path);
     }

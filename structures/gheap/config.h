@@ -83,7 +83,7 @@ struct KeyLimits<uint64_t> {
 // Which heap runs, fixed per build of a kernel or a simulator run: template
 // parameters (as cuCollections' policies), so that a branch on them is resolved by
 // the compiler and a mutant is code only in its own instantiation. The GPU kernels
-// instantiate Mutant::None only (cuda/gheap_kernels.cu).
+// instantiate Mutant::None only (structures/gheap/gpu/gheap_kernels.cu).
 enum class Flavor : uint32_t { TopDown = 0, BottomUp = 1 };
 
 template <Flavor F, Variant V, Mutant M = Mutant::None>

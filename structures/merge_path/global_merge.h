@@ -2,7 +2,7 @@
 // over the warp-role execution context (structures/exec/context.h) so that the same
 // partitioning and windowed merging run as a CUDA kernel (gpu/merge.cuh on
 // cuda/cuda_context.cuh, warp scope) and in the simulator, each warp a fiber
-// (sim/sim_context.h, driven by tools/explore/merge_sim.h), where the CPU tests
+// (sim/sim_context.h, driven by structures/merge_path/sim/merge_sim.h), where the CPU tests
 // and `gpulin explore --structure merge` check it against std::merge.
 //
 // The output C = merge(A, B) is cut into windows of `tile` = consumer threads * items

@@ -1,6 +1,6 @@
 // The slab hash in host memory, for the simulator: base slabs, SlabAlloc-light's
-// pool (or the regular SlabAlloc's super blocks) and bitmaps, reset to the initial
-// state of slab_hash_memory.h; view<P>() is what the structure's templates take.
+// pool (or the regular SlabAlloc's super blocks), bitmaps and the buckets' version
+// words, reset to the initial state of slab_hash_memory.h; view<P>() is what the structure's templates take.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +27,7 @@ class HostSlabHash {
     base_.assign(shape_.base_words() + kSlabWords, kEmptyKey);
     pool_.assign(shape_.pool_words() + kSlabWords, kEmptyKey);
     bitmaps_.assign(shape_.bitmap_words(), 0u);
+    versions_.assign(shape_.version_words(), 0u);
     failures_ = 0;
     supers_.clear();
     for (uint32_t s = 0; s < shape_.supers; ++s) supers_.push_back(aligned(pool_) + s * shape_.super_words());
@@ -36,6 +37,7 @@ class HostSlabHash {
   SlabHashView<P> view() {
     SlabHashView<P> v;
     v.base_slabs = aligned(base_);
+    v.versions = versions_.data();
     v.hash = UniversalHash::from_seed(shape_.hash_seed, shape_.buckets);
     v.alloc.bitmaps = bitmaps_.data();
     v.alloc.pool = aligned(pool_);
@@ -55,7 +57,7 @@ class HostSlabHash {
     return v.data() + ((128 - p % 128) % 128) / sizeof(uint32_t);
   }
   SlabHashShape shape_;
-  std::vector<uint32_t> base_, pool_, bitmaps_;
+  std::vector<uint32_t> base_, pool_, bitmaps_, versions_;
   std::vector<uint32_t*> supers_;
   uint32_t failures_ = 0;
 };

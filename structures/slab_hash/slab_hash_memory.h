@@ -1,5 +1,5 @@
 // The slab hash's memory sizes and initial contents, shared by the host copy (the
-// simulator's, host_slab_hash.h) and the device copy (cuda/slab_hash_launch.h):
+// simulator's, host_slab_hash.h) and the device copy (structures/slab_hash/gpu/slab_hash_launch.h):
 // every word starts all-ones (EMPTY keys, EMPTY pointers, free bitmaps are zero).
 #pragma once
 
@@ -18,6 +18,7 @@ struct SlabHashShape {
   uint64_t hash_seed = 1;
 
   size_t base_words() const { return size_t{buckets} * kSlabWords; }
+  size_t version_words() const { return buckets; }
   size_t units() const { return size_t{supers} * blocks_per_super * kUnitsPerBlock; }
   size_t pool_words() const { return units() * kSlabWords; }
   size_t bitmap_words() const { return size_t{supers} * blocks_per_super * 32; }

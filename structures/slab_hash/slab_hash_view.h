@@ -1,11 +1,13 @@
 // The slab hash's memory as a structure sees it (§III-C): B base slabs, one per
 // bucket, in one array; further slabs from SlabAlloc(-light); the bucket hash.
-// Compile-time choices are template parameters: the mode, the allocator kind and
-// the planted bug (mutants are instantiated only by the simulator's driver and the
-// tests that need them, never by the GPU kernels of the default build).
+// Compile-time choices are template parameters: the mode, the allocator kind, the
+// planted bug (mutants are instantiated only by the simulator's driver and the
+// tests that need them, never by the GPU kernels of the default build) and the
+// variant (the multimap's `fixed` form, bucket_version.h).
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <type_traits>
 
 #include "structures/slab_hash/slab_alloc.h"
@@ -24,11 +26,29 @@ enum class Mutant : uint8_t {
                     // so of two warps extending one list, one slab is lost
 };
 
-template <Mode M, bool Light = true, Mutant Mu = Mutant::None>
+// The multimap's two forms (gpulin explore --structure slab-multimap --variant ...).
+//   Paper: Fig. 2 and §III-B as written: lock-free, a deleted pair's spot EMPTY
+//          again and reusable. It fails the paper's own multimap specification
+//          (docs/findings.md S1, S3: SEARCH and DELETE stop acting on the least
+//          recent pair once a spot is reused; DELETEALL and a SEARCHALL over
+//          several slabs are not atomic).
+//   Fixed: spots are never reused (DELETE marks the pair DELETED, as the unique
+//          modes do, §III-B 3), so list order stays insertion order; and each
+//          bucket has a version word, a seqlock (bucket_version.h): writers
+//          serialize on it, readers validate their scan against it. Map and set
+//          have one form, the paper's.
+enum class Variant : uint8_t { Paper, Fixed };
+
+template <Mode M, bool Light = true, Mutant Mu = Mutant::None, Variant V = Variant::Paper>
 struct SlabPolicy {
+  static_assert(V == Variant::Paper || M == Mode::Multimap, "only the multimap has a fixed variant");
   static constexpr Mode mode = M;
   static constexpr bool light = Light;
   static constexpr Mutant mutant = Mu;
+  static constexpr Variant variant = V;
+  // Whether the operations run under the bucket's version word (bucket_version.h)
+  // and record their lp there instead of at the paper's lock-free points.
+  static constexpr bool versioned = V == Variant::Fixed;
 };
 
 // f(SlabPolicy<mode, light, Mu>{}) for a mode and allocator known at run time: the
@@ -46,14 +66,32 @@ decltype(auto) with_slab_policy(Mode mode, bool light, F&& f) {
   return with_alloc(std::integral_constant<Mode, Mode::Multimap>{});
 }
 
+// The same with the variant known at run time: the paper variant is every mode's
+// policy above; the fixed one exists only for the multimap (so only the multimap x
+// fixed policies are instantiated beside the paper's). Host code only.
+template <Mutant Mu = Mutant::None, class F>
+decltype(auto) with_slab_policy(Mode mode, bool light, Variant variant, F&& f) {
+  if (variant == Variant::Fixed) {
+    if (mode != Mode::Multimap) throw std::invalid_argument("slab hash: only the multimap has a fixed variant");
+    if (light) return f(SlabPolicy<Mode::Multimap, true, Mu, Variant::Fixed>{});
+    return f(SlabPolicy<Mode::Multimap, false, Mu, Variant::Fixed>{});
+  }
+  return with_slab_policy<Mu>(mode, light, f);
+}
+
 template <class P>
 struct SlabHashView {
   uint32_t* base_slabs = nullptr;  // bucket b: words [32 b, 32 b + 32)
+  // Bucket b's version word, versions[b] (bucket_version.h): every table has them
+  // (one word a bucket, beside the base slabs' 32); only the fixed multimap's
+  // operations touch them, and they start at 0 (even: no writer).
+  uint32_t* versions = nullptr;
   UniversalHash hash;
   SlabAllocView<P::light> alloc;
 
   GPULIN_HD uint32_t buckets() const { return hash.buckets; }
   GPULIN_HD uint32_t* base_slab(uint32_t bucket) const { return base_slabs + uint64_t{bucket} * kSlabWords; }
+  GPULIN_HD uint32_t* version(uint32_t bucket) const { return versions + bucket; }
   // The slab `next` names in `bucket`'s list (kBaseSlab: the bucket's base slab).
   GPULIN_HD uint32_t* slab(uint32_t bucket, uint32_t next) const {
     return next == kBaseSlab ? base_slab(bucket) : alloc.unit(next);

@@ -38,7 +38,9 @@ struct ModeTraits {
   static constexpr uint32_t kSlotsPerSlab = kPairs ? 15 : 30;
   // Unique keys: a deleted key is marked DELETED so that a later insert does not
   // take its spot while the key lives on further down the list (§III-B, 3). With
-  // duplicates a deleted pair becomes EMPTY again, its spot reusable.
+  // duplicates (the paper variant) a deleted pair becomes EMPTY again, its spot
+  // reusable; the fixed multimap marks it DELETED as well (kDeletedPair), so that
+  // no spot is reused (slab_hash_view.h, Variant).
   static constexpr uint32_t kDeletedMark = M == Mode::Multimap ? kEmptyKey : kDeletedKey;
 };
 
@@ -47,5 +49,9 @@ struct ModeTraits {
 // address sees them.
 GPULIN_HD inline uint64_t pack_pair(uint32_t key, uint32_t value) { return (uint64_t{value} << 32) | key; }
 inline constexpr uint64_t kEmptyPair = ~uint64_t{0};
+// A pair the fixed multimap deleted: key DELETED, value lane EMPTY. Neither an
+// EMPTY spot (no insert takes it) nor a key (no search finds it); FLUSH (§IV-C4)
+// drops it as it drops the unique modes' DELETED keys.
+inline constexpr uint64_t kDeletedPair = (uint64_t{kEmptyKey} << 32) | kDeletedKey;
 
 }  // namespace gpulin::slab_hash

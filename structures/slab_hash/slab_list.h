@@ -24,6 +24,14 @@
 // takes the first EMPTY it reads and DELETE never makes a spot EMPTY). So an
 // insert that finds an EMPTY spot before its key cannot exist, and REPLACE may
 // stop at the first spot holding its key or EMPTY (Fig. 2, line 32).
+//
+// The fixed multimap (slab_hash_view.h, Variant::Fixed) runs the same procedures
+// with two changes, each under `if constexpr` so that the paper's path is Fig. 2's
+// as before: DELETE and DELETEALL mark a pair DELETED (kDeletedPair) instead of
+// EMPTY, so that no spot is reused and the list keeps its pairs in insertion order
+// (the prefix property above then holds for it too); and the procedures record no
+// lp of their own: each runs inside bucket_version.h's writer hold or reader
+// validation, which records the operation's one lp.
 #pragma once
 
 #include <cstdint>
@@ -37,6 +45,14 @@ namespace gpulin::slab_hash {
 
 template <class X>
 using SlabRegs = typename X::template Regs<uint32_t, 1>;
+
+// The access just made decided the operation: its lp (history-format.md
+// `explicit`) in the paper's lock-free procedures; in the fixed multimap the
+// bucket's version records it instead (bucket_version.h), so nothing here.
+template <class P, class X>
+GPULIN_HD void decided(X& x) {
+  if constexpr (!P::versioned) x.record_lp();
+}
 
 template <class X>
 GPULIN_HD void read_slab(X& x, uint32_t* slab, SlabRegs<X>& r) {
@@ -61,7 +77,7 @@ template <class X, class P>
 GPULIN_HD bool at_list_end(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, uint32_t*& slab) {
   const uint32_t ptr = lane_word(x, r, kAddressLane);
   if (ptr == kEmptyPointer) {
-    x.record_lp();
+    decided<P>(x);
     return true;
   }
   slab = h.alloc.unit(ptr);
@@ -82,11 +98,11 @@ GPULIN_HD SlabSearchResult slab_search_read(X& x, const SlabHashView<P>& h, Slab
   for (;;) {
     const uint32_t lane = lowest_lane(lanes_holding<X, P>(x, r, key));
     if (lane != 32) {
-      x.record_lp();
+      decided<P>(x);
       return {true, ModeTraits<P::mode>::kPairs ? lane_word(x, r, lane + 1) : 0u};
     }
     if constexpr (P::mutant == Mutant::SearchFirstSlab) {
-      x.record_lp();
+      decided<P>(x);
       return {};
     }
     if (at_list_end(x, h, r, slab)) return {};
@@ -104,9 +120,12 @@ GPULIN_HD SlabSearchResult slab_search(X& x, const SlabHashView<P>& h, SlabRegs<
 // INSERT / REPLACE (Fig. 2, warp_replace_macro; §III-B 2). Map: REPLACE, the first
 // spot holding the key or EMPTY takes (key, value) by a 64-bit CAS against the
 // pair read. Set: the key's presence ends the insert; else a 32-bit CAS takes the
-// first EMPTY. Multimap: INSERT, the first EMPTY spot. A failed CAS re-reads the
-// slab. No EMPTY spot and no successor: a new slab is allocated and linked by a CAS
-// on the address lane; a warp that loses that CAS frees its slab (§III-B 2).
+// first EMPTY. Multimap: INSERT, the first EMPTY spot (in the fixed variant no
+// deleted pair's spot is EMPTY, so that is the list's first never-used spot, after
+// every pair: the new pair is the most recent in list order too). A failed CAS
+// re-reads the slab. No EMPTY spot and no successor: a new slab is allocated and
+// linked by a CAS on the address lane; a warp that loses that CAS frees its slab
+// (§III-B 2).
 // Returns false when the allocator had no unit (the insert did not happen).
 template <class X, class P>
 GPULIN_HD bool slab_insert(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, WarpAllocator<X>& wa, uint32_t bucket,
@@ -131,19 +150,19 @@ GPULIN_HD bool slab_insert(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, WarpA
       uint32_t* spot = slab + dest;
       bool won;
       if constexpr (T::kPairs) {
-        // An EMPTY key's value lane is EMPTY too (inserts write pairs, a multimap
-        // DELETE and FLUSH empty both lanes): no second shuffle for it.
+        // An EMPTY key's value lane is EMPTY too (inserts write pairs, a paper
+        // multimap DELETE and FLUSH empty both lanes): no second shuffle for it.
         const uint64_t expected = seen == kEmptyKey ? kEmptyPair : pack_pair(seen, lane_word(x, r, dest + 1));
         won = x.cas_won(reinterpret_cast<uint64_t*>(spot), expected, pack_pair(key, value), exec::relaxed);
       } else {
         if (seen == key) {  // set: already present, decided by this read
-          x.record_lp();
+          decided<P>(x);
           return true;
         }
         won = x.cas_won(spot, kEmptyKey, key, exec::relaxed);
       }
       if (won) {
-        x.record_lp();
+        decided<P>(x);
         return true;
       }
       if constexpr (P::mutant == Mutant::InsertNoReread) {
@@ -169,18 +188,24 @@ GPULIN_HD bool slab_insert(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, WarpA
   }
 }
 
-// Empties the pair at `spot` if it still holds what was read there (multimap
-// DELETE, §III-B 3: with duplicates a deleted spot becomes EMPTY). True when done.
+// Removes the pair at `spot` if it still holds what was read there (multimap
+// DELETE). Paper: §III-B 3, "with duplicates ... simply mark a to-be-deleted
+// element as empty": the spot becomes EMPTY and a later INSERT may take it
+// (docs/findings.md S1). Fixed: the pair becomes DELETED, as the unique modes mark
+// theirs, so the spot is never taken again (FLUSH, §IV-C4, reclaims it). True when
+// done.
 template <class X, class P>
-GPULIN_HD bool empty_pair(X& x, SlabRegs<X>& r, uint32_t* spot, uint32_t lane) {
+GPULIN_HD bool remove_pair(X& x, SlabRegs<X>& r, uint32_t* spot, uint32_t lane) {
   const uint64_t expected = pack_pair(lane_word(x, r, lane), lane_word(x, r, lane + 1));
-  return x.cas_won(reinterpret_cast<uint64_t*>(spot), expected, kEmptyPair, exec::relaxed);
+  constexpr uint64_t kRemoved = P::versioned ? kDeletedPair : kEmptyPair;
+  return x.cas_won(reinterpret_cast<uint64_t*>(spot), expected, kRemoved, exec::relaxed);
 }
 
 // DELETE (Fig. 2, warp_delete_macro): the first spot holding the key is marked
 // deleted. Unique modes: a plain write of DELETED (line 59). Multimap: the pair
-// becomes EMPTY by a CAS (a plain write would race an insert into the freed spot's
-// value lane); a lost CAS re-reads.
+// becomes EMPTY (paper) or DELETED (fixed) by a CAS (a plain write would race an
+// insert into the freed spot's value lane); a lost CAS re-reads (in the fixed
+// variant none is lost: the bucket's writers are serialized, bucket_version.h).
 template <class X, class P>
 GPULIN_HD void slab_delete(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, uint32_t bucket, uint32_t key) {
   for (uint32_t* slab = h.base_slab(bucket);;) {
@@ -188,11 +213,11 @@ GPULIN_HD void slab_delete(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, uint3
     const uint32_t lane = lowest_lane(lanes_holding<X, P>(x, r, key));
     if (lane != 32) {
       if constexpr (P::mode == Mode::Multimap) {
-        if (!empty_pair<X, P>(x, r, slab + lane, lane)) continue;
+        if (!remove_pair<X, P>(x, r, slab + lane, lane)) continue;
       } else {
         x.store(slab + lane, kDeletedKey, exec::relaxed);
       }
-      x.record_lp();
+      decided<P>(x);
       return;
     }
     if (at_list_end(x, h, r, slab)) return;
@@ -201,28 +226,43 @@ GPULIN_HD void slab_delete(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, uint3
 
 // SEARCHALL (multimap, §III-B 1): every value of the key along the whole list, in
 // list order, into out[0, n); `cap` bounds n (a fault beyond: never a silent cut).
+// In the fixed variant a scan may be one that its validation throws away (it read
+// the list while a writer changed it), so more than `cap` pairs is no fault there:
+// the scan counts them in *over and stops storing, and the caller faults only on a
+// validated scan (slab_search_all_op).
 template <class X, class P>
 GPULIN_HD uint32_t slab_search_all(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, uint32_t bucket, uint32_t key, uint32_t* out,
-                                   uint32_t cap) {
+                                   uint32_t cap, uint32_t* over = nullptr) {
   uint32_t n = 0;
   for (uint32_t* slab = h.base_slab(bucket);;) {
     read_slab(x, slab, r);
     for (uint32_t m = lanes_holding<X, P>(x, r, key); m != 0; m &= m - 1) {
-      if (n == cap) x.fail("slab hash: SEARCHALL found more pairs than its result buffer holds");
+      if (n == cap) {
+        if constexpr (P::versioned) {
+          ++*over;
+          continue;
+        } else {
+          x.fail("slab hash: SEARCHALL found more pairs than its result buffer holds");
+        }
+      }
       out[n++] = lane_word(x, r, lowest_lane(m) + 1);
     }
     if (at_list_end(x, h, r, slab)) return n;
   }
 }
 
-// DELETEALL (multimap): every pair of the key along the list becomes EMPTY.
+// DELETEALL (multimap): every pair of the key along the list is removed
+// (remove_pair: EMPTY in the paper variant, DELETED in the fixed one). In the
+// paper variant each removal is its own CAS and the sweep as a whole is not atomic
+// (docs/findings.md S3); the fixed variant runs it inside the bucket's writer hold
+// (bucket_version.h), which makes it one step to every reader and writer.
 template <class X, class P>
 GPULIN_HD void slab_delete_all(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, uint32_t bucket, uint32_t key) {
   for (uint32_t* slab = h.base_slab(bucket);;) {
     read_slab(x, slab, r);
     const uint32_t m = lanes_holding<X, P>(x, r, key);
     if (m != 0) {
-      empty_pair<X, P>(x, r, slab + lowest_lane(m), lowest_lane(m));
+      remove_pair<X, P>(x, r, slab + lowest_lane(m), lowest_lane(m));
       continue;  // re-read this slab until it holds the key no more
     }
     if (at_list_end(x, h, r, slab)) return;

@@ -6,12 +6,14 @@
 // queue changed, i.e. when the previous operation finished.
 //
 // Each operation is recorded through the context: inv before its first slab read,
-// its lp at the deciding access (slab_list.h), ret after its last.
+// its lp at the deciding access (slab_list.h; the fixed multimap's at its bucket
+// version, bucket_version.h), ret after its last.
 #pragma once
 
 #include <cstdint>
 
 #include "structures/exec/lane_search.h"
+#include "structures/slab_hash/bucket_version.h"
 #include "structures/slab_hash/slab_list.h"
 
 namespace gpulin::slab_hash {
@@ -63,6 +65,48 @@ GPULIN_HD constexpr bool recorded_result_null(uint32_t fn, bool found) {
   return fn != kFnSearch || (M != Mode::Set && !found);
 }
 
+// The operations as a variant runs them: the paper's are slab_list.h's procedures
+// alone; the fixed multimap's run the same procedures inside the bucket's version
+// (bucket_version.h): INSERT, DELETE and DELETEALL as writers, SEARCH and SEARCHALL
+// as validated readers.
+template <class X, class P>
+GPULIN_HD bool slab_insert_op(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, WarpAllocator<X>& wa, uint32_t bucket,
+                              uint32_t key, uint32_t value) {
+  return write_bucket(x, h, bucket, [&] { return slab_insert(x, h, r, wa, bucket, key, value); });
+}
+template <class X, class P>
+GPULIN_HD void slab_delete_op(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, uint32_t bucket, uint32_t key) {
+  write_bucket(x, h, bucket, [&] { slab_delete(x, h, r, bucket, key); });
+}
+template <class X, class P>
+GPULIN_HD void slab_delete_all_op(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, uint32_t bucket, uint32_t key) {
+  write_bucket(x, h, bucket, [&] { slab_delete_all(x, h, r, bucket, key); });
+}
+template <class X, class P>
+GPULIN_HD SlabSearchResult slab_search_op(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, uint32_t bucket, uint32_t key) {
+  return read_bucket(x, h, bucket, [&] { return slab_search(x, h, r, bucket, key); });
+}
+// SEARCHALL into out[0, n), n returned; more pairs than `cap` in the list it
+// answers from is a fault (slab_search_all).
+template <class X, class P>
+GPULIN_HD uint32_t slab_search_all_op(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, uint32_t bucket, uint32_t key,
+                                      uint32_t* out, uint32_t cap) {
+  if constexpr (P::versioned) {
+    struct Count {
+      uint32_t n, over;
+    };
+    const Count c = read_bucket(x, h, bucket, [&] {
+      Count s{0, 0};
+      s.n = slab_search_all(x, h, r, bucket, key, out, cap, &s.over);
+      return s;
+    });
+    if (c.over != 0) x.fail("slab hash: SEARCHALL found more pairs than its result buffer holds");
+    return c.n;
+  } else {
+    return slab_search_all(x, h, r, bucket, key, out, cap);
+  }
+}
+
 // Runs one operation with its recording; `done(result)` is called warp-uniformly.
 template <class X, class P, class Done>
 GPULIN_HD void run_slab_op(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, WarpAllocator<X>& wa, uint32_t fn,
@@ -71,17 +115,17 @@ GPULIN_HD void run_slab_op(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, WarpA
   x.record_inv(fn, args, recorded_args_len<P::mode>(fn));
   TaskResult res;
   if (fn == kFnInsert) {
-    if (!slab_insert(x, h, r, wa, bucket, key, value)) {
+    if (!slab_insert_op(x, h, r, wa, bucket, key, value)) {
       res.status = TaskResult::kNoMemory;  // no ret: the op stays pending, it never took effect
       done(res);
       return;
     }
     x.record_ret(args, 0u, true);
   } else if (fn == kFnDelete) {
-    slab_delete(x, h, r, bucket, key);
+    slab_delete_op(x, h, r, bucket, key);
     x.record_ret(args, 0u, true);
   } else if (fn == kFnSearch) {
-    const SlabSearchResult s = slab_search(x, h, r, bucket, key);
+    const SlabSearchResult s = slab_search_op(x, h, r, bucket, key);
     res = search_result(s);
     if constexpr (P::mode == Mode::Set) {
       const uint32_t present = s.found ? 1u : 0u;
@@ -95,14 +139,14 @@ GPULIN_HD void run_slab_op(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, WarpA
     x.fail("slab hash: SEARCHALL and DELETEALL are multimap operations");
   } else if (fn == kFnSearchAll) {
     uint32_t all[kSearchAllCap];
-    res.n = slab_search_all(x, h, r, bucket, key, all, kSearchAllCap);
+    res.n = slab_search_all_op(x, h, r, bucket, key, all, kSearchAllCap);
     res.all = all;
     res.status = res.n ? TaskResult::kFound : TaskResult::kDone;
     x.record_ret(all, res.n, false);
     done(res);
     return;
   } else {
-    slab_delete_all(x, h, r, bucket, key);
+    slab_delete_all_op(x, h, r, bucket, key);
     x.record_ret(args, 0u, true);
   }
   done(res);
@@ -167,6 +211,8 @@ GPULIN_HD void warp_work_queue(X& x, const SlabHashView<P>& h, WarpAllocator<X>&
 // simulator with no recorder).
 // Writers may run meanwhile: each search is an ordinary walk of its list whose
 // first read came early.
+// The fixed multimap's searches are validated scans (bucket_version.h), each
+// between two reads of its bucket's version: they go one at a time.
 template <exec::SharedWords X, class P, class Done>
   requires exec::WarpLanes<X> && exec::Recording<X>
 GPULIN_HD void warp_search_pairs(X& x, const SlabHashView<P>& h, typename X::template Regs<uint32_t, kTaskWords>& task,
@@ -174,24 +220,32 @@ GPULIN_HD void warp_search_pairs(X& x, const SlabHashView<P>& h, typename X::tem
   SlabRegs<X> ra, rb;
   hash_tasks(x, h, task);
   uint32_t queue = x.ballot([&](uint32_t l) { return task.of(l)[kTaskActive] != 0; });  // as warp_work_queue's
-  for (;;) {
-    const uint32_t a = lowest_lane(queue);
-    if (a == 32) return;
-    queue &= queue - 1;
-    const uint32_t b = lowest_lane(queue);
-    queue &= queue - 1;
-    const uint32_t key_a = task_word(x, task, a, kTaskKey);
-    uint32_t* slab_a = h.base_slab(task_word(x, task, a, kTaskBucket));
-    read_slab(x, slab_a, ra);
-    if (b == 32) {
-      done(a, search_result(slab_search_read(x, h, ra, key_a, slab_a)));
-      return;
+  if constexpr (P::versioned) {
+    for (; queue != 0; queue &= queue - 1) {
+      const uint32_t a = lowest_lane(queue);
+      const uint32_t key = task_word(x, task, a, kTaskKey), bucket = task_word(x, task, a, kTaskBucket);
+      done(a, search_result(slab_search_op(x, h, ra, bucket, key)));
     }
-    const uint32_t key_b = task_word(x, task, b, kTaskKey);
-    uint32_t* slab_b = h.base_slab(task_word(x, task, b, kTaskBucket));
-    read_slab(x, slab_b, rb);
-    done(a, search_result(slab_search_read(x, h, ra, key_a, slab_a)));
-    done(b, search_result(slab_search_read(x, h, rb, key_b, slab_b)));
+  } else {
+    for (;;) {
+      const uint32_t a = lowest_lane(queue);
+      if (a == 32) return;
+      queue &= queue - 1;
+      const uint32_t b = lowest_lane(queue);
+      queue &= queue - 1;
+      const uint32_t key_a = task_word(x, task, a, kTaskKey);
+      uint32_t* slab_a = h.base_slab(task_word(x, task, a, kTaskBucket));
+      read_slab(x, slab_a, ra);
+      if (b == 32) {
+        done(a, search_result(slab_search_read(x, h, ra, key_a, slab_a)));
+        return;
+      }
+      const uint32_t key_b = task_word(x, task, b, kTaskKey);
+      uint32_t* slab_b = h.base_slab(task_word(x, task, b, kTaskBucket));
+      read_slab(x, slab_b, rb);
+      done(a, search_result(slab_search_read(x, h, ra, key_a, slab_a)));
+      done(b, search_result(slab_search_read(x, h, rb, key_b, slab_b)));
+    }
   }
 }
 

@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "histories/history.h"
-#include "tools/explore/heap_run.h"
+#include "structures/gheap/sim/heap_run.h"
 
 namespace gpulin::test {
 

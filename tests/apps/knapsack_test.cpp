@@ -14,7 +14,7 @@
 #include "sim/strategies/pct_strategy.h"
 #include "sim/strategies/random_strategy.h"
 #include "tests/apps/heap_history_keys.h"
-#include "tools/explore/heap_run.h"
+#include "structures/gheap/sim/heap_run.h"
 #include "tools/explore/knapsack_sim.h"
 
 namespace gpulin::knapsack {

@@ -15,7 +15,7 @@
 #include "sim/strategies/random_strategy.h"
 #include "tests/apps/heap_history_keys.h"
 #include "tests/apps/sparse_graph.h"
-#include "tools/explore/heap_run.h"
+#include "structures/gheap/sim/heap_run.h"
 #include "tools/explore/sssp_frontier_sim.h"
 
 namespace gpulin::sssp {

@@ -1,19 +1,19 @@
-// The parallel bucket heap on the GPU (cuda/bucket_heap_kernels.cu: a persistent
+// The parallel bucket heap on the GPU (structures/bucket_heap/gpu/bucket_heap_kernels.cu: a persistent
 // block per level, signalled through global memory), through the stress run
-// (tools/stress/bucket_stress.h): the explorer's Dijkstra-like programs and the
+// (structures/bucket_heap/gpu/bucket_stress.h): the explorer's Dijkstra-like programs and the
 // stress's own, recorded, every EXTRACTMIN's answer equal to a sequential priority
 // queue's and the history linearizable under the bucket-pq model. Label `gpu`;
 // skips without a device.
 #include <gtest/gtest.h>
 
-#include "cuda/bucket_heap_launch.h"
+#include "structures/bucket_heap/gpu/bucket_heap_launch.h"
 #include "histories/device_recorder.h"
 #include "structures/bucket_heap/device_bucket_heap.h"
 #include "tests/gpu/have_gpu.h"
-#include "tools/explore/bucket_program.h"
-#include "tools/explore/bucket_run.h"
-#include "tools/stress/bucket_program_upload.h"
-#include "tools/stress/bucket_stress.h"
+#include "structures/bucket_heap/sim/bucket_program.h"
+#include "structures/bucket_heap/sim/bucket_run.h"
+#include "structures/bucket_heap/gpu/bucket_program_upload.h"
+#include "structures/bucket_heap/gpu/bucket_stress.h"
 
 namespace gpulin::bucket_heap {
 namespace {

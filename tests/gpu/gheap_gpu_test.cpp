@@ -9,8 +9,8 @@
 #include <filesystem>
 
 #include "histories/key_history_reader.h"
-#include "tools/stress/stress.h"
-#include "tools/stress/workload.h"
+#include "structures/gheap/gpu/heap_stress.h"
+#include "structures/gheap/gpu/workload.h"
 
 namespace gpulin {
 namespace {

@@ -9,7 +9,7 @@
 
 #include "histories/device_recorder.h"
 #include "histories/key_history.h"
-#include "tools/stress/stress.h"
+#include "structures/gheap/gpu/heap_stress.h"
 #include "verify/pq_batch_witness.h"
 #include "verify/pq_linear/gpu_check.h"
 #include "verify/pq_linear/linear_check.h"

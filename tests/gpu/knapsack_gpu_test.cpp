@@ -11,7 +11,7 @@
 #include "histories/device_recorder.h"
 #include "tests/gpu/have_gpu.h"
 #include "tests/apps/heap_history_keys.h"
-#include "tools/explore/heap_run.h"
+#include "structures/gheap/sim/heap_run.h"
 
 namespace gpulin::knapsack {
 namespace {

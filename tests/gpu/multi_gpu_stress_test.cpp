@@ -17,7 +17,8 @@
 #include "tests/gpu/have_gpu.h"
 #include "tests/tools/run_gpulin.h"
 #include "tools/stress/gpu_list.h"
-#include "tools/stress/multi_gpu.h"
+#include "structures/gheap/gpu/heap_multi_gpu.h"
+#include "structures/slab_hash/gpu/slab_multi_gpu.h"
 
 namespace gpulin::stress {
 namespace {

@@ -1,4 +1,4 @@
-// The P-Sync parallel heap on the GPU (cuda/psync_kernels.cu, a block per step's
+// The P-Sync parallel heap on the GPU (structures/psync/gpu/psync_kernels.cu, a block per step's
 // actor): recorded runs under the relaxed hold model pass every check (each cycle
 // against a host priority queue, the heap property and the keys at rest, the
 // psync-pq history's witness) for small node capacities (scratch in shared memory,
@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/gpu/have_gpu.h"
-#include "tools/stress/psync_stress.h"
+#include "structures/psync/gpu/psync_stress.h"
 
 namespace gpulin {
 namespace {

@@ -1,8 +1,9 @@
-// The slab hash on the GPU (cuda/slab_hash_kernels.cu, warp actors): bulk build and
+// The slab hash on the GPU (structures/slab_hash/gpu/slab_hash_kernels.cu, warp actors): bulk build and
 // search answers against a host map, deletes, every mode; recorded concurrent mixes
 // checked linearizable and the table checked at rest; an allocator too small
 // reports its failures instead of corrupting the table. Label `gpu`; skips without
-// a device.
+// a device. The multimap's fixed variant (bucket_version.h) too: its duplicates
+// kept in insertion order, its recorded mix checked.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -10,8 +11,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "cuda/slab_hash_launch.h"
-#include "tools/stress/slab_stress.h"
+#include "structures/slab_hash/gpu/slab_hash_launch.h"
+#include "structures/slab_hash/gpu/slab_stress.h"
 
 namespace gpulin {
 namespace {
@@ -41,7 +42,7 @@ struct Buffer {
 
 // Runs every op of `keys` as `fn` and returns the search outputs.
 std::vector<uint32_t> bulk(Mode mode, DeviceSlabHash& t, uint32_t fn, const std::vector<uint32_t>& keys,
-                           const std::vector<uint32_t>& values = {}) {
+                           const std::vector<uint32_t>& values = {}, Variant variant = Variant::Paper) {
   Buffer k(keys), v(values.empty() ? std::vector<uint32_t>(keys.size(), 0) : values),
       out(std::vector<uint32_t>(keys.size(), 0xABCDABCDu));
   SlabOpBatch ops;
@@ -50,7 +51,7 @@ std::vector<uint32_t> bulk(Mode mode, DeviceSlabHash& t, uint32_t fn, const std:
   ops.value = v.p;
   ops.out = out.p;
   ops.count = keys.size();
-  EXPECT_EQ(launch_slab_batch(mode, t, ops, 128, nullptr), cudaSuccess);
+  EXPECT_EQ(launch_slab_batch(mode, variant, t, ops, 128, nullptr), cudaSuccess);
   EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   return out.get(keys.size());
 }
@@ -131,6 +132,37 @@ TEST(SlabOnGpuModes, SetContainsAndMultimapSearchAll) {
   for (uint32_t c : bulk(Mode::Multimap, multi, kFnSearchAll, ten)) ASSERT_EQ(c, 3u);
 }
 
+// The fixed multimap on the GPU: three pairs a key, inserted in three launches (so
+// in that order), then one DELETE a key removes the least recent pair, and a
+// fourth insert goes after the others (no spot is reused): SEARCH answers the
+// second pair's value throughout, SEARCHALL counts 2, then 3. A fixed map or set
+// is refused.
+TEST(SlabOnGpuModes, FixedMultimapKeepsInsertionOrder) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device: GPU test skipped";
+  constexpr Variant kFixed = Variant::Fixed;
+  DeviceSlabHash t(SlabHashShape{1024, 1, 64, 64, 9}, true);
+  const uint32_t n = 10000;
+  std::vector<uint32_t> keys(n), vals(n);
+  for (uint32_t i = 0; i < n; ++i) keys[i] = i * 3;
+  auto values = [&](uint32_t round) {
+    for (uint32_t i = 0; i < n; ++i) vals[i] = round * n + i;
+    return vals;
+  };
+  for (uint32_t round = 1; round <= 3; ++round) bulk(Mode::Multimap, t, kFnInsert, keys, values(round), kFixed);
+  bulk(Mode::Multimap, t, kFnDelete, keys, {}, kFixed);
+  auto found = bulk(Mode::Multimap, t, kFnSearch, keys, {}, kFixed);
+  for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(found[i], 2 * n + i) << "key " << keys[i];
+  for (uint32_t c : bulk(Mode::Multimap, t, kFnSearchAll, keys, {}, kFixed)) ASSERT_EQ(c, 2u);
+  bulk(Mode::Multimap, t, kFnInsert, keys, values(4), kFixed);
+  found = bulk(Mode::Multimap, t, kFnSearch, keys, {}, kFixed);
+  for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(found[i], 2 * n + i) << "key " << keys[i];
+  for (uint32_t c : bulk(Mode::Multimap, t, kFnSearchAll, keys, {}, kFixed)) ASSERT_EQ(c, 3u);
+  bulk(Mode::Multimap, t, kFnDeleteAll, keys, {}, kFixed);
+  for (uint32_t c : bulk(Mode::Multimap, t, kFnSearchAll, keys, {}, kFixed)) ASSERT_EQ(c, 0u);
+  SlabOpBatch none;
+  EXPECT_EQ(launch_slab_batch(Mode::Map, kFixed, t, none, 128, nullptr), cudaErrorInvalidValue);
+}
+
 TEST(SlabOnGpuAlloc, ATooSmallPoolReportsFailuresAndStaysSound) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA device: GPU test skipped";
   SlabHashShape shape{1, 1, 1, 4, 1};  // one bucket, 1024 slabs: about 15 000 pairs fit
@@ -156,6 +188,7 @@ struct MixCase {
   uint32_t buckets;
   uint64_t initial, ops;
   const char* recorder;  // what run_slab_stress must have recorded with
+  Variant variant = Variant::Paper;
 };
 class SlabRecorded : public ::testing::TestWithParam<MixCase> {};
 
@@ -164,6 +197,7 @@ TEST_P(SlabRecorded, RecordedMixIsLinearizableAndTheTableSound) {
   const MixCase& c = GetParam();
   stress::SlabStressOptions o;
   o.mode = c.mode;
+  o.variant = c.variant;
   o.light = c.light;
   o.buckets = c.buckets;
   o.initial = c.initial;
@@ -194,11 +228,15 @@ INSTANTIATE_TEST_SUITE_P(Mixes, SlabRecorded,
                                            MixCase{"map_regular", Mode::Map, false, 4096, 1 << 14, 1 << 17, "key-clocks"},
                                            MixCase{"set_contended", Mode::Set, true, 64, 1 << 12, 1 << 16, "key-clocks"},
                                            MixCase{"map_contended_events", Mode::Map, true, 64, 1 << 12, 1 << 16, "events"},
-                                           MixCase{"multimap_events", Mode::Multimap, true, 64, 1 << 12, 1 << 15, "events"}),
+                                           MixCase{"multimap_events", Mode::Multimap, true, 64, 1 << 12, 1 << 15, "events"},
+                                           MixCase{"multimap_fixed_events", Mode::Multimap, true, 64, 1 << 12, 1 << 15,
+                                                   "events", Variant::Fixed},
+                                           MixCase{"multimap_fixed_regular", Mode::Multimap, false, 4096, 1 << 14,
+                                                   1 << 16, "events", Variant::Fixed}),
                          [](const auto& info) { return std::string(info.param.name); });
 
 // A mixed batch runs its inserts, deletes and searches as separate queues
-// (cuda/slab_hash_kernel.cuh): an operation the mode does not have (SEARCHALL in
+// (structures/slab_hash/gpu/slab_hash_kernel.cuh): an operation the mode does not have (SEARCHALL in
 // a map) would be run by none of them. The kernel refuses it instead: it traps,
 // and the launch fails, rather than leave the operation undone. (This test traps
 // on purpose: device.sh's sanitizer part leaves it out.)

@@ -9,12 +9,12 @@
 
 #include <vector>
 
-#include "cuda/slab_hash_kernel.cuh"
+#include "structures/slab_hash/gpu/slab_hash_kernel.cuh"
 #include "histories/device_recorder.h"
 #include "histories/key_clock_recorder.h"
 #include "histories/rules.h"
 #include "histories/result_shapes.h"
-#include "tools/explore/slab_program.h"
+#include "structures/slab_hash/sim/slab_program.h"
 #include "verify/keyed_linear/keyed_check.h"
 #include "verify/search_checker.h"
 

@@ -15,7 +15,7 @@
 #include "histories/device_recorder.h"
 #include "tests/apps/heap_history_keys.h"
 #include "tests/gpu/have_gpu.h"
-#include "tools/explore/heap_run.h"
+#include "structures/gheap/sim/heap_run.h"
 
 namespace gpulin::sssp {
 namespace {

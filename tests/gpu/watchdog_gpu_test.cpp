@@ -20,7 +20,7 @@
 #include "histories/jsonl_reader.h"
 #include "histories/rules.h"
 #include "tests/gpu/have_gpu.h"
-#include "tools/stress/stress.h"
+#include "structures/gheap/gpu/heap_stress.h"
 
 namespace gpulin::stress {
 namespace {

@@ -14,7 +14,7 @@
 #include "histories/device_recorder.h"
 #include "histories/hold_order.h"
 #include "test_util.h"
-#include "tools/explore/heap_run.h"
+#include "structures/gheap/sim/heap_run.h"
 
 namespace gpulin {
 namespace {

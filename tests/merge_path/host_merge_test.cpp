@@ -17,7 +17,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "tools/explore/merge_sim.h"
+#include "structures/merge_path/sim/merge_sim.h"
 
 namespace gpulin::merge_path {
 namespace {

@@ -25,15 +25,18 @@ rules=(
   "verify/|verify/ histories/ common/|checkers read histories and never run structure code"
   "sim/|sim/ structures/exec/ histories/ common/|the simulator implements the context contract and records; it knows no structure"
   "structures/exec/|structures/exec/ common/|the context contract is what algorithms and executors share; it depends on neither"
-  "structures/*/gpu/|structures/NAME/ structures/exec/ cuda/ histories/ common/|a structure's GPU part instantiates its algorithm on the CUDA executor and its recorder"
+  "structures/*/sim/|structures/NAME/ structures/exec/ sim/ verify/ histories/ common/ tools/explore/|a structure's simulator part runs its algorithm on the simulator, judges the runs by the checkers and plugs into the explore framework"
+  "structures/*/gpu/|structures/NAME/ structures/exec/ cuda/ verify/ histories/ common/ tools/stress/ tools/explore/ tools/registry/stress_args.h tools/commands.h|a structure's GPU part instantiates its algorithm on the CUDA executor and its recorder; its stress driver plugs into the stress command"
+  "structures/*/row.cpp|structures/NAME/ tools/registry/ tools/explore/ sim/ histories/ common/|a structure's registry row names its parts to the command line's table"
   "structures/*/|structures/NAME/ structures/exec/ common/|a structure's algorithm is written once over the context contract, for both executors"
   "cuda/|cuda/ structures/ histories/ common/|the CUDA executor runs structures; applications, tools, simulator and checkers sit above it"
   "apps/|apps/ structures/ cuda/ histories/ common/|the papers' applications run on the structures, on the GPU through the CUDA executor"
   "render/|render/ verify/ histories/ common/|the timeline page draws a history and its checks"
 )
-# Nothing outside tools/, tests/, bench/ and fuzz/ includes tools/ (none of the rows
-# above allows it; a break of it is named so).
-tools_reason="the gpulin command is the top: only tools/, tests/, bench/ and fuzz/ may include it"
+# Nothing outside tools/, tests/, bench/ and fuzz/ includes tools/, but a structure's
+# parts that plug into it (its sim/, gpu/ and row.cpp, as their rows above say); a
+# break of it is named so.
+tools_reason="the gpulin command is the top: only tools/, tests/, bench/, fuzz/ and a structure's sim/, gpu/ and row.cpp may include it"
 
 # FILE PATTERN | INCLUDE PATTERN | WHY: allowed although the file's row forbids it.
 exceptions=(
@@ -127,6 +130,12 @@ check_tree() {  # ROOT: prints the breaks, returns 1 when there is one
       a=${a//NAME/$name}
       if [[ $target == "$a"* ]]; then ok=1; break; fi
     done
+    # A structure's algorithm (the top of its folder) is the part both executors
+    # share: it includes none of its own executor-specific parts.
+    if [ $ok = 1 ] && [ "$folder" = "structures/*/" ] && [[ $target == structures/$name/sim/* || $target == structures/$name/gpu/* ]]; then
+      echo "$file:$line: #include $shown: a structure's algorithm includes neither its sim/ nor its gpu/ part (both executors run it)"
+      bad=1; continue
+    fi
     [ $ok = 1 ] && continue
     for e in "${exceptions[@]}"; do
       IFS='|' read -r efile etarget _ <<<"$e"
@@ -135,7 +144,7 @@ check_tree() {  # ROOT: prints the breaks, returns 1 when there is one
     done
     [ $ok = 1 ] && continue
     if [[ $target == tools/* ]]; then
-      echo "$file:$line: #include $shown: nothing outside tools/, tests/, bench/, fuzz/ includes tools/ ($tools_reason)"
+      echo "$file:$line: #include $shown: $folder may not include it ($tools_reason)"
     else
       echo "$file:$line: #include $shown: $folder may include only ${allowed//NAME/$name} ($why)"
     fi
@@ -181,7 +190,14 @@ self_test() {  # SCRATCH
   plant structures/gheap/zz_planted.h '"structures/slab_hash/slab_list.h"' 1 "a structure's algorithm including another structure"
   plant structures/gheap/gpu/zz_planted.cu '"sim/sim_context.h"' 1 "a structure's GPU part including sim/"
   plant cuda/zz_planted.h '"apps/sssp/graph.h"' 1 "cuda/ including apps/"
-  plant cuda/zz_planted.h '"tools/explore/heap_run.h"' 1 "cuda/ including tools/"
+  plant cuda/zz_planted.h '"tools/explore/explore.h"' 1 "cuda/ including tools/"
+  plant structures/gheap/zz_planted.h '"tools/explore/explore.h"' 1 "a structure's algorithm including the explore framework"
+  plant structures/gheap/zz_planted.h '"structures/gheap/sim/heap_run.h"' 1 "a structure's algorithm including its own simulator part"
+  plant structures/gheap/sim/zz_planted.h '"cuda/cuda_context.cuh"' 1 "a structure's simulator part including the CUDA executor"
+  plant structures/gheap/sim/zz_planted.h '"structures/slab_hash/sim/slab_run.h"' 1 "a structure's simulator part including another structure's"
+  plant structures/gheap/sim/zz_planted.h '"tools/registry/registry.h"' 1 "a structure's simulator part including the registry"
+  plant structures/gheap/sim/zz_planted.h '"tools/explore/explore.h"' 0 "a structure's simulator part including the explore framework"
+  plant structures/gheap/gpu/zz_planted.h '"tools/stress/multi_gpu.h"' 0 "a structure's GPU part including the stress framework"
   plant apps/zz_planted.h '"verify/model.h"' 1 "apps/ including verify/"
   plant common/zz_planted.h '"histories/history.h"' 1 "common/ including histories/"
   plant structures/slab_hash/zz_planted.h '"structures/merge_path/block_merge.h"' 1 "a structure the exceptions do not name including the block merge"

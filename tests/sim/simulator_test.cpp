@@ -16,8 +16,8 @@
 #include "sim/strategies/pct_strategy.h"
 #include "sim/strategies/random_strategy.h"
 #include "sim/strategies/replay_strategy.h"
-#include "tools/explore/heap_run.h"
-#include "tools/explore/program.h"
+#include "structures/gheap/sim/heap_run.h"
+#include "structures/gheap/sim/heap_program.h"
 
 namespace gpulin::sim {
 namespace {

@@ -9,7 +9,7 @@
 #include <cstdint>
 
 #include "sim/sim_context.h"
-#include "structures/examples/counter_array.h"
+#include "structures/counter_array/counter_array.h"
 #include "structures/exec/context.h"
 
 namespace gpulin {

@@ -1,4 +1,4 @@
-// The example structure (structures/examples/counter_array.h) explored in the
+// The example structure (structures/counter_array/counter_array.h) explored in the
 // simulator: every PCT schedule of a few actors adding to and reading shared
 // counters gives a linearizable history (model `counters`), and the planted
 // LostUpdate mutant is caught with a history the search proves wrong.
@@ -11,7 +11,7 @@
 #include "sim/sim_context.h"
 #include "sim/simulator.h"
 #include "sim/strategies/pct_strategy.h"
-#include "structures/examples/counter_array.h"
+#include "structures/counter_array/counter_array.h"
 #include "verify/search_checker.h"
 
 namespace gpulin {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "sim/strategies/pct_strategy.h"
-#include "tools/explore/heap_run.h"
+#include "structures/gheap/sim/heap_run.h"
 
 namespace gpulin::explore {
 namespace {

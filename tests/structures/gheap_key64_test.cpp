@@ -1,5 +1,5 @@
 // The heap's templates with 64-bit keys, as the GPU kernels instantiate them
-// (cuda/gheap_kernels.cu, Key = uint64_t), run in the simulator: concurrent
+// (structures/gheap/gpu/gheap_kernels.cu, Key = uint64_t), run in the simulator: concurrent
 // actors under PCT schedules on a HostHeap<uint64_t>, recorded by the host
 // recorder. Keys lie above 2^32 and share their low word, so a key narrowed to 32
 // bits anywhere (the heap's scratch, its MAX_VALUE, the recorder) would make them
@@ -19,9 +19,9 @@
 #include "sim/strategies/pct_strategy.h"
 #include "structures/gheap/host_heap.h"
 #include "structures/gheap/operation.h"
-#include "tools/explore/heap_at_rest.h"
-#include "tools/explore/heap_config.h"
-#include "tools/explore/heap_run.h"
+#include "structures/gheap/sim/heap_at_rest.h"
+#include "structures/gheap/sim/heap_config.h"
+#include "structures/gheap/sim/heap_run.h"
 
 namespace gpulin {
 namespace {

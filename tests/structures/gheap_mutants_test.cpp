@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "tools/explore/explore.h"
+#include "structures/gheap/sim/heap_explore.h"
 
 namespace gpulin::explore {
 namespace {
@@ -32,8 +32,8 @@ std::vector<Case> all_cases() {
   return cases;
 }
 
-ExploreOptions options_for(const Case& c, uint64_t schedules) {
-  ExploreOptions o;
+HeapExploreOptions options_for(const Case& c, uint64_t schedules) {
+  HeapExploreOptions o;
   o.config.flavor = c.flavor;
   o.config.variant = gheap::Variant::Fixed;
   o.config.mutant = c.mutant;
@@ -60,9 +60,9 @@ bool explore_until_bug(const Case& c, uint64_t limit) {
   std::string kinds;
   const auto t0 = std::chrono::steady_clock::now();
   for (uint64_t round = 0, size = 250; done < limit && !found; ++round, size *= 2) {
-    ExploreOptions o = options_for(c, std::min(size, limit - done));
+    HeapExploreOptions o = options_for(c, std::min(size, limit - done));
     o.seed = 1 + round * 1'000'003;
-    const ExploreSummary s = run_explore(o);
+    const ExploreSummary s = run_heap_explore(o);
     done += s.schedules;
     found = s.found_bug();
     for (const auto& [kind, n] : s.counts)

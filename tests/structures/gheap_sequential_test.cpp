@@ -7,7 +7,7 @@
 
 #include "heap_test_util.h"
 #include "sim/strategies/random_strategy.h"
-#include "tools/explore/heap_run.h"
+#include "structures/gheap/sim/heap_run.h"
 
 namespace gpulin::explore {
 namespace {

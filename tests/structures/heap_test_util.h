@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "tools/explore/program.h"
+#include "structures/gheap/sim/heap_program.h"
 
 namespace gpulin::explore::testing {
 

@@ -1,4 +1,4 @@
-// The parallel bucket heap in the explorer (tools/explore/bucket_explore.h): the
+// The parallel bucket heap in the explorer (structures/bucket_heap/sim/bucket_explore.h): the
 // fixed variant passes for several d with every RESOLVE's conditions held; each
 // planted mutant is caught, shrunk and replays; the findings' counterexamples
 // (docs/findings.md B1, B2) replay to their failures; bad replay strings are refused
@@ -15,7 +15,7 @@
 #include "sim/strategies/replay_strategy.h"
 #include "tests/tools/explore_options.h"
 #include "structures/bucket_heap/operations.h"
-#include "tools/explore/bucket_explore.h"
+#include "structures/bucket_heap/sim/bucket_explore.h"
 
 namespace gpulin::explore {
 namespace {

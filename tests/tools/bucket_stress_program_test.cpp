@@ -1,4 +1,4 @@
-// The bucket heap stress's workload (tools/stress/bucket_stress.h): Dijkstra-like as
+// The bucket heap stress's workload (structures/bucket_heap/gpu/bucket_stress.h): Dijkstra-like as
 // the heap requires - batches of at most d distinct values sorted by value, a value's
 // priority only decreasing, nothing updated after it left - and a drain that empties
 // the heap, its last EXTRACTMIN on an empty heap.
@@ -9,7 +9,7 @@
 #include <set>
 
 #include "structures/bucket_heap/operations.h"
-#include "tools/stress/bucket_stress.h"
+#include "structures/bucket_heap/gpu/bucket_stress.h"
 
 namespace gpulin::stress {
 namespace {

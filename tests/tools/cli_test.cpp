@@ -430,6 +430,7 @@ TEST(CliReplay, SchedulesThatDoNotFitExitTwo) {
 
 // stress --gpus takes the heaps and the slab hash (bad input for the other
 // structures, before anything runs); without a GPU it says so and exits 2.
+// Each structure takes its own options: another structure's is refused by name.
 TEST(CliStress, GpusIsForHeapsAndTheSlabHashAndNeedsADevice) {
   for (const char* structure : {"psync", "bucket-heap"}) {
     const Result r = gpulin(std::string("stress --structure ") + structure + " --gpus all");
@@ -438,11 +439,20 @@ TEST(CliStress, GpusIsForHeapsAndTheSlabHashAndNeedsADevice) {
   }
   int devices = 0;
   if (cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0) return;  // tests/gpu/multi_gpu_stress_test.cpp runs it
-  for (const char* structure : {"gheap-td", "slab-map"}) {
-    const Result none = gpulin(std::string("stress --structure ") + structure + " --gpus all --keys 4096");
+  for (const char* run : {"gheap-td --keys 4096", "slab-map --initial 4096"}) {
+    const Result none = gpulin(std::string("stress --structure ") + run + " --gpus all");
     EXPECT_EQ(none.code, 2) << none.out << none.err;
     EXPECT_NE(none.err.find("no CUDA device"), std::string::npos) << none.err;
   }
+}
+
+TEST(CliStress, AnotherStructuresOptionIsRefusedByName) {
+  const Result r = gpulin("stress --structure slab-map --keys 4096");
+  EXPECT_EQ(r.code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("--keys is not an option of slab-map (its options: --buckets"), std::string::npos) << r.err;
+  const Result m = gpulin("stress --structure gheap-td --mutant early-root-release");
+  EXPECT_EQ(m.code, 2) << m.out << m.err;
+  EXPECT_NE(m.err.find("the GPU kernels build one mutant, lost-root-release"), std::string::npos) << m.err;
 }
 
 // A run that releases a node it does not hold (the paper BU heap's delete, findings

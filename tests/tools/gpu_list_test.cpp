@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "tools/stress/gpu_list.h"
-#include "tools/stress/slab_stress.h"
+#include "structures/slab_hash/gpu/slab_stress.h"
 
 namespace gpulin::stress {
 namespace {

@@ -1,4 +1,4 @@
-// The global merge in the explorer (tools/explore/merge_*.h): the simulated merge
+// The global merge in the explorer (structures/merge_path/sim/): the simulated merge
 // agrees with std::merge (stable, A first on equal keys) on random inputs under
 // several schedules; exploration passes the correct merge and catches the
 // compile-time mutant merge-window-overrun, whose replay string replays to the same
@@ -14,8 +14,8 @@
 #include "sim/strategies/random_strategy.h"
 #include "sim/strategies/replay_strategy.h"
 #include "tests/tools/explore_options.h"
-#include "tools/explore/merge_explore.h"
-#include "tools/explore/merge_run.h"
+#include "structures/merge_path/sim/merge_explore.h"
+#include "structures/merge_path/sim/merge_run.h"
 
 namespace gpulin::explore {
 namespace {

@@ -8,8 +8,8 @@
 #include <string>
 
 #include "histories/jsonl_reader.h"
-#include "tools/explore/explore.h"
-#include "tools/explore/heap_run.h"
+#include "structures/gheap/sim/heap_explore.h"
+#include "structures/gheap/sim/heap_run.h"
 
 namespace gpulin::explore {
 namespace {
@@ -81,7 +81,7 @@ TEST(PassedHistories, TheStructuresOwnChecksStillRunOnARepeat) {
 // fixed heap and on a planted bug), the search run only on distinct histories.
 TEST(PassedHistories, AnExplorationCountsTheSameWithFewerSearches) {
   for (gheap::Mutant mutant : {gheap::Mutant::None, gheap::Mutant::EarlyRootRelease}) {
-    ExploreOptions o;
+    HeapExploreOptions o;
     o.config.mutant = mutant;
     o.shape.actors = 3;
     o.shape.ops = 2;
@@ -89,9 +89,9 @@ TEST(PassedHistories, AnExplorationCountsTheSameWithFewerSearches) {
     o.preemptions = 2;
     o.schedules = 100'000'000;
     o.shrink = false;
-    const ExploreSummary remembered = run_explore(o);
+    const ExploreSummary remembered = run_heap_explore(o);
     o.remember_passed = false;
-    const ExploreSummary every = run_explore(o);
+    const ExploreSummary every = run_heap_explore(o);
     EXPECT_EQ(remembered.schedules, every.schedules);
     EXPECT_EQ(remembered.distinct_histories, every.distinct_histories);
     EXPECT_EQ(remembered.counts, every.counts);

@@ -1,4 +1,4 @@
-// The P-Sync parallel heap in the explorer (tools/explore/psync_explore.h): the
+// The P-Sync parallel heap in the explorer (structures/psync/sim/psync_explore.h): the
 // heap passes under PCT for several node capacities, each planted mutant is caught,
 // shrunk to a replay string that replays to the same failure (and the same program
 // without the mutant passes under that schedule), random programs under random
@@ -12,7 +12,7 @@
 #include "sim/strategies/random_strategy.h"
 #include "sim/strategies/replay_strategy.h"
 #include "tests/tools/explore_options.h"
-#include "tools/explore/psync_explore.h"
+#include "structures/psync/sim/psync_explore.h"
 
 namespace gpulin::explore {
 namespace {

@@ -1,15 +1,17 @@
-// The slab hash in the explorer (tools/explore/slab_explore.h): exploration passes
+// The slab hash in the explorer (structures/slab_hash/sim/slab_explore.h): exploration passes
 // the map and the set under PCT with both allocators, catches each mutant and
 // shrinks it to a replay string that replays to the same failure; the findings'
-// counterexamples (docs/findings.md, S1-S3) replay to the failures they show.
+// counterexamples (docs/findings.md, S1-S3) replay to the failures they show, and
+// pass in the multimap's fixed variant.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <string>
 
+#include "sim/strategies/dfs_strategy.h"
 #include "sim/strategies/replay_strategy.h"
 #include "tests/tools/explore_options.h"
-#include "tools/explore/slab_explore.h"
+#include "structures/slab_hash/sim/slab_explore.h"
 
 namespace gpulin::explore {
 namespace {
@@ -170,6 +172,157 @@ TEST(SlabFindings, S3DeleteAllIsNotAtomic) {
   EXPECT_EQ(result(v, 2), "2");  // the search: 1 before the deleteall, null after
   const Replayed w = replay("slab-multimap:buckets=1|i0=1,s0;x0|0*4.1*4.0");
   EXPECT_EQ(w.judgement.failure, Failure::WitnessOnly) << w.judgement.message;
+}
+
+// ---- The multimap's fixed variant (structures/slab_hash/bucket_version.h): no
+// spot reused, writers serialized by a version word a bucket, readers validated
+// against it. It must pass the paper's multimap model where the paper variant
+// fails (docs/findings.md S1, S3).
+
+// The history's one operation named `f`.
+const Operation& op_named(const Replayed& r, const std::string& f) {
+  const auto& ops = r.run.history.ops;
+  const auto it = std::find_if(ops.begin(), ops.end(), [&](const Operation& op) { return op.f == f; });
+  if (it == ops.end()) throw std::runtime_error("no " + f + " in the history");
+  return *it;
+}
+
+// The replay string `s` with `variant=fixed` added after its buckets field.
+std::string fixed(const std::string& s) {
+  const size_t bar = s.find('|');
+  return s.substr(0, bar) + ":variant=fixed" + s.substr(bar);
+}
+
+// The explorer at its defaults (gpulin explore: PCT depth 3, seed 1, 4 warps x 16
+// operations, keys < 40, one bucket) and with keys < 4, 10 000 schedules each: no
+// failure of any kind (no violation, no proof-point failure, no livelock, deadlock,
+// fault or broken table). The paper variant on the same schedules: hundreds of
+// violations (keys < 4: thousands).
+TEST(SlabFixedMultimap, PassesTenThousandPctSchedules) {
+  for (uint32_t keys : {40u, 4u}) {
+    ExploreOptions o;
+    o.strategy = "pct";
+    o.schedules = 10000;
+    SlabConfig c;
+    c.mode = Mode::Multimap;
+    c.variant = slab_hash::Variant::Fixed;
+    c.keys = keys;
+    const ExploreSummary s = run_slab_explore(o, c);
+    EXPECT_EQ(s.schedules, 10000u);
+    EXPECT_TRUE(s.counts.empty()) << "keys < " << keys << "\n" << describe(s);
+    EXPECT_GT(s.distinct_histories, 9000u);
+  }
+}
+
+// S1 and S3's strings with variant=fixed: each program passes. The picks were
+// written for the paper variant's scheduling points, so they are replayed
+// leniently (followed while they fit); the strict strings below are the fixed
+// variant's own.
+TEST(SlabFixedMultimap, FindingsS1AndS3Pass) {
+  for (const char* paper : {"slab-multimap:buckets=1|i0=1,i0=2,d0,i0=3,s0|",
+                            "slab-multimap:buckets=1:alloc=regular|i0=1,i0=2,d0,i0=3,s0|",
+                            "slab-multimap:buckets=1|d0;i0=1,i0=2,i0=3,s0|1.0.1*3.0*2.1.0",
+                            "slab-multimap:buckets=1|i0=1,i0=2,s0;x0|0*6.1*5.0",
+                            "slab-multimap:buckets=1|i0=1,s0;x0|0*4.1*4.0"}) {
+    const SlabReplayInput in = parse_slab_replay_string(fixed(paper));
+    EXPECT_EQ(in.config.variant, slab_hash::Variant::Fixed);
+    sim::ReplayStrategy lenient(in.picks, /*strict=*/false);
+    lenient.begin_run(static_cast<uint32_t>(in.program.warps.size()));
+    const SlabExecution e = execute_slab(in.config, in.program, lenient, 200'000);
+    const Judgement j = judge_slab(e, JudgeOptions{});
+    EXPECT_EQ(j.failure, Failure::None) << fixed(paper) << ": " << j.message;
+  }
+  // S1 with one warp: DELETE marks (0, 1) DELETED, INSERT(0, 3) takes a fresh spot
+  // after (0, 2), and SEARCH returns the least recent pair left, 2.
+  const Replayed one = replay("slab-multimap:buckets=1:variant=fixed|i0=1,i0=2,d0,i0=3,s0|");
+  EXPECT_EQ(one.judgement.failure, Failure::None) << one.judgement.message;
+  EXPECT_EQ(result(one, 4), "2");
+  // S1's two-warp form, its picks extended to the fixed variant's points.
+  const Replayed two = replay("slab-multimap:buckets=1:variant=fixed|d0;i0=1,i0=2,i0=3,s0|1.0.1*3.0*2.1.0*5");
+  EXPECT_EQ(two.judgement.failure, Failure::None) << two.judgement.message;
+  EXPECT_EQ(result(two, 4), "2");
+  const Replayed three = replay("slab-multimap:buckets=1:variant=fixed|i0=1,s0;x0|0*4.1*4.0*3");
+  EXPECT_EQ(three.judgement.failure, Failure::None) << three.judgement.message;
+}
+
+// Every schedule with at most two preemptions of S1's and S3's programs passes in
+// the fixed variant (DFS, exhausted).
+TEST(SlabFixedMultimap, FindingProgramsPassEveryScheduleWithTwoPreemptions) {
+  for (const char* s : {"slab-multimap:buckets=1:variant=fixed|d0;i0=1,i0=2,i0=3,s0|",
+                        "slab-multimap:buckets=1:variant=fixed|i0=1,i0=2,s0;x0|",
+                        "slab-multimap:buckets=1:variant=fixed|i0=1,s0;x0|",
+                        "slab-multimap:buckets=1:variant=fixed|i0=1,i0=2;x0;a0|"}) {
+    const SlabReplayInput in = parse_slab_replay_string(s);
+    sim::DfsStrategy dfs(2);
+    uint64_t runs = 0;
+    while (dfs.begin_run(static_cast<uint32_t>(in.program.warps.size()))) {
+      const SlabExecution e = execute_slab(in.config, in.program, dfs, 200'000);
+      const Judgement j = judge_slab(e, JudgeOptions{});
+      ++runs;
+      ASSERT_EQ(j.failure, Failure::None) << s << " picks " << slab_replay_string(in.config, in.program, e.run.picks)
+                                          << ": " << j.message;
+    }
+    EXPECT_TRUE(dfs.exhausted()) << s;
+    EXPECT_GT(runs, 10u) << s;
+  }
+}
+
+// S3's interleaving in the fixed variant: SEARCH(0) reads the version (even), then
+// DELETEALL(0) takes the bucket and removes (0, 1); the search's scan finds (0, 2).
+// Its re-read of the version differs, so that scan is thrown away; the search
+// waits out the hold and scans again after the DELETEALL: null. Without the
+// version check (the scan's answer kept) the same schedule returns 2, S3's
+// violation.
+TEST(SlabFixedMultimap, ASearchInsideADeleteAllScansAgain) {
+  const Replayed r = replay("slab-multimap:buckets=1:variant=fixed|i0=1,i0=2,s0;x0|0*13.1*7.0*3");
+  EXPECT_EQ(r.judgement.failure, Failure::None) << r.judgement.message;
+  const Operation& search = op_named(r, "search");
+  const Operation& deleteall = op_named(r, "deleteall");
+  EXPECT_LT(search.inv_t, deleteall.inv_t);  // the search began first ...
+  EXPECT_GT(search.ret_t, deleteall.ret_t);  // ... and answered after the DELETEALL
+  ASSERT_TRUE(search.res);
+  EXPECT_EQ(search.res->to_json(), "null");
+}
+
+// SEARCHALL over a list of two slabs (docs/findings.md, S1: with spots no longer
+// reused, this was the multimap's one remaining violation). Warp 0 fills the base
+// slab with (0, 1) and 14 pairs of key 1, puts (0, 16) in a second slab, then
+// deletes (0, 1) and inserts (0, 17); warp 1's SEARCHALL(0) reads the base slab
+// before the delete removes (0, 1) and the second slab after the insert. Kept, that scan would
+// answer [1, 16, 17], a set the multimap never held; the version changed between
+// its reads, so the search scans again and answers [16, 17]. Without the version
+// check this schedule is a violation.
+TEST(SlabFixedMultimap, ASearchAllOverTwoSlabsIsValidated) {
+  std::string program = "i0=1";
+  for (uint32_t v = 2; v <= 15; ++v) program += ",i1=" + std::to_string(v);
+  program += ",i0=16,d0,i0=17;a0";
+  const Replayed r = replay("slab-multimap:buckets=1:variant=fixed|" + program + "|0*87.1*4.0*10.1*3");
+  EXPECT_EQ(r.judgement.failure, Failure::None) << r.judgement.message;
+  ASSERT_EQ(r.run.history.ops.size(), 19u);
+  const Operation& searchall = op_named(r, "searchall");
+  const Operation& last_insert = r.run.history.ops.back();  // by invocation: INSERT(0, 17)
+  ASSERT_EQ(last_insert.args.to_json(), "[0,17]");
+  EXPECT_LT(searchall.inv_t, op_named(r, "delete").ret_t);  // in flight across the delete ...
+  EXPECT_GT(searchall.ret_t, last_insert.ret_t);            // ... and the whole insert
+  ASSERT_TRUE(searchall.res);
+  EXPECT_EQ(searchall.res->to_json(), "[16,17]");
+}
+
+// Replay strings: variant=fixed round-trips and is the multimap's alone; strings
+// without it are the paper variant, as before.
+TEST(SlabFixedMultimap, TheVariantIsInTheReplayString) {
+  const SlabReplayInput old = parse_slab_replay_string("slab-multimap:buckets=1|i0=1,s0|");
+  EXPECT_EQ(old.config.variant, slab_hash::Variant::Paper);
+  EXPECT_EQ(slab_replay_string(old.config, old.program, old.picks), "slab-multimap:buckets=1|i0=1,s0|");
+  const std::string s = "slab-multimap:buckets=2:variant=fixed:alloc=regular|i0=1,s0;a0|1.0";
+  const SlabReplayInput in = parse_slab_replay_string(s);
+  EXPECT_EQ(in.config.variant, slab_hash::Variant::Fixed);
+  EXPECT_EQ(slab_replay_string(in.config, in.program, in.picks), s);
+  EXPECT_EQ(parse_slab_replay_string("slab-multimap:buckets=1:variant=paper|s0|").config.variant,
+            slab_hash::Variant::Paper);
+  for (const char* bad : {"slab-map:buckets=1:variant=fixed|s0|", "slab-set:buckets=1:variant=fixed|s0|",
+                          "slab-multimap:buckets=1:variant=nope|s0|"})
+    EXPECT_THROW(parse_slab_replay_string(bad), std::invalid_argument) << bad;
 }
 
 }  // namespace

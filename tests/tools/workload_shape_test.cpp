@@ -1,4 +1,4 @@
-// One meaning of each workload name (tools/stress/workload_shape.h), shared by
+// One meaning of each workload name (structures/gheap/gpu/workload_shape.h), shared by
 // `gpulin stress` and gpulin_bench_gheap.
 #include <gtest/gtest.h>
 
@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "structures/gheap/config.h"
-#include "tools/stress/workload.h"
-#include "tools/stress/workload_shape.h"
+#include "structures/gheap/gpu/workload.h"
+#include "structures/gheap/gpu/workload_shape.h"
 
 namespace gpulin::stress {
 namespace {

@@ -1,5 +1,7 @@
-// `gpulin explore`: many simulated schedules of heap programs, every history
-// checked; the first failure of each kind shrunk to a minimal replayable program.
+// `gpulin explore`'s loop, for every structure: many simulated schedules of a
+// structure's programs, every run judged; the first failure of each kind shrunk to
+// a minimal replayable program. A structure gives the loop its steps
+// (HistoryExploration) from its own folder (structures/NAME/sim/).
 #pragma once
 
 #include <chrono>
@@ -13,16 +15,14 @@
 #include <unordered_set>
 
 #include "sim/strategy.h"
-#include "tools/explore/heap_config.h"
-#include "tools/explore/heap_run.h"
-#include "tools/explore/program.h"
+#include "tools/explore/judge_history.h"
 #include "tools/explore/work_units.h"
 
 namespace gpulin::explore {
 
+// How a structure is explored, whichever it is (its own configuration and program
+// shape are its own: the registry row's parameters).
 struct ExploreOptions {
-  HeapConfig config;
-  WorkloadShape shape;
   std::string strategy = "pct";  // random, pct, dfs
   uint32_t depth = 3;            // pct
   uint32_t preemptions = 2;      // dfs
@@ -69,8 +69,6 @@ struct ExploreSummary {
   std::map<Failure, FailureReport> first;  // the shrunk first failure of each kind
   bool found_bug() const;
 };
-
-ExploreSummary run_explore(const ExploreOptions& options);
 
 // What every exploration loop does beside its runs: the progress line on stderr
 // (options.progress, at most four times a second, cleared at the end) and the

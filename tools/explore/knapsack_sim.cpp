@@ -10,7 +10,7 @@
 #include "histories/recorder.h"
 #include "sim/sim_context.h"
 #include "structures/gheap/host_heap.h"
-#include "tools/explore/heap_config.h"
+#include "structures/gheap/sim/heap_config.h"
 
 namespace gpulin::explore {
 

@@ -6,7 +6,7 @@
 #include "sim/schedule_string.h"
 #include "sim/simulator.h"
 #include "sim/strategies/replay_strategy.h"
-#include "tools/explore/heap_run.h"
+#include "tools/explore/judge_history.h"
 #include "tools/explore/replay_fields.h"
 
 namespace gpulin::explore {

@@ -2,7 +2,7 @@
 // function code and a few argument words: one list of calls per actor. The
 // generic explorer (op_explore.h) generates, runs, shrinks and replays these, so a
 // new structure needs no program type, shrinker or replay format of its own
-// (structures/examples/counter_array.h, docs/own-structure.md).
+// (structures/counter_array/counter_array.h, docs/own-structure.md).
 #pragma once
 
 #include <cstdint>

@@ -64,33 +64,23 @@ std::vector<std::string> Registry::stress_names() const {
   return n;
 }
 
-Registry& structures() {
-  static Registry r = [] {
-    Registry built_in;
-    add_gheap_rows(built_in);
-    add_merge_rows(built_in);
-    add_slab_rows(built_in);
-    add_psync_rows(built_in);
-    add_bucket_rows(built_in);
-    add_counter_array_rows(built_in);
-    return built_in;
-  }();
-  return r;
-}
 
-Selection default_selection(const StructureRow& row) {
+namespace {
+
+Selection selection_of(const StructureRow& row, const std::vector<Param>& params) {
   Selection s;
   s.structure = row.name;
   if (!row.variants.empty()) s.variant = row.variants.front();
-  for (const Param& p : row.params) s.params[p.name] = p.fallback;
+  for (const Param& p : params) s.params[p.name] = p.fallback;
   return s;
 }
 
-void set_param(const StructureRow& row, Selection& s, const std::string& name, const std::string& value) {
-  const auto p = std::find_if(row.params.begin(), row.params.end(), [&](const Param& q) { return q.name == name; });
-  if (p == row.params.end()) {
+void set_param_of(const StructureRow& row, const std::vector<Param>& params, Selection& s, const std::string& name,
+                  const std::string& value) {
+  const auto p = std::find_if(params.begin(), params.end(), [&](const Param& q) { return q.name == name; });
+  if (p == params.end()) {
     std::vector<std::string> options;
-    for (const Param& q : row.params) options.push_back("--" + q.name);
+    for (const Param& q : params) options.push_back("--" + q.name);
     throw std::invalid_argument(fmt::format("--{} is not an option of {} (its options: {})", name, row.name,
                                             options.empty() ? "none" : joined(options)));
   }
@@ -98,7 +88,7 @@ void set_param(const StructureRow& row, Selection& s, const std::string& name, c
     if (std::find(p->choices.begin(), p->choices.end(), value) == p->choices.end())
       throw std::invalid_argument(
           fmt::format("--{} {}: {} takes one of {}", name, value, row.name, joined(p->choices)));
-  } else {
+  } else if (p->numeric()) {
     uint64_t v = 0;
     const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
     if (ec != std::errc() || end != value.data() + value.size() || v < p->min || v > p->max)
@@ -106,6 +96,19 @@ void set_param(const StructureRow& row, Selection& s, const std::string& name, c
                                               p->min, p->max, p->help));
   }
   s.params[name] = value;
+}
+
+}  // namespace
+
+Selection default_selection(const StructureRow& row) { return selection_of(row, row.params); }
+Selection default_stress_selection(const StructureRow& row) { return selection_of(row, row.stress_params); }
+
+void set_param(const StructureRow& row, Selection& s, const std::string& name, const std::string& value) {
+  set_param_of(row, row.params, s, name, value);
+}
+
+void set_stress_param(const StructureRow& row, Selection& s, const std::string& name, const std::string& value) {
+  set_param_of(row, row.stress_params, s, name, value);
 }
 
 void check_choice(const StructureRow& row, const Selection& s) {

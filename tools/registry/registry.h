@@ -1,8 +1,10 @@
 // The one table of structures. Every subcommand that takes --structure (explore,
 // replay, stress, survey, list) reads it; no other file lists structure names.
-// The built-in structures' rows are added on first use (builtin_rows.cpp); a
-// program of its own adds its rows before it runs the command line
-// (tools/registry/main.h, docs/own-structure.md).
+// The built-in structures' rows are added on first use: each structure's folder
+// has its row (structures/NAME/row.cpp) and registers its function with CMake
+// (gpulin_register_rows), which writes the call of each into the build's
+// built_in_rows.cpp. A program of its own adds its rows before it runs the command
+// line (tools/cli_main.h, docs/own-structure.md).
 #pragma once
 
 #include <string>
@@ -28,22 +30,23 @@ class Registry {
   std::vector<StructureRow> rows_;
 };
 
-// The process's registry, the built-in rows added on first use.
+// The process's registry, the built-in rows added on first use (defined in the
+// build's built_in_rows.cpp, in gpulin_cli).
 Registry& structures();
 
-// Each built-in structure's rows (one file each, tools/registry/*_rows.cpp).
-void add_gheap_rows(Registry& r);
-void add_merge_rows(Registry& r);
-void add_slab_rows(Registry& r);
-void add_psync_rows(Registry& r);
-void add_bucket_rows(Registry& r);
-void add_counter_array_rows(Registry& r);
+// Adds every built-in structure's rows (the build's built_in_rows.cpp calls each
+// structure's registered function, in the order structures/CMakeLists.txt adds them).
+void add_built_in_rows(Registry& r);
 
-// A selection of `row` with every parameter at its default, the first variant.
+// A selection of `row` with every explore parameter at its default, the first variant.
 Selection default_selection(const StructureRow& row);
-// Sets parameter `name` to `value`, checked against the row's declaration; throws
-// std::invalid_argument naming the structure, the option and what it takes.
+// The same with the row's stress parameters.
+Selection default_stress_selection(const StructureRow& row);
+// Sets explore parameter `name` to `value`, checked against the row's declaration;
+// throws std::invalid_argument naming the structure, the option and what it takes.
 void set_param(const StructureRow& row, Selection& s, const std::string& name, const std::string& value);
+// The same for a stress parameter.
+void set_stress_param(const StructureRow& row, Selection& s, const std::string& name, const std::string& value);
 // Checks the selection's variant and mutant against the row (throws as set_param).
 void check_choice(const StructureRow& row, const Selection& s);
 

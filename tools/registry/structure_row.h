@@ -17,19 +17,28 @@
 
 namespace gpulin::registry {
 
-// One structure parameter of `explore` (--NAME VALUE): an unsigned integer in
-// [min, max], or one of `choices`.
+// One structure parameter of `explore` or `stress` (--NAME VALUE): an unsigned
+// integer in [min, max], one of `choices`, or free text its structure parses (a
+// workload, a mix).
 struct Param {
   Param(std::string name, std::string help, std::string fallback, uint64_t min, uint64_t max)
       : name(std::move(name)), help(std::move(help)), fallback(std::move(fallback)), min(min), max(max) {}
   Param(std::string name, std::string help, std::string fallback, std::vector<std::string> choices)
       : name(std::move(name)), help(std::move(help)), fallback(std::move(fallback)), choices(std::move(choices)) {}
+  // Free text: the structure's driver checks it (and says what is wrong).
+  static Param text(std::string name, std::string help, std::string fallback) {
+    Param p(std::move(name), std::move(help), std::move(fallback), 0, 0);
+    p.free_text = true;
+    return p;
+  }
 
   std::string name;
   std::string help;
   std::string fallback;  // the default, as text
   uint64_t min = 0, max = UINT64_MAX;
   std::vector<std::string> choices;  // non-empty: a word, not a number
+  bool free_text = false;
+  bool numeric() const { return choices.empty() && !free_text; }
 };
 
 // What the user chose: a structure, one of its variants and mutants, and a value
@@ -73,7 +82,7 @@ Replayed replayed(Execution&& e, explore::Judgement judgement) {
   return r;
 }
 
-// `gpulin stress`'s options; each structure reads the ones it has (tools/stress/).
+// `gpulin stress`'s choices (tools/registry/stress_args.h).
 struct StressArgs;
 
 struct StructureRow {
@@ -97,8 +106,10 @@ struct StructureRow {
   std::function<Replayed(const std::string& schedule, uint64_t max_points)> replay;
   // survey: the rows this structure adds to the main job's table.
   std::vector<SurveyEntry> survey;
-  // stress on the GPU: empty where the structure has no GPU driver.
-  std::function<int(StressArgs& a)> stress;
+  // stress on the GPU: empty where the structure has no GPU driver. Its options
+  // (a.selection.params) are stress_params, defaults filled in.
+  std::function<int(const StressArgs& a)> stress;
+  std::vector<Param> stress_params;
   bool multi_gpu = false;  // stress --gpus: several GPUs at once
 };
 

@@ -1,5 +1,7 @@
 #include "tools/stress/gpu_list.h"
 
+#include <cuda_runtime.h>
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -28,6 +30,12 @@ std::vector<int> parse_gpu_list(const std::string& spec, int available) {
     at = comma + 1;
   }
   return gpus;
+}
+
+std::vector<int> gpu_list(const std::string& spec) {
+  int available = 0;
+  if (cudaGetDeviceCount(&available) != cudaSuccess) available = 0;
+  return parse_gpu_list(spec, available);
 }
 
 }  // namespace gpulin::stress

@@ -11,4 +11,7 @@ namespace gpulin::stress {
 // saying what is wrong (an unknown device, a repeat, no device at all).
 std::vector<int> parse_gpu_list(const std::string& spec, int available);
 
+// parse_gpu_list over the devices this process sees (none when CUDA sees none).
+std::vector<int> gpu_list(const std::string& spec);
+
 }  // namespace gpulin::stress

@@ -1,13 +1,12 @@
 // gpulin stress --gpus: a structure on several GPUs at once (a host thread each),
-// every run checked as a single-GPU run is. The heaps: one heap a GPU. The slab
-// hash: one table partitioned by key over the GPUs.
+// every run checked as a single-GPU run is. What every structure's multi-GPU run
+// shares; how a structure splits its work over the GPUs is its own
+// (structures/NAME/gpu/).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
-
-#include "tools/stress/slab_stress.h"
-#include "tools/stress/stress.h"
 
 namespace gpulin::stress {
 
@@ -31,20 +30,28 @@ struct MultiGpu {
   double wall_seconds = 0;  // from the first start to the last end
 };
 
-using GpuRun = GpuRunOf<StressOptions, StressResult>;  // options: seed o.seed + i, out_dir o.out_dir/gpu-D
-using MultiGpuRun = MultiGpu<GpuRun>;
+// Runs run(i) for each i on a host thread of its own whose current device is
+// gpus[i], all at once; an exception or a CUDA error becomes slots[i].error. Returns
+// the wall time from the first start to the last end.
+double on_each_gpu(const std::vector<int>& gpus, std::vector<GpuSlot>& slots, const std::function<void(size_t)>& run);
 
-// Runs run_stress(o) on each device of `gpus` concurrently. The i-th run's seed is
-// o.seed + i, so that the GPUs run different workloads; with o.out_dir its history
-// goes to o.out_dir/gpu-D.
-MultiGpuRun run_stress_on_gpus(const StressOptions& o, const std::vector<int>& gpus);
+// The folder of GPU `device`'s files under out_dir ("" when out_dir is "").
+std::string gpu_folder(const std::string& out_dir, int device);
 
-using SlabGpuRun = GpuRunOf<SlabStressOptions, SlabStressResult>;  // options: part i of the GPUs, out_dir o.out_dir/gpu-D
-using MultiGpuSlabRun = MultiGpu<SlabGpuRun>;
-
-// One slab hash partitioned by key over `gpus`: GPU i runs part i of the workload
-// o.seed draws (SlabStressOptions::parts), with its share of the buckets; each
-// part's history is checked on its own (keys are disjoint between parts).
-MultiGpuSlabRun run_slab_on_gpus(const SlabStressOptions& o, const std::vector<int>& gpus);
+// Every GPU's run: its options made by `configure(options, i)` from o, then
+// `run(options)` on it, all at once; the slots' devices, names and errors copied in.
+template <class Run, class Options, class Configure, class RunOne>
+MultiGpu<Run> run_all(const Options& o, const std::vector<int>& gpus, Configure configure, RunOne run) {
+  MultiGpu<Run> all;
+  all.runs.resize(gpus.size());
+  for (size_t i = 0; i < gpus.size(); ++i) {
+    all.runs[i].options = o;
+    configure(all.runs[i].options, i);
+  }
+  std::vector<GpuSlot> slots;
+  all.wall_seconds = on_each_gpu(gpus, slots, [&](size_t i) { all.runs[i].result = run(all.runs[i].options); });
+  for (size_t i = 0; i < gpus.size(); ++i) static_cast<GpuSlot&>(all.runs[i]) = slots[i];
+  return all;
+}
 
 }  // namespace gpulin::stress

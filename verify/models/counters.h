@@ -1,7 +1,7 @@
 // counters, an array of integer counters starting at 0: `add [i, d]` -> null adds d
 // to counter i; `get [i]` -> [value] (a one-key array, as an executor's recorder
 // writes results). Partitionable by i. The model of the example structure
-// (structures/examples/counter_array.h, docs/architecture.md).
+// (structures/counter_array/counter_array.h, docs/architecture.md).
 #pragma once
 
 #include <memory>

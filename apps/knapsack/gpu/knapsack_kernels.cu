@@ -3,7 +3,7 @@
 // heaps with 64-bit keys.
 #include "apps/knapsack/gpu/knapsack_launch.h"
 #include "cuda/cuda_context.cuh"
-#include "cuda/gheap_launch.h"
+#include "structures/gheap/gpu/gheap_launch.h"
 
 namespace gpulin::knapsack {
 

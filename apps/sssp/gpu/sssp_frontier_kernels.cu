@@ -3,7 +3,7 @@
 // runs in tools/explore/sssp_frontier_sim.cpp).
 #include "apps/sssp/gpu/sssp_frontier_launch.h"
 #include "cuda/cuda_context.cuh"
-#include "cuda/gheap_launch.h"
+#include "structures/gheap/gpu/gheap_launch.h"
 
 namespace gpulin::sssp {
 

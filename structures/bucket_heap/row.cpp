@@ -1,0 +1,52 @@
+// The parallel bucket heap (Brodal-style, as used by parallel Dijkstra): levels as
+// actors, BULKUPDATE and EXTRACTMIN (sim/ and gpu/ beside this file).
+#include <fmt/core.h>
+
+#include "structures/bucket_heap/sim/bucket_explore.h"
+#include "tools/registry/registry.h"
+#include "structures/bucket_heap/gpu/bucket_stress_command.h"
+#include "tools/registry/stress_args.h"
+
+namespace gpulin::registry {
+
+namespace {
+
+Replayed replay_bucket_row(const std::string& schedule, uint64_t max_points) {
+  explore::BucketExecution e = explore::replay_bucket(explore::parse_bucket_replay_string(schedule), max_points);
+  const explore::Judgement j = explore::judge_bucket(e, explore::JudgeOptions{});
+  return replayed(std::move(e), j);
+}
+
+}  // namespace
+
+void add_bucket_rows(Registry& r) {
+  StructureRow row;
+  row.name = "bucket-heap";
+  row.summary = "parallel bucket heap: levels of buckets, a process a level, signals between levels";
+  row.source = "the parallel bucket heap and PARDIJKSTRA (shared/papers)";
+  row.variants = {"fixed", "paper"};
+  row.mutants = explore::bucket_mutant_names();
+  row.model = "bucket-pq";
+  row.lp_rules = {"explicit"};
+  row.params = {{"d", "d, the most updates one BULKUPDATE takes", "2", 1, 64},
+                {"ops", "operations of the program", "40", 0, 100000}};
+  row.explore = [](const explore::ExploreOptions& o, const Selection& s) {
+    explore::BucketConfig c;
+    c.mutant = *explore::parse_bucket_mutant(s.mutant);
+    c.variant = s.variant == "paper" ? bucket_heap::Variant::Paper : bucket_heap::Variant::Fixed;
+    c.d = s.u32("d");
+    c.ops = s.u32("ops");
+    return explore::run_bucket_explore(o, c);
+  };
+  row.title = [](const Selection& s) {
+    return fmt::format("bucket-heap {} d={} ops={}", s.variant, s.num("d"), s.num("ops"));
+  };
+  row.owns_replay = explore::is_bucket_replay;
+  row.replay = replay_bucket_row;
+  row.survey = {{"fixed", {}, 10000, true}, {"paper", {}, 10000, false}};
+  row.stress = cli::stress_bucket;
+  row.stress_params = cli::bucket_stress_params();
+  r.add(std::move(row));
+}
+
+}  // namespace gpulin::registry

@@ -1,0 +1,130 @@
+#include "structures/bucket_heap/sim/bucket_run.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "histories/recorder.h"
+#include "sim/sim_context.h"
+#include "structures/bucket_heap/host_bucket_heap.h"
+#include "structures/bucket_heap/operations.h"
+#include "structures/bucket_heap/schedule.h"
+
+namespace gpulin::explore {
+
+namespace {
+
+template <class F>
+void with_bucket_policy(const BucketConfig& c, F&& f) {
+  using namespace bucket_heap;
+  auto with_mutant = [&](auto variant) {
+    constexpr Variant V = decltype(variant)::value;
+    switch (c.mutant) {
+      case Mutant::None: return f(Policy<V>{});
+      case Mutant::EveryThird: return f(Policy<V, Mutant::EveryThird>{});
+      case Mutant::AdjacentOverlap: return f(Policy<V, Mutant::AdjacentOverlap>{});
+      case Mutant::KeepDuplicates: return f(Policy<V, Mutant::KeepDuplicates>{});
+    }
+  };
+  if (c.variant == Variant::Paper) with_mutant(std::integral_constant<Variant, Variant::Paper>{});
+  else with_mutant(std::integral_constant<Variant, Variant::Fixed>{});
+}
+
+// Algorithm 1's conditions on the sizes of levels i and i + 1, `pre` before the
+// RESOLVE, else after it; ell is the largest non-empty level.
+std::optional<std::string> resolve_conditions(const bucket_heap::View& h, uint32_t i, bool pre) {
+  using namespace bucket_heap;
+  // The largest level holding an element (DELETEs on their way down fill nothing).
+  uint32_t ell = 0;
+  for (uint32_t j = 0; j < h.levels; ++j) {
+    const Element* b = h.bucket(j);
+    const Element* s = h.signal(j);
+    if (std::any_of(b, b + h.bucket_n[j], [](Element x) { return !is_del(x); }) ||
+        std::any_of(s, s + h.signal_n[j], [](Element x) { return !is_del(x); }))
+      ell = j;
+  }
+  const uint64_t d = h.d;
+  auto sz = [](uint64_t n) { return std::to_string(n); };
+  const std::string at = (pre ? "before" : "after") + std::string(" RESOLVE(") + std::to_string(i) + "): ";
+  if (pre) {
+    if (i < ell && h.bucket_n[i] < d << (2 * i))
+      return at + "|B_i| = " + sz(h.bucket_n[i]) + " < d 2^(2i) = " + sz(d << (2 * i));
+    if (h.signal_n[i] > d << (2 * i)) return at + "|S_i| = " + sz(h.signal_n[i]) + " > d 2^(2i)";
+    if (i + 1 < ell && h.bucket_n[i + 1] < (d << (2 * i + 2)) + (d << (2 * i)))
+      return at + "|B_i+1| = " + sz(h.bucket_n[i + 1]) + " < d 2^(2(i+1)) + d 2^(2i)";
+    if (i + 1 < h.levels && h.signal_n[i + 1] > (d << (2 * i + 2)) - (d << (2 * i)))
+      return at + "|S_i+1| = " + sz(h.signal_n[i + 1]) + " > d 2^(2(i+1)) - d 2^(2i)";
+    return std::nullopt;
+  }
+  if (h.signal_n[i] != 0) return at + "|S_i| = " + sz(h.signal_n[i]) + ", not 0";
+  if (i < ell && h.bucket_n[i] != d << (2 * i + 1))
+    return at + "|B_i| = " + sz(h.bucket_n[i]) + ", not d 2^(2i+1) = " + sz(d << (2 * i + 1));
+  return std::nullopt;
+}
+
+}  // namespace
+
+uint32_t bucket_actors(const BucketConfig& c, const BucketProgram& p) {
+  using bucket_heap::bucket_cap;
+  uint32_t levels = 1;
+  while (bucket_cap(c.d, levels - 1) < p.elements() + c.d) ++levels;
+  return levels;
+}
+
+BucketExecution execute_bucket(const BucketConfig& c, const BucketProgram& p, sim::Strategy& strategy,
+                               uint64_t max_points) {
+  using namespace bucket_heap;
+  BucketExecution e;
+  const uint32_t levels = bucket_actors(c, p);
+  HostBucketHeap heap(c.d, levels);
+  const View& h = heap.view;
+  HostRecorder recorder(bucket_fn_names());
+  // One simulator a thread, its fiber stacks kept between runs: a fresh one maps and
+  // faults in 256 KB a fiber every run (under ASan, also poisons and quarantines it).
+  thread_local sim::Simulator sim;
+  auto check = [&](uint32_t i, bool pre) {
+    if (e.invariant_failure) return;
+    if (auto bad = resolve_conditions(h, i, pre)) e.invariant_failure = *bad;
+  };
+  with_bucket_policy(c, [&](auto policy) {
+    using P = decltype(policy);
+    using X = sim::SimContext;
+    const uint64_t ops = p.ops.size();
+    e.run = sim.run(
+        levels,
+        [&](uint32_t a) {
+          X x(sim, a, &recorder, 1u);
+          // Algorithm 1's conditions checked around every RESOLVE(a).
+          auto around = [&](bool pre) { check(a, pre); };
+          if (a > 0) {
+            run_level<X, P>(x, h, a, ops, around);
+            return;
+          }
+          for (uint64_t k = 1; k <= ops; ++k) {
+            const BucketOp& op = p.ops[k - 1];
+            x.begin_op(static_cast<int64_t>(k - 1));
+            if (op.fn == kFnExtractMin) {
+              uint32_t v = 0, pr = 0;
+              extract_min<X, P>(x, h, &v, &pr);
+            } else if (op.fn == kFnDelete) {
+              delete_value<X, P>(x, h, op.value);
+            } else {
+              std::vector<Element> u;
+              for (const auto& [v, pr] : op.updates) u.push_back(make_element(v, pr));
+              bulk_update<X, P>(x, h, u.data(), static_cast<uint32_t>(u.size()));
+            }
+            x.end_op();
+            scheduled_resolve<X, P>(x, h, 0, static_cast<uint32_t>(k), around);
+          }
+        },
+        strategy, max_points);
+  });
+  e.history = recorder.to_history(bucket_header("gpulin explore"), "explore");
+  pair_update_args(e.history);
+  return e;
+}
+
+Judgement judge_bucket(const BucketExecution& e, const JudgeOptions& options) {
+  return judge_run(e.run, e.history, e.invariant_failure, options);
+}
+
+}  // namespace gpulin::explore

@@ -1,0 +1,53 @@
+// GPU merge path (Green, McColl, Bader): the global merge, consumer and producer
+// warps of a block as actors, each output checked against std::merge
+// (sim/ and gpu/ beside this file).
+#include <fmt/core.h>
+
+#include "sim/strategies/replay_strategy.h"
+#include "structures/merge_path/sim/merge_explore.h"
+#include "structures/merge_path/sim/merge_run.h"
+#include "tools/registry/registry.h"
+
+namespace gpulin::registry {
+
+namespace {
+
+Replayed replay_merge_row(const std::string& schedule, uint64_t max_points) {
+  const explore::MergeReplayInput in = explore::parse_merge_replay_string(schedule);
+  sim::ReplayStrategy exact(in.picks, /*strict=*/true);
+  const explore::MergeExecution e = explore::execute_merge(in.config, in.program, exact, max_points);
+  Replayed r;
+  for (size_t k = 0; k < in.program.size(); ++k)
+    r.output += fmt::format("{} {:#x}  expected {} {:#x}\n", e.keys[k], e.tags[k], e.expected_keys[k], e.expected_tags[k]);
+  r.judgement = explore::judge_merge(e);
+  r.run = e.run;
+  return r;
+}
+
+}  // namespace
+
+void add_merge_rows(Registry& r) {
+  StructureRow row;
+  row.name = "merge";
+  row.summary = "GPU merge path: a block's warps partition, load and merge windows of two sorted inputs";
+  row.source = "Green, McColl, Bader, GPU merge path (shared/papers)";
+  row.mutants = {explore::merge_mutant_name(merge_path::MergeMutant::WindowOverrun)};
+  row.model = "";  // judged by its output against std::merge
+  row.params = {{"blocks", "blocks (3 warps each)", "3", 1, explore::kMergeMaxBlocks},
+                {"len", "inputs of 0 to N keys each", "64", 0, 4096}};
+  row.histories = false;
+  row.explore = [](const explore::ExploreOptions& o, const Selection& s) {
+    explore::MergeConfig c;
+    c.mutant = *explore::parse_merge_mutant(s.mutant);
+    c.blocks = s.u32("blocks");
+    c.max_len = s.u32("len");
+    return explore::run_merge_explore(o, c);
+  };
+  row.title = [](const Selection& s) { return fmt::format("merge blocks<={} len<={}", s.num("blocks"), s.num("len")); };
+  row.owns_replay = explore::is_merge_replay;
+  row.replay = replay_merge_row;
+  row.survey = {{"", {}, 10000, true}};
+  r.add(std::move(row));
+}
+
+}  // namespace gpulin::registry

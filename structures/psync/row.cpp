@@ -1,0 +1,52 @@
+// The P-Sync parallel heap (He, Agarwal, Prasad): a controller and an actor a
+// level, barrier-synchronised delete-insert cycles (sim/ and gpu/ beside this file).
+#include <fmt/core.h>
+
+#include "structures/psync/sim/psync_explore.h"
+#include "tools/registry/registry.h"
+#include "structures/psync/gpu/psync_stress_command.h"
+#include "tools/registry/stress_args.h"
+
+namespace gpulin::registry {
+
+namespace {
+
+Replayed replay_psync_row(const std::string& schedule, uint64_t max_points) {
+  explore::PsyncExecution e = explore::replay_psync(explore::parse_psync_replay_string(schedule), max_points);
+  const explore::Judgement j = explore::judge_psync(e, explore::JudgeOptions{});
+  return replayed(std::move(e), j);
+}
+
+}  // namespace
+
+void add_psync_rows(Registry& r) {
+  StructureRow row;
+  row.name = "psync";
+  row.summary = "P-Sync parallel heap: nodes of r keys, pipelined delete-insert cycles, one update process a level";
+  row.source = "He, Agarwal, Prasad, the P-Sync heap (shared/papers)";
+  row.mutants = explore::psync_mutant_names();
+  row.model = "psync-pq";
+  row.lp_rules = {"explicit"};
+  row.params = {{"r", "node capacity r", "2", 1, 64},
+                {"cycles", "delete-insert cycles a program runs", "16", 1, 4096},
+                {"keys", "keys are drawn from [0, N)", "100", 1, 0xfffffffeu}};
+  row.explore = [](const explore::ExploreOptions& o, const Selection& s) {
+    explore::PsyncConfig c;
+    c.mutant = *explore::parse_psync_mutant(s.mutant);
+    c.r = s.u32("r");
+    c.cycles = s.u32("cycles");
+    c.keys = s.u32("keys");
+    return explore::run_psync_explore(o, c);
+  };
+  row.title = [](const Selection& s) {
+    return fmt::format("psync r={} cycles={} keys<{}", s.num("r"), s.num("cycles"), s.num("keys"));
+  };
+  row.owns_replay = explore::is_psync_replay;
+  row.replay = replay_psync_row;
+  row.survey = {{"", {}, 10000, true}};
+  row.stress = cli::stress_psync;
+  row.stress_params = cli::psync_stress_params();
+  r.add(std::move(row));
+}
+
+}  // namespace gpulin::registry

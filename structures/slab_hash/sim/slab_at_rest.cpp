@@ -1,0 +1,96 @@
+#include "structures/slab_hash/sim/slab_at_rest.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <vector>
+
+namespace gpulin::explore {
+
+template <class P>
+std::optional<std::string> slab_table_at_rest(const slab_hash::SlabHashView<P>& h) {
+  using namespace slab_hash;
+  using T = ModeTraits<P::mode>;
+  const auto& a = h.alloc;
+  std::vector<uint8_t> reached(size_t{a.memory_blocks()} * kUnitsPerBlock, 0);
+  auto allocated = [&a](uint32_t block, uint32_t u) { return (a.bitmaps[block * 32 + u / 32] >> (u % 32)) & 1u; };
+  std::vector<uint32_t> keys;
+  // The fixed multimap reuses no spot, so its lists keep the unique modes' prefix
+  // property (slab_list.h).
+  constexpr bool kPrefix = P::mode != Mode::Multimap || P::versioned;
+  if (P::versioned && !h.versions) return std::string("the fixed multimap's view has no version words");
+  if (h.versions)
+    for (uint32_t b = 0; b < h.buckets(); ++b)
+      if (h.versions[b] & 1u) return fmt::format("bucket {}: version {} is odd (a writer's hold never released)", b, h.versions[b]);
+  for (uint32_t b = 0; b < h.buckets(); ++b) {
+    keys.clear();  // the bucket's live keys so far (a few dozen: a linear search)
+    bool empty_seen = false;
+    uint32_t slab_index = 0;
+    for (uint32_t next = kBaseSlab;; ++slab_index) {
+      if (next != kBaseSlab) {
+        const uint32_t block = a.block_of(next), u = next & 0x3FFu;
+        if (block >= a.memory_blocks()) return fmt::format("bucket {}: slab address {:#x} is outside the pool", b, next);
+        if (!allocated(block, u)) return fmt::format("bucket {}: slab {:#x} is on the list but free", b, next);
+        if (reached[size_t{block} * kUnitsPerBlock + u]++) return fmt::format("slab {:#x} is reached twice", next);
+      }
+      const uint32_t* s = h.slab(b, next);
+      for (uint32_t l = 0; l < 30; ++l) {
+        if (!((T::kKeyLanes >> l) & 1u)) continue;
+        const uint32_t k = s[l];
+        if (k == kEmptyKey) {
+          empty_seen = true;
+          continue;
+        }
+        if (kPrefix && empty_seen)
+          return fmt::format("bucket {} slab {} lane {}: key {} after an EMPTY spot (prefix property)", b, slab_index,
+                             l, k);
+        if (k == kDeletedKey) continue;
+        if (h.hash(k) != b) return fmt::format("bucket {}: key {} belongs to bucket {}", b, k, h.hash(k));
+        if (P::mode != Mode::Multimap && std::find(keys.begin(), keys.end(), k) != keys.end())
+          return fmt::format("bucket {}: key {} lives twice", b, k);
+        keys.push_back(k);
+      }
+      if (s[kAddressLane] == kEmptyPointer) break;
+      next = s[kAddressLane];
+    }
+  }
+  for (uint32_t block = 0; block < a.memory_blocks(); ++block) {
+    for (uint32_t u = 0; u < kUnitsPerBlock; ++u) {
+      const bool on_list = reached[size_t{block} * kUnitsPerBlock + u] != 0;
+      const uint32_t addr = a.address_of(block, u);
+      if (allocated(block, u) && !on_list) return fmt::format("slab {:#x} is allocated but on no list (lost)", addr);
+      if (!allocated(block, u)) {
+        // Every unit is looked at after every simulated run: an AND over the words,
+        // with no branch a word, is what keeps this check off the explorer's profile.
+        const uint32_t* s = a.unit(addr);
+        uint32_t all = kEmptyKey;
+        for (uint32_t l = 0; l < kSlabWords; ++l) all &= s[l];
+        static_assert(kEmptyKey == ~0u, "the AND above tests for all-EMPTY");
+        if (all != kEmptyKey)
+          for (uint32_t l = 0; l < kSlabWords; ++l)
+            if (s[l] != kEmptyKey) return fmt::format("free slab {:#x} is not empty (lane {} holds {})", addr, l, s[l]);
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+#define GPULIN_AT_REST(MODE, LIGHT, MUTANT, VARIANT)                                                      \
+  template std::optional<std::string> slab_table_at_rest(                                               \
+      const slab_hash::SlabHashView<slab_hash::SlabPolicy<slab_hash::MODE, LIGHT, slab_hash::MUTANT, \
+                                                          slab_hash::VARIANT>>&);
+#define GPULIN_AT_REST_MODE(MODE, VARIANT)                         \
+  GPULIN_AT_REST(MODE, true, Mutant::None, VARIANT)                \
+  GPULIN_AT_REST(MODE, false, Mutant::None, VARIANT)               \
+  GPULIN_AT_REST(MODE, true, Mutant::SearchFirstSlab, VARIANT)     \
+  GPULIN_AT_REST(MODE, false, Mutant::SearchFirstSlab, VARIANT)    \
+  GPULIN_AT_REST(MODE, true, Mutant::InsertNoReread, VARIANT)      \
+  GPULIN_AT_REST(MODE, false, Mutant::InsertNoReread, VARIANT)     \
+  GPULIN_AT_REST(MODE, true, Mutant::LostNextCas, VARIANT)         \
+  GPULIN_AT_REST(MODE, false, Mutant::LostNextCas, VARIANT)
+GPULIN_AT_REST_MODE(Mode::Map, Variant::Paper)
+GPULIN_AT_REST_MODE(Mode::Set, Variant::Paper)
+GPULIN_AT_REST_MODE(Mode::Multimap, Variant::Paper)
+GPULIN_AT_REST_MODE(Mode::Multimap, Variant::Fixed)
+
+}  // namespace gpulin::explore
