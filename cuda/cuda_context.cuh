@@ -109,9 +109,9 @@ class CudaContext {
     return leader_cas<W>(p, expected, desired, cuda::memory_order_relaxed);
   }
   // The same CAS where only its verdict is needed (old == expected): the leader
-  // compares and broadcasts one word, not the old value (two for a 64-bit word).
-  // The slab hash's inserts (H100, A/B in one call): G2 at 2^20-op batches 12.6
-  // against 12.3-12.4 G ops/s, Γ1 recorded by warp rounds 7.2 against 6.7.
+  // compares and broadcasts one word, not the old value (two for a 64-bit word):
+  // a shorter broadcast for the lock-free inserts that only ask whether they won
+  // (what it saved: bench/results/architecture-notes.md, section 4).
   template <class W>
   __device__ bool cas_won(W* p, std::type_identity_t<W> expected, std::type_identity_t<W> desired, exec::Relaxed) {
     static_assert(sizeof(W) == 4 || sizeof(W) == 8, "CAS on 32- or 64-bit words");

@@ -16,7 +16,7 @@
 #include "sim/strategies/random_strategy.h"
 #include "tools/commands.h"
 #include "structures/gheap/sim/heap_config.h"
-#include "tools/explore/knapsack_sim.h"
+#include "apps/knapsack/sim/knapsack_sim.h"
 #include "tools/heap_history_report.h"
 
 namespace gpulin::cli {

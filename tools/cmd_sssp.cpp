@@ -15,8 +15,8 @@
 #include "common/wall_clock.h"
 #include "sim/strategies/random_strategy.h"
 #include "tools/commands.h"
-#include "tools/explore/pardijkstra_sim.h"
-#include "tools/explore/sssp_frontier_sim.h"
+#include "apps/sssp/sim/pardijkstra_sim.h"
+#include "apps/sssp/sim/sssp_frontier_sim.h"
 #include "tools/heap_history_report.h"
 
 namespace gpulin::cli {

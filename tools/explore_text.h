@@ -10,9 +10,9 @@ namespace gpulin::cli {
 // "strategy=dfs preemptions=2 seed=1"
 std::string strategy_text(const explore::ExploreOptions& o);
 
-// Heaps and the slab hash count every kind of failure of their histories
-// (`histories`); the merge counts distinct outputs and its wrong results. Each first
-// failure comes with its replay command.
+// A structure that records histories counts every kind of failure of them
+// (`histories`); one judged by its output (the merge) counts distinct outputs and
+// its wrong results. Each first failure comes with its replay command.
 void print_counts(const std::string& strategy, const explore::ExploreSummary& s, bool histories);
 
 }  // namespace gpulin::cli

@@ -1,6 +1,6 @@
 // The SSSP frontier loop (apps/sssp/frontier.h) as a run: its options and results,
 // the heap history's header, on the GPU (apps/sssp/frontier_gpu.cpp) and in the
-// simulator (tools/explore/sssp_frontier_sim.cpp) alike.
+// simulator (apps/sssp/sim/sssp_frontier_sim.cpp) alike.
 #pragma once
 
 #include <cstdint>

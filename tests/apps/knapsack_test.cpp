@@ -15,7 +15,7 @@
 #include "sim/strategies/random_strategy.h"
 #include "tests/apps/heap_history_keys.h"
 #include "structures/gheap/sim/heap_run.h"
-#include "tools/explore/knapsack_sim.h"
+#include "apps/knapsack/sim/knapsack_sim.h"
 
 namespace gpulin::knapsack {
 namespace {

@@ -1,4 +1,4 @@
-// PARDIJKSTRA in the simulator (tools/explore/pardijkstra_sim.h: the rounds on level
+// PARDIJKSTRA in the simulator (apps/sssp/sim/pardijkstra_sim.h: the rounds on level
 // 0's actor, each bucket heap level an actor): on the paper's DAGs and on sparse
 // graphs with unreachable vertices, under random and PCT schedules, every run
 // completes with the Boost Graph Library's distances.
@@ -10,7 +10,7 @@
 #include "sim/strategies/pct_strategy.h"
 #include "sim/strategies/random_strategy.h"
 #include "tests/apps/sparse_graph.h"
-#include "tools/explore/pardijkstra_sim.h"
+#include "apps/sssp/sim/pardijkstra_sim.h"
 
 namespace gpulin::sssp {
 namespace {

@@ -16,7 +16,7 @@
 #include "tests/apps/heap_history_keys.h"
 #include "tests/apps/sparse_graph.h"
 #include "structures/gheap/sim/heap_run.h"
-#include "tools/explore/sssp_frontier_sim.h"
+#include "apps/sssp/sim/sssp_frontier_sim.h"
 
 namespace gpulin::sssp {
 namespace {

@@ -57,9 +57,9 @@ large() {  # NAME OPS
   [ "$(field "$r" details_shown)" = "true" ] || fail "a click on the $1 page showed no details"
   [ -n "$ms" ] && [ "$ms" -lt 10000 ] || fail "the $1 page took $ms ms to load (guard 10000)"
   # Redraws (fit, zoom, pan) are printed; the bound is a guard against drawing more
-  # than the view needs (a regression to quadratic or per-op work), not a frame rate:
-  # on a loaded 2-core machine a fit of 10^5 ops took up to 120 ms, idle 35-50 ms.
-  [ "$(field "$r" redraw_ms)" -lt 300 ] || fail "the $1 page took $(field "$r" redraw_ms) ms to redraw"
+  # than the view needs (a regression to quadratic or per-op DOM work takes seconds
+  # to minutes), not a frame rate, which depends on the machine's load.
+  [ "$(field "$r" redraw_ms)" -lt 3000 ] || fail "the $1 page took $(field "$r" redraw_ms) ms to redraw (guard 3000)"
 }
 gunzip -c "$data/bucket-heap-gpu-1e5.jsonl.gz" >"$out/gpu.jsonl" || fail "unpacking the GPU history"
 large gpu 100011

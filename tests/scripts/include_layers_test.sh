@@ -30,6 +30,7 @@ rules=(
   "structures/*/row.cpp|structures/NAME/ tools/registry/ tools/explore/ sim/ histories/ common/|a structure's registry row names its parts to the command line's table"
   "structures/*/|structures/NAME/ structures/exec/ common/|a structure's algorithm is written once over the context contract, for both executors"
   "cuda/|cuda/ structures/ histories/ common/|the CUDA executor runs structures; applications, tools, simulator and checkers sit above it"
+  "apps/*/sim/|apps/ structures/ sim/ histories/ common/|an application in the simulator runs its algorithm over the structures on the simulator's context"
   "apps/|apps/ structures/ cuda/ histories/ common/|the papers' applications run on the structures, on the GPU through the CUDA executor"
   "render/|render/ verify/ histories/ common/|the timeline page draws a history and its checks"
 )
@@ -199,6 +200,9 @@ self_test() {  # SCRATCH
   plant structures/gheap/sim/zz_planted.h '"tools/explore/explore.h"' 0 "a structure's simulator part including the explore framework"
   plant structures/gheap/gpu/zz_planted.h '"tools/stress/multi_gpu.h"' 0 "a structure's GPU part including the stress framework"
   plant apps/zz_planted.h '"verify/model.h"' 1 "apps/ including verify/"
+  plant apps/zz_planted.h '"sim/sim_context.h"' 1 "an application's algorithm including the simulator"
+  plant apps/sssp/sim/zz_planted.h '"sim/sim_context.h"' 0 "an application's simulator part including the simulator"
+  plant apps/sssp/sim/zz_planted.h '"tools/explore/explore.h"' 1 "an application's simulator part including tools/"
   plant common/zz_planted.h '"histories/history.h"' 1 "common/ including histories/"
   plant structures/slab_hash/zz_planted.h '"structures/merge_path/block_merge.h"' 1 "a structure the exceptions do not name including the block merge"
   plant structures/gheap/gpu/zz_planted.cu '"cuda/cuda_context.cuh"' 0 "a structure's GPU part including the CUDA executor"

@@ -40,7 +40,7 @@ struct ExploreOptions {
   bool progress = false;           // a progress line on stderr
   bool shrink = true;
   // The parts of the run this process explores (explore --shard, --mpi); empty: the
-  // whole run as one part. Heaps, the slab hash, P-Sync and the bucket heap split.
+  // whole run as one part (every explorer built on explore_histories splits).
   UnitSource units;
 };
 
@@ -96,9 +96,8 @@ void count_failure(ExploreSummary& sum, Failure kind, uint64_t found_at,
 uint64_t history_fingerprint(const History& h);
 
 // What a structure gives the exploration loop, explore_histories. The structure
-// keeps its current program and its last execution. Most record histories (heaps,
-// slab hash, P-Sync, bucket heap); the merge records none, and its runs are told
-// apart by their outputs.
+// keeps its current program and its last execution. Most record histories; one
+// that records none (the merge) tells its runs apart by their outputs.
 struct ExecutedRun {
   uint64_t points = 0;              // scheduling points
   const History* history = nullptr;  // what the run recorded

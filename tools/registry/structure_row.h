@@ -98,7 +98,7 @@ struct StructureRow {
 
   // explore: the whole run (or the parts in o.units) of the selection.
   std::function<explore::ExploreSummary(const explore::ExploreOptions& o, const Selection& s)> explore;
-  // explore's title line: "psync r=2 cycles=16 keys<100".
+  // explore's title line: the structure, its variant and parameters.
   std::function<std::string(const Selection& s)> title;
   // replay: whether a replay string is this structure's, and its exact re-run
   // (throws std::exception on a string or pick list that does not fit).

@@ -1,6 +1,6 @@
 // The SSSP frontier loop's GPU kernel: apps/sssp/frontier.h on the CUDA context, a
 // block an actor, the fixed heaps with 64-bit keys (the same template the simulator
-// runs in tools/explore/sssp_frontier_sim.cpp).
+// runs in apps/sssp/sim/sssp_frontier_sim.cpp).
 #include "apps/sssp/gpu/sssp_frontier_launch.h"
 #include "cuda/cuda_context.cuh"
 #include "structures/gheap/gpu/gheap_launch.h"

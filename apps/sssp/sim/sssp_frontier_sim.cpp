@@ -1,4 +1,4 @@
-#include "tools/explore/sssp_frontier_sim.h"
+#include "apps/sssp/sim/sssp_frontier_sim.h"
 
 #include <chrono>
 #include <stdexcept>

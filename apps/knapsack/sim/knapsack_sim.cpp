@@ -1,4 +1,4 @@
-#include "tools/explore/knapsack_sim.h"
+#include "apps/knapsack/sim/knapsack_sim.h"
 
 #include <array>
 #include <numeric>

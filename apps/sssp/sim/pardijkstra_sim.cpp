@@ -1,4 +1,4 @@
-#include "tools/explore/pardijkstra_sim.h"
+#include "apps/sssp/sim/pardijkstra_sim.h"
 
 #include "apps/sssp/pardijkstra.h"
 #include "sim/sim_context.h"
