@@ -171,7 +171,9 @@ ExploreSummary run_slab_explore(const ExploreOptions& o, const SlabConfig& confi
     r.ops = minimal.program.size();
     const SlabConfig& mc = minimal.config;
     write_failure_files(r, o.out_dir,
-                        "slab-" + slab_mode_name(mc.mode) + (mc.light ? "" : "-regular") +
+                        "slab-" + slab_mode_name(mc.mode) +
+                            (mc.mode == slab_hash::Mode::Multimap ? "-" + slab_variant_name(mc.variant) : "") +
+                            (mc.light ? "" : "-regular") +
                             (mc.mutant == slab_hash::Mutant::None ? "" : "-" + slab_mutant_name(mc.mutant)),
                         &m.history);
   };
