@@ -1,13 +1,10 @@
 // gpulin stress: a registered structure on the GPU under a generated workload,
 // checked (each row's `stress`, tools/registry/).
 #include <fmt/core.h>
-#include <fmt/format.h>
 
-#include <cuda_runtime.h>
-
-#include <algorithm>
 #include <map>
-#include <optional>
+#include <string>
+#include <vector>
 
 #include "tools/commands.h"
 #include "tools/registry/registry.h"
@@ -17,6 +14,14 @@
 namespace gpulin::cli {
 
 namespace {
+
+// The rows whose stress spreads over several GPUs (--gpus).
+std::vector<std::string> multi_gpu_names() {
+  std::vector<std::string> names;
+  for (const registry::StructureRow& r : registry::structures().rows())
+    if (r.multi_gpu) names.push_back(r.name);
+  return names;
+}
 
 struct StressCommand {
   std::string structure, variant, mutant = "none";
@@ -31,10 +36,7 @@ int run_stress(StressCommand& c) {
   const std::string name = c.structure.empty() ? reg.stress_names().front() : c.structure;
   const registry::StructureRow& row = *reg.find(name);
   if (!c.args.gpus.empty() && !row.multi_gpu) {
-    std::vector<std::string> multi;
-    for (const registry::StructureRow& r : reg.rows())
-      if (r.multi_gpu) multi.push_back(r.name);
-    fmt::print(stderr, "gpulin stress: --gpus runs {}; not {}\n", registry::joined(multi), name);
+    fmt::print(stderr, "gpulin stress: --gpus runs {}; not {}\n", registry::joined(multi_gpu_names()), name);
     return int(kBadInput);
   }
   try {
@@ -56,9 +58,6 @@ int run_stress(StressCommand& c) {
 void add_stress(CLI::App& app, std::function<int()>& run) {
   auto c = std::make_shared<StressCommand>();
   const std::vector<std::string> names = registry::structures().stress_names();
-  std::vector<std::string> multi;
-  for (const registry::StructureRow& r : registry::structures().rows())
-    if (r.multi_gpu) multi.push_back(r.name);
   CLI::App* sub = app.add_subcommand("stress", "run a structure on the GPU under a workload and check it");
   sub->add_option("--structure", c->structure, registry::joined(names) + " (default: the first)")
       ->check(CLI::IsMember(names));
@@ -68,7 +67,7 @@ void add_stress(CLI::App& app, std::function<int()>& run) {
   sub->add_flag("--record", c->args.record, "record the history and check it");
   sub->add_option("--out", c->args.out_dir, "with --record: write the history as JSON Lines to this folder (a download)");
   sub->add_option("--gpus", c->args.gpus,
-                  "on these GPUs at once (all, or device numbers: 0,1), each run checked (" + registry::joined(multi) +
+                  "on these GPUs at once (all, or device numbers: 0,1), each run checked (" + registry::joined(multi_gpu_names()) +
                       "); with --out a folder gpu-D each");
   add_param_options(
       sub, [](const registry::StructureRow& row) -> const std::vector<registry::Param>& { return row.stress_params; },
