@@ -127,7 +127,8 @@ void by_search(const History& h, const Model& model, const TimelineOptions& o, T
   if (h.ops.size() <= o.minimise_max_ops) {
     SearchOptions mo;
     mo.max_seconds = o.search_seconds;
-    const History small = minimise(h, still_fails(CheckMethod::Search, mo));
+    // What `gpulin check` prints as minimal: it fails at tl.failing, with the writes read.
+    const History small = minimise(h, CheckMethod::Search, mo).history;
     for (const Operation& op : small.ops) tl.window.push_back(static_cast<size_t>(h.index_of(op.id)));
   } else {
     tl.window = indices(h, r.stuck_ops);

@@ -32,7 +32,10 @@ struct Timeline {
   std::string method;   // "witness (rule explicit)", "search", ...
   std::string message;  // the checker's one-line verdict
   std::vector<TimelinePoint> points;  // in linearization order
-  std::vector<size_t> window;         // the minimal failing window (op indices)
+  // The failing window (op indices): by the search, the minimal failing history
+  // (verify/minimise.h: it fails at `failing`, with the writes it read), as
+  // `gpulin check` prints it; by a rule, the ops the witness's window search took.
+  std::vector<size_t> window;
   std::vector<size_t> prefix;         // the longest linearizable prefix, in order
   int64_t failing = -1;               // the op where it fails (index), or -1
   double failing_t = -1;              // its point under the rule, where the replay fails (-1: none)

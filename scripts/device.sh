@@ -10,6 +10,8 @@
 # slab-multimap:fixed), BENCHES="gpulin_bench_gheap",
 # BENCH_ARGS="--only table1,record" (passed to each benchmark in full mode), TARGETS="slab_hash_gpu_test
 # gpulin_bench_slab" (build only these), TESTS_REGEX="Slab" (run only the gpu tests it matches).
+# Finding P1 (docs/findings.md, both heaps in one run, ~2 minutes): GPULIN_COMMIT=<sha>
+# BENCHES=gpulin_bench_p1 TARGETS=gpulin_bench_p1 bash scripts/device.sh full bench.
 # Bucket heap stress: STRESS=bucket-heap with BUCKET_D, BUCKET_OPS, BUCKET_THREADS.
 # The part "sanitize" (not in the default) runs every gpu test executable under
 # compute-sanitizer's memcheck, racecheck and synccheck (SANITIZE_TOOLS to choose,
@@ -34,7 +36,7 @@ log "build"
 targets=(gpulin gheap_gpu_test gpu_check_test merge_path_gpu_test spin_bound_test lane_search_test warp_scope_test
   slab_hash_gpu_test slab_mutant_gpu_test cuckoo_baseline_test psync_gpu_test sssp_gpu_test sssp_frontier_gpu_test knapsack_gpu_test bucket_heap_gpu_test
   block_collectives_test watchdog_gpu_test word_pairs_test counted_word_test gpulin_bench_gheap)
-want bench && for t in gpulin_bench_merge gpulin_bench_check gpulin_bench_slab gpulin_bench_psync gpulin_bench_sssp gpulin_bench_sssp_frontier gpulin_bench_knapsack; do
+want bench && for t in gpulin_bench_merge gpulin_bench_check gpulin_bench_slab gpulin_bench_psync gpulin_bench_p1 gpulin_bench_sssp gpulin_bench_sssp_frontier gpulin_bench_knapsack; do
   grep -q "\b$t\b" build-gpu/CMakeFiles/TargetDirectories.txt 2>/dev/null && targets+=("$t")
 done
 [ -n "${TARGETS:-}" ] && read -r -a targets <<<"$TARGETS"
@@ -142,4 +144,4 @@ echo
 echo "================ device summary ================"
 cat "$out/gpu.txt"
 printf '%s\n' "${summary[@]}"
-for b in gpulin_bench_gheap gpulin_bench_merge gpulin_bench_check gpulin_bench_slab gpulin_bench_psync gpulin_bench_sssp; do [ -f "$out/$b.txt" ] && tail -25 "$out/$b.txt"; done
+for b in gpulin_bench_gheap gpulin_bench_merge gpulin_bench_check gpulin_bench_slab gpulin_bench_psync gpulin_bench_p1 gpulin_bench_sssp; do [ -f "$out/$b.txt" ] && tail -25 "$out/$b.txt"; done

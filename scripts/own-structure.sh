@@ -65,10 +65,16 @@ fi
 must build-gpulin 0 cmake --build "$build" -j"$jobs" --target gpulin
 must install-gpulin 0 cmake --install "$build" --prefix "$prefix"
 
-# 2. The example, out of tree, for the architectures gpulin was built for.
-arch=$(sed -n 's/^CMAKE_CUDA_ARCHITECTURES:[A-Z]*=//p' "$build/CMakeCache.txt")
+# 2. The example, out of tree, for the architectures gpulin was built for and with its
+# compilers (a sanitized gpulin, test.sh's, links only with the compiler that built it).
+cached() { sed -n "s/^$1:[A-Z]*=//p" "$build/CMakeCache.txt"; }
+arch=$(cached CMAKE_CUDA_ARCHITECTURES)
+compilers=()
+[ -n "$(cached CMAKE_CXX_COMPILER)" ] && compilers+=(-DCMAKE_CXX_COMPILER="$(cached CMAKE_CXX_COMPILER)")
+[ -n "$(cached CMAKE_CUDA_HOST_COMPILER)" ] && compilers+=(-DCMAKE_CUDA_HOST_COMPILER="$(cached CMAKE_CUDA_HOST_COMPILER)")
 must configure-example 0 cmake -S examples/own-structure -B "$example" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CUDA_ARCHITECTURES="${arch:-90}" -DCMAKE_CUDA_FLAGS="$gpulin_cuda_flags"
+  -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CUDA_ARCHITECTURES="${arch:-90}" -DCMAKE_CUDA_FLAGS="$gpulin_cuda_flags" \
+  "${compilers[@]}"
 must build-example 0 cmake --build "$example" -j"$jobs"
 own="$example/own-stack"
 

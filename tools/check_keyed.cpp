@@ -4,7 +4,6 @@
 
 #include <fmt/core.h>
 
-#include "histories/jsonl_writer.h"
 #include "histories/key_history_reader.h"
 #include "tools/check_report.h"
 #include "tools/commands.h"
@@ -76,7 +75,7 @@ bool keyed_report(const KeyHistory& h, const KeyedCheckArgs& a, CheckReport& out
       out.detail += "\n  window search (on key " + std::to_string(shown) + "'s operations): " + w.explanation->message;
   }
   const History ops = keys_sub_history(h, {shown});
-  if (ops.ops.size() <= a.minimise_max_ops) out.minimal = history_to_jsonl(minimise(ops, still_fails(by, a.search)));
+  if (ops.ops.size() <= a.minimise_max_ops) set_minimal(out, minimise(ops, by, a.search));
   return true;
 }
 

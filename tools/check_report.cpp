@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include "histories/jsonl_writer.h"
 #include "histories/value.h"
 
 namespace gpulin::cli {
@@ -13,6 +14,16 @@ std::string json_string(const std::string& s) {
   return out;
 }
 }  // namespace
+
+void set_minimal(CheckReport& r, const MinimalFailure& m) {
+  r.minimal = history_to_jsonl(m.history);
+  r.minimal_note = "op " + std::to_string(m.blame.op) + " fails in it as in the whole history";
+  if (m.fixed.size() > 1) {
+    std::string kept;
+    for (size_t i = 1; i < m.fixed.size(); ++i) kept += (i > 1 ? ", " : "") + std::to_string(m.fixed[i]);
+    r.minimal_note += "; kept with what its failure depends on: op" + std::string(m.fixed.size() > 2 ? "s " : " ") + kept;
+  }
+}
 
 int print_report(const CheckReport& r, bool json) {
   if (json) {
@@ -26,7 +37,7 @@ int print_report(const CheckReport& r, bool json) {
   } else {
     fmt::print("{}: {} ({}, {} operations, {:.3f} s)\n", r.file, to_string(r.verdict), r.method, r.ops, r.seconds);
     if (!r.detail.empty() && (r.verdict != Verdict::Linearizable || r.note)) fmt::print("  {}\n", r.detail);
-    if (!r.minimal.empty()) fmt::print("minimal failing sub-history:\n{}", r.minimal);
+    if (!r.minimal.empty()) fmt::print("minimal failing sub-history ({}):\n{}", r.minimal_note, r.minimal);
   }
   return static_cast<int>(r.verdict);
 }

@@ -1,12 +1,14 @@
 // What `gpulin check` prints, whichever path decided (check_keyed.h's fast paths
 // or the generic one in cmd_check.cpp): one line with the verdict, the method,
 // the operations and the seconds, the detail of a failure, and a minimal failing
-// sub-history; or, with --json, one object with the same fields.
+// sub-history (verify/minimise.h: it fails at the op the detail names); or, with
+// --json, one object with the same fields.
 #pragma once
 
 #include <cstdint>
 #include <string>
 
+#include "verify/minimise.h"
 #include "verify/search_checker.h"
 #include "verify/verdict.h"
 
@@ -23,7 +25,11 @@ struct CheckReport {
   std::string detail;   // printed when not linearizable, or when `note` is set
   bool note = false;    // print the detail of a linearizable history too
   std::string minimal;  // JSONL of a minimal failing sub-history, or empty
+  std::string minimal_note;  // the op it fails at and the ops kept for it (text form only)
 };
+
+// Fills in `minimal` and `minimal_note` from a minimisation.
+void set_minimal(CheckReport& r, const MinimalFailure& m);
 
 // Prints the report and returns its exit code (the verdict's number).
 int print_report(const CheckReport& r, bool json);

@@ -6,7 +6,6 @@
 #include <fmt/core.h>
 
 #include "histories/binary_format.h"
-#include "histories/jsonl_writer.h"
 #include "tools/check_keyed.h"
 #include "tools/check_many.h"
 #include "tools/check_report.h"
@@ -94,9 +93,9 @@ int check_file(const CheckArgs& a) {
   out.ops = h.ops.size();
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (out.verdict == Verdict::NotLinearizable && h.ops.size() <= a.minimise_max_ops) {
+    // By the method whose verdict is reported, so that it blames the op the detail names.
     const bool by_search = out.method.find("search") != std::string::npos;
-    History m = minimise(h, still_fails(by_search ? CheckMethod::Search : CheckMethod::Witness, so));
-    out.minimal = history_to_jsonl(m);
+    set_minimal(out, minimise(h, by_search ? CheckMethod::Search : CheckMethod::Witness, so));
   }
   return with_page(print_report(out, a.json), &h);
 }

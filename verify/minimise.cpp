@@ -1,27 +1,28 @@
 #include "verify/minimise.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "verify/sub_history.h"
-#include "verify/witness_checker.h"
 
 namespace gpulin {
 
-FailurePredicate still_fails(CheckMethod method, SearchOptions options) {
-  if (method == CheckMethod::Witness)
-    return [](const History& h) { return check_witness(h).verdict == Verdict::NotLinearizable; };
-  return [options](const History& h) { return check_search(h, options).verdict == Verdict::NotLinearizable; };
-}
-
 namespace {
 
+// ddmin over `free` ops; every candidate is the fixed ops plus a subset of them.
 class Minimiser {
  public:
-  Minimiser(const History& h, const FailurePredicate& p) : h_(h), p_(p) {}
+  Minimiser(const History& h, CheckMethod method, const SearchOptions& options, const Blame& blame,
+            std::vector<size_t> fixed)
+      : h_(h), method_(method), options_(options), blame_(blame), fixed_(std::move(fixed)) {}
 
+  // Whether the fixed ops with `ops` fail as the whole history does.
   bool fails(const std::vector<size_t>& ops) {
     ++checks;
-    return p_(sub_history(h_, ops));
+    std::vector<size_t> all = fixed_;
+    all.insert(all.end(), ops.begin(), ops.end());
+    const std::optional<Blame> b = blame(sub_history(h_, std::move(all)), method_, options_);
+    return b && b->same_failure(blame_);
   }
 
   // ddmin: try each of n chunks alone, then each complement; on success shrink to
@@ -58,11 +59,12 @@ class Minimiser {
   }
 
   // Removes single ops while one can go; ddmin's result is 1-minimal in theory,
-  // this makes it so whatever the predicate's quirks.
+  // this makes it so whatever the predicate's quirks (the fixed ops keep a
+  // candidate non-empty, so the last free op may go too).
   std::vector<size_t> one_at_a_time(std::vector<size_t> c) {
     for (bool again = true; again;) {
       again = false;
-      for (size_t i = 0; i < c.size() && c.size() > 1; ++i) {
+      for (size_t i = 0; i < c.size(); ++i) {
         std::vector<size_t> rest = c;
         rest.erase(rest.begin() + static_cast<ptrdiff_t>(i));
         if (fails(rest)) {
@@ -89,22 +91,40 @@ class Minimiser {
   }
 
   const History& h_;
-  const FailurePredicate& p_;
+  const CheckMethod method_;
+  const SearchOptions& options_;
+  const Blame& blame_;
+  const std::vector<size_t> fixed_;
 };
 
 }  // namespace
 
-History minimise(const History& failing, const FailurePredicate& still_failing, MinimiseStats* stats) {
-  if (!still_failing(failing)) throw std::invalid_argument("minimise: the history does not fail to begin with");
-  Minimiser m(failing, still_failing);
-  std::vector<size_t> all(failing.ops.size());
-  for (size_t i = 0; i < all.size(); ++i) all[i] = i;
-  std::vector<size_t> core = m.one_at_a_time(m.ddmin(all));
-  History out = sub_history(failing, core);
+MinimalFailure minimise(const History& failing, CheckMethod method, const SearchOptions& options) {
+  const std::optional<Blame> whole = blame(failing, method, options);
+  if (!whole) throw std::invalid_argument("minimise: the history does not fail to begin with");
+  MinimalFailure out;
+  out.blame = *whole;
+  const std::vector<size_t> fixed = failure_core(failing, *whole);
+  std::vector<bool> is_fixed(failing.ops.size(), false);
+  for (size_t i : fixed) {
+    is_fixed[i] = true;
+    out.fixed.push_back(failing.ops[i].id);
+  }
+  std::vector<size_t> free;
+  for (size_t i = 0; i < failing.ops.size(); ++i)
+    if (!is_fixed[i]) free.push_back(i);
+  Minimiser m(failing, method, options, *whole, fixed);
+  // The fixed ops alone often fail already (a read of a value nobody wrote).
+  if (!free.empty() && !m.fails({})) free = m.one_at_a_time(m.ddmin(std::move(free)));
+  else free.clear();
+  std::vector<size_t> core = fixed;
+  core.insert(core.end(), free.begin(), free.end());
+  out.history = sub_history(failing, std::move(core));
   // Every candidate taken was checked, so this holds; it is checked again because
   // the minimised history is what a person will be shown.
-  if (!still_failing(out)) throw std::logic_error("minimise: the minimised history no longer fails");
-  if (stats) stats->checks = m.checks + 2;
+  const std::optional<Blame> small = blame(out.history, method, options);
+  if (!small || !small->same_failure(*whole)) throw std::logic_error("minimise: the minimised history fails otherwise");
+  out.checks = m.checks + 2;
   return out;
 }
 

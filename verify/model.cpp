@@ -45,6 +45,15 @@ std::vector<std::vector<size_t>> Model::partition(const History& h) const {
   return groups;
 }
 
+std::vector<size_t> Model::sources(const History& h, size_t i) const {
+  std::vector<size_t> out;
+  const Operation& reader = h.ops[i];
+  if (reader.pending()) return out;
+  for (size_t j = 0; j < h.ops.size(); ++j)
+    if (j != i && h.ops[j].inv_t < reader.ret_t && may_have_produced(h.ops[j], reader)) out.push_back(j);
+  return out;
+}
+
 std::string brief_json(const Value& v) {
   std::string s = v.to_json();
   constexpr size_t kMax = 200;

@@ -91,6 +91,14 @@ class Model {
   // The key of op; only asked when partitionable().
   virtual const Value& partition_key(const Operation& op) const { return op.args.as_array().front(); }
 
+  // Whether `writer` (completed or pending) may have produced what the completed op
+  // `reader` returned: the replace that wrote the value a search found, the insert
+  // of a key a delete returned. Minimisation keeps these ops beside the op a check
+  // blames (verify/minimise.h), since dropping the write a read saw makes a failure
+  // the run never had. A superset is safe (it only keeps more); the default, none,
+  // leaves a model registered without it to keep the blamed op alone.
+  virtual bool may_have_produced(const Operation& /*writer*/, const Operation& /*reader*/) const { return false; }
+
   // --- built on the above ---
 
   // The state after a completed op, or nullopt when its result does not fit.
@@ -103,6 +111,10 @@ class Model {
   // Indices into h.ops, grouped by key in order of each key's first operation; one
   // group holding every operation when the model is not partitionable.
   std::vector<std::vector<size_t>> partition(const History& h) const;
+  // Indices into h.ops of the ops that may have produced the result of h.ops[i]
+  // (may_have_produced), leaving out those invoked after it responded: none for a
+  // pending op.
+  std::vector<size_t> sources(const History& h, size_t i) const;
 
  private:
   std::string name_;

@@ -43,12 +43,9 @@
 // printed so far. Exit codes: 0 all checks passed, 1 a FAIL row, 2 usage, 3 watchdog.
 #include <cuda_runtime.h>
 
-#include <cub/device/device_radix_sort.cuh>
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -65,13 +62,13 @@
 #include <thread>
 #include <vector>
 
+#include "bench/gheap/heap_runs.h"
 #include "histories/device_recorder.h"
 #include "structures/gheap/bit_reversal.h"
 #include "structures/gheap/gpu/device_heap.h"
-#include "structures/gheap/gpu/gheap_launch.h"
-#include "structures/gheap/gpu/workload_shape.h"
 
 using namespace gpulin;
+using namespace gpulin::gheap_bench;  // the plans, their device arrays, one checked run
 using gheap::Flavor;
 using Clock = std::chrono::steady_clock;
 
@@ -106,258 +103,6 @@ constexpr Anchor kAnchors[] = {
     {"paper Table 1, Xeon E5-2620 STL heap", 29, "random", "STL", 1959.550},
     {"paper Table 1, Xeon E5-2620 STL heap", 29, "descend", "STL", 1898.015},
     {"paper Table 1, Xeon E5-2620 STL heap", 29, "ascend", "STL", 1214.906},
-};
-
-constexpr uint32_t kEmpty = 0xffffffffu;  // MAX_VALUE: never a key, pads batches
-
-// ------------------------------------------------------------------ errors
-struct CudaFailure : std::runtime_error {
-  cudaError_t code;
-  CudaFailure(cudaError_t c, const std::string& what)
-      : std::runtime_error(what + ": " + cudaGetErrorString(c)), code(c) {}
-};
-void ck(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw CudaFailure(e, what);
-}
-// After a failure: clears a non-sticky error; true when the context is lost (a
-// trapped kernel, an illegal address), so that no further GPU work can run.
-bool context_lost() {
-  (void)cudaGetLastError();
-  return cudaDeviceSynchronize() != cudaSuccess;
-}
-
-// ------------------------------------------------------------------ keys
-// Counter-based stream: key i of a seed is the same on host and device, so the CPU
-// baseline uses the GPU workload's keys without a copy.
-__host__ __device__ inline uint64_t mix64(uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-__host__ __device__ inline uint32_t stream_key(uint64_t seed, uint64_t i) {
-  const uint32_t v = static_cast<uint32_t>(mix64(seed + (i + 1) * 0x9e3779b97f4a7c15ull) >> 32);
-  return v == kEmpty ? kEmpty - 1 : v;
-}
-
-// ------------------------------------------------------------------ kernels
-constexpr uint32_t kGrid = 2048, kBlock = 256;
-
-__global__ void gen_flat_kernel(uint32_t* dst, uint64_t count, uint64_t seed) {
-  for (uint64_t p = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; p < count; p += uint64_t(gridDim.x) * blockDim.x)
-    dst[p] = stream_key(seed, p);
-}
-
-// Operation i's slots keys[i*k, (i+1)*k): its n[i] keys, stream positions off[i]...
-// (from `src` when given, else the hash), then kEmpty. Deletes have n = 0.
-__global__ void gen_keys_kernel(uint32_t* keys, const uint32_t* n, const uint64_t* off, uint64_t ops, uint32_t k,
-                                uint64_t seed, const uint32_t* src) {
-  const uint64_t total = ops * k;
-  for (uint64_t e = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; e < total; e += uint64_t(gridDim.x) * blockDim.x) {
-    const uint64_t i = e / k;
-    const uint32_t j = static_cast<uint32_t>(e - i * k);
-    uint32_t v = kEmpty;
-    if (j < n[i]) {
-      const uint64_t p = off[i] + j;
-      v = src ? src[p] : stream_key(seed, p);
-    }
-    keys[e] = v;
-  }
-}
-
-struct Counters {
-  unsigned long long deleted, unsorted, overfull, mismatched;
-};
-
-__global__ void check_batches_kernel(const uint32_t* out, const uint32_t* out_n, const uint32_t* fn, uint64_t ops,
-                                     uint32_t k, Counters* c) {
-  const uint64_t total = ops * k;
-  for (uint64_t e = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; e < total; e += uint64_t(gridDim.x) * blockDim.x) {
-    const uint64_t i = e / k;
-    if (fn[i] != gheap::kFnDel) continue;
-    const uint32_t j = static_cast<uint32_t>(e - i * k);
-    const uint32_t m = out_n[i];
-    if (j == 0) {
-      atomicAdd(&c->deleted, static_cast<unsigned long long>(m));
-      if (m > k) atomicAdd(&c->overfull, 1ull);
-    }
-    if (j > 0 && j < m && out[e] < out[e - 1]) atomicAdd(&c->unsorted, 1ull);
-  }
-}
-
-__global__ void count_mismatch_kernel(const uint32_t* a, const uint32_t* b, uint64_t n, Counters* c) {
-  for (uint64_t e = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; e < n; e += uint64_t(gridDim.x) * blockDim.x)
-    if (a[e] != b[e]) atomicAdd(&c->mismatched, 1ull);
-}
-
-// ------------------------------------------------------------------ CUB
-// 32-bit counts where they fit (CUB picks its offset type from the count's type);
-// the size query and the sort must use the same type, so both go through these.
-cudaError_t sort_plain(void* temp, size_t& bytes, const uint32_t* in, uint32_t* out, uint64_t n) {
-  if (n <= uint64_t(INT_MAX)) return cub::DeviceRadixSort::SortKeys(temp, bytes, in, out, static_cast<int>(n));
-  return cub::DeviceRadixSort::SortKeys(temp, bytes, in, out, static_cast<long long>(n));
-}
-cudaError_t sort_db(void* temp, size_t& bytes, cub::DoubleBuffer<uint32_t>& db, uint64_t n, bool descending) {
-  if (n <= uint64_t(INT_MAX)) {
-    return descending ? cub::DeviceRadixSort::SortKeysDescending(temp, bytes, db, static_cast<int>(n))
-                      : cub::DeviceRadixSort::SortKeys(temp, bytes, db, static_cast<int>(n));
-  }
-  return descending ? cub::DeviceRadixSort::SortKeysDescending(temp, bytes, db, static_cast<long long>(n))
-                    : cub::DeviceRadixSort::SortKeys(temp, bytes, db, static_cast<long long>(n));
-}
-
-// ------------------------------------------------------------------ workloads
-enum class Col { Ins, Del, Pairs, Untimed };
-struct PhaseSpec {
-  std::string name;
-  uint64_t begin = 0, end = 0;  // operations [begin, end)
-  Col col = Col::Untimed;
-};
-enum class Src { Hash, Ascend, Descend };
-
-// One run's operations, built on the host (fn, n, stream offsets: small) and
-// expanded to key slots on the device. The operations are tools/stress's
-// (workload_shape.h: one meaning of each workload name); only the keys are drawn
-// here, on the GPU.
-struct Plan {
-  std::string name;  // random | ascend | descend | partial:P | insdel:L
-  uint32_t k = 0;
-  Src src = Src::Hash;
-  uint64_t flat = 0;      // stream keys a sorted source needs (ascend/descend)
-  uint64_t n_keys = 0;    // N: keys the timed part inserts (keys/s are per N)
-  uint64_t inserted = 0;  // keys inserted over all phases
-  uint64_t ins_ops = 0;   // insert operations (sizes the heap)
-  std::vector<uint32_t> fn, n;
-  std::vector<uint64_t> off;
-  std::vector<PhaseSpec> phases;
-  uint64_t ops() const { return fn.size(); }
-};
-
-Plan plan_of(const std::string& spec, uint64_t N, uint32_t k, uint32_t blocks, uint64_t seed) {
-  stress::WorkloadShape w = stress::plan_workload(spec, N, k, blocks, seed);
-  Plan p;
-  p.name = w.name;
-  p.k = k;
-  p.src = w.order == stress::KeyOrder::Ascend ? Src::Ascend : w.order == stress::KeyOrder::Descend ? Src::Descend : Src::Hash;
-  p.flat = p.src == Src::Hash ? 0 : w.stream_keys;
-  p.n_keys = w.timed_keys;
-  p.inserted = w.stream_keys;
-  p.ins_ops = w.ins_ops;
-  p.fn = std::move(w.fn);
-  p.n = std::move(w.n);
-  p.off = std::move(w.off);
-  for (const stress::ShapePhase& ph : w.phases) {
-    const Col col = !ph.timed ? Col::Untimed : ph.name == "insert" ? Col::Ins : ph.name == "delete" ? Col::Del : Col::Pairs;
-    p.phases.push_back({ph.name, ph.begin, ph.end, col});
-  }
-  return p;
-}
-
-// random | ascend | descend: N keys in full batches, then deletes until empty.
-Plan make_full(const std::string& kind, uint64_t N, uint32_t k) {
-  if (N < k || N % k) throw std::invalid_argument("N must be a multiple of k");
-  return plan_of(kind, N, k, 1, 0);
-}
-
-// partial:P: each insert partial (1..k-1 keys) with probability P %.
-Plan make_partial(uint32_t percent, uint64_t N, uint32_t k, uint64_t seed) {
-  return plan_of("partial:" + std::to_string(percent), N, k, 1, seed);
-}
-
-// insdel:L (§5.5): fill, timed pairs in rounds of `blocks`, drain (untimed).
-Plan make_insdel(uint32_t levels, uint64_t N, uint32_t k, uint32_t blocks) {
-  return plan_of("insdel:" + std::to_string(levels), N, k, blocks, 0);
-}
-
-// ------------------------------------------------------------------ device memory
-size_t heap_bytes(uint32_t k, uint64_t full_nodes) {
-  const uint32_t levels = gheap::floor_log2(static_cast<uint32_t>(std::max<uint64_t>(1, full_nodes))) + 1;
-  return (size_t(1) << levels) * (k + 1ull) * 4 + (k + 2ull) * 4;
-}
-
-size_t cub_temp_for(uint64_t slots, uint64_t flat) {
-  size_t a = 0, b = 0, c = 0, d = 0;
-  cub::DoubleBuffer<uint32_t> db(nullptr, nullptr);
-  ck(sort_db(nullptr, b, db, slots, false), "cub size query");
-  if (flat) {
-    ck(sort_plain(nullptr, a, nullptr, nullptr, flat), "cub size query");
-    ck(sort_db(nullptr, c, db, flat, true), "cub size query");
-    ck(sort_db(nullptr, d, db, flat, false), "cub size query");
-  }
-  return std::max({a, b, c, d, size_t(256)});
-}
-
-// Arrays of one plan on the device: per operation fn, n, off, out_n; per key slot
-// (ops x k) keys, out and alt (the sorts' second buffer); CUB temp storage.
-struct Workspace {
-  uint64_t ops_cap = 0, slot_cap = 0, flat_cap = 0;
-  uint32_t *fn = nullptr, *n = nullptr, *out_n = nullptr, *keys = nullptr, *out = nullptr, *alt = nullptr;
-  uint64_t* off = nullptr;
-  void* temp = nullptr;
-  size_t temp_bytes = 0;
-  Counters* counters = nullptr;
-
-  static size_t bytes_for(uint64_t ops, uint32_t k, uint64_t flat) {
-    const uint64_t slots = ops * k;
-    return ops * 20 + slots * 12 + cub_temp_for(slots, std::max<uint64_t>(flat, 1)) + sizeof(Counters) + 4096;
-  }
-  Workspace() = default;
-  Workspace(const Workspace&) = delete;
-  Workspace& operator=(const Workspace&) = delete;
-  ~Workspace() { release(); }
-  void release() {
-    for (void* p : {static_cast<void*>(fn), static_cast<void*>(n), static_cast<void*>(out_n), static_cast<void*>(keys),
-                    static_cast<void*>(out), static_cast<void*>(alt), static_cast<void*>(off), temp,
-                    static_cast<void*>(counters)})
-      if (p) cudaFree(p);
-    fn = n = out_n = keys = out = alt = nullptr;
-    off = nullptr;
-    temp = nullptr;
-    counters = nullptr;
-    ops_cap = slot_cap = flat_cap = 0;
-  }
-  // Throws CudaFailure (cudaErrorMemoryAllocation when the GPU is full).
-  void allocate(uint64_t ops, uint32_t k, uint64_t flat) {
-    release();
-    const uint64_t slots = ops * k;
-    flat = std::max<uint64_t>(flat, 1);
-    temp_bytes = cub_temp_for(slots, flat);
-    ck(cudaMalloc(&fn, ops * 4), "cudaMalloc fn");
-    ck(cudaMalloc(&n, ops * 4), "cudaMalloc n");
-    ck(cudaMalloc(&out_n, ops * 4), "cudaMalloc out_n");
-    ck(cudaMalloc(&off, ops * 8), "cudaMalloc off");
-    ck(cudaMalloc(&keys, slots * 4), "cudaMalloc keys");
-    ck(cudaMalloc(&out, slots * 4), "cudaMalloc out");
-    ck(cudaMalloc(&alt, slots * 4), "cudaMalloc alt");
-    ck(cudaMalloc(&temp, temp_bytes), "cudaMalloc cub temp");
-    ck(cudaMalloc(&counters, sizeof(Counters)), "cudaMalloc counters");
-    ops_cap = ops;
-    slot_cap = slots;
-    flat_cap = flat;
-  }
-  // fn, n, off of a plan (once per plan: the checks leave them alone).
-  void upload(const Plan& p) {
-    if (p.ops() > ops_cap || p.ops() * p.k > slot_cap || p.flat > flat_cap)
-      throw std::runtime_error("workspace too small for " + p.name);
-    ck(cudaMemcpy(fn, p.fn.data(), p.ops() * 4, cudaMemcpyHostToDevice), "upload fn");
-    ck(cudaMemcpy(n, p.n.data(), p.ops() * 4, cudaMemcpyHostToDevice), "upload n");
-    ck(cudaMemcpy(off, p.off.data(), p.ops() * 8, cudaMemcpyHostToDevice), "upload off");
-  }
-  // The plan's key slots (again before every run: the check sorts them in place).
-  // Sorted sources are made in `out` and sorted with `alt`, both free until the run.
-  void generate(const Plan& p, uint64_t seed) {
-    const uint32_t* src = nullptr;
-    if (p.src != Src::Hash) {
-      gen_flat_kernel<<<kGrid, kBlock>>>(out, p.flat, seed);
-      ck(cudaGetLastError(), "gen_flat");
-      cub::DoubleBuffer<uint32_t> db(out, alt);
-      size_t bytes = temp_bytes;
-      ck(sort_db(temp, bytes, db, p.flat, p.src == Src::Descend), "sort source keys");
-      src = db.Current();
-    }
-    gen_keys_kernel<<<kGrid, kBlock>>>(keys, n, off, p.ops(), p.k, seed, src);
-    ck(cudaGetLastError(), "gen_keys");
-    ck(cudaDeviceSynchronize(), "generate");
-  }
 };
 
 // ------------------------------------------------------------------ report
@@ -600,13 +345,6 @@ bool selected(const Options& o, const std::string& s) {
 const char* heap_name(Flavor f) { return f == Flavor::TopDown ? "TD" : "BU"; }
 
 // ------------------------------------------------------------------ the bench
-struct RunOut {
-  std::vector<double> col_s = std::vector<double>(3, 0.0);  // Ins, Del, Pairs
-  double wall_s = 0;
-  bool ok = false, fatal = false;
-  std::string fail;
-};
-
 class Bench {
  public:
   Bench(const Options& o, Report& rep, Pacer& pacer) : o_(o), rep_(rep), pacer_(pacer) {
@@ -631,90 +369,6 @@ class Bench {
     return log2_str(n) + "/" + wl + "/" + heap;
   }
 
-  // One run: reset, keys, phases (timed), check (untimed).
-  RunOut run_once(const Plan& p, Workspace& ws, gheap::DeviceHeap<uint32_t>& heap, Flavor fl, uint32_t blocks,
-                  uint32_t threads, DeviceRecorder* rec) {
-    RunOut r;
-    const auto t0 = Clock::now();
-    try {
-      heap.reset();
-      ws.generate(p, o_.seed);
-      ck(cudaMemset(ws.out, 0xff, p.ops() * p.k * 4), "memset out");
-      ck(cudaMemset(ws.out_n, 0, p.ops() * 4), "memset out_n");
-      if (rec) rec->clear();
-      ck(cudaDeviceSynchronize(), "prepare");
-      const auto memory = heap.memory();
-      const DeviceRecorderRef ref = rec ? rec->ref() : DeviceRecorderRef{};
-      for (const PhaseSpec& ph : p.phases) {
-        gheap::GpuOpBatch<uint32_t> b;
-        b.fn = ws.fn + ph.begin;
-        b.n = ws.n + ph.begin;
-        b.keys = ws.keys + ph.begin * p.k;
-        b.out = ws.out + ph.begin * p.k;
-        b.out_n = ws.out_n + ph.begin;
-        b.count = ph.end - ph.begin;
-        ck(cudaEventRecord(e0_), "cudaEventRecord");
-        const cudaError_t e = gheap::launch_heap_batch(fl, gheap::Variant::Fixed, memory, b, blocks, threads, nullptr,
-                                                       rec ? &ref : nullptr, static_cast<int64_t>(ph.begin));
-        if (e != cudaSuccess) throw CudaFailure(e, "heap kernel launch (" + ph.name + ")");
-        ck(cudaEventRecord(e1_), "cudaEventRecord");
-        if (const cudaError_t s = cudaEventSynchronize(e1_); s != cudaSuccess)
-          throw CudaFailure(s, "heap kernel (" + ph.name + ")");
-        float ms = 0;
-        ck(cudaEventElapsedTime(&ms, e0_, e1_), "cudaEventElapsedTime");
-        if (ph.col != Col::Untimed) r.col_s[static_cast<int>(ph.col)] += ms / 1e3;
-      }
-      std::string bad;
-      if (rec) {
-        const auto u = rec->usage();
-        if (u.overflow)
-          bad = "recorder overflow (actor " + std::to_string(u.worst_actor) + ": " + std::to_string(u.worst_events) +
-                " events)";
-      }
-      const std::string c = check(p, ws, heap);
-      if (!c.empty()) bad += (bad.empty() ? "" : "; ") + c;
-      r.ok = bad.empty();
-      r.fail = bad;
-    } catch (const CudaFailure& e) {
-      r.fail = e.what();
-      r.fatal = context_lost();
-    } catch (const std::exception& e) {
-      r.fail = e.what();
-      r.fatal = context_lost();
-    }
-    r.wall_s = std::chrono::duration<double>(Clock::now() - t0).count();
-    return r;
-  }
-
-  // Each delete's batch sorted; deleted == inserted; sorted(deleted) ==
-  // sorted(inserted); the heap empty. Destroys keys, out, alt.
-  std::string check(const Plan& p, Workspace& ws, gheap::DeviceHeap<uint32_t>& heap) {
-    const uint64_t slots = p.ops() * p.k;
-    ck(cudaMemset(ws.counters, 0, sizeof(Counters)), "memset counters");
-    check_batches_kernel<<<kGrid, kBlock>>>(ws.out, ws.out_n, ws.fn, p.ops(), p.k, ws.counters);
-    ck(cudaGetLastError(), "check kernel");
-    size_t bytes = ws.temp_bytes;
-    cub::DoubleBuffer<uint32_t> in(ws.keys, ws.alt);
-    ck(sort_db(ws.temp, bytes, in, slots, false), "check sort (inserted)");
-    cub::DoubleBuffer<uint32_t> outb(ws.out, in.Alternate());
-    bytes = ws.temp_bytes;
-    ck(sort_db(ws.temp, bytes, outb, slots, false), "check sort (deleted)");
-    count_mismatch_kernel<<<kGrid, kBlock>>>(in.Current(), outb.Current(), p.inserted, ws.counters);
-    ck(cudaGetLastError(), "compare kernel");
-    Counters c{};
-    ck(cudaMemcpy(&c, ws.counters, sizeof c, cudaMemcpyDeviceToHost), "download counters");
-    const uint32_t last = heap.lastelem();
-    std::string bad;
-    auto add = [&](const std::string& s) { bad += (bad.empty() ? "" : "; ") + s; };
-    if (c.unsorted) add(std::to_string(c.unsorted) + " out-of-order pairs in delete batches");
-    if (c.overfull) add(std::to_string(c.overfull) + " deletes returned more than k keys");
-    if (c.deleted != p.inserted)
-      add("deleted " + std::to_string(c.deleted) + " keys, inserted " + std::to_string(p.inserted));
-    if (c.mismatched) add("deleted multiset differs from inserted in " + std::to_string(c.mismatched) + " places");
-    if (last != 0) add("heap not empty at the end (lastelem " + std::to_string(last) + ")");
-    return bad;
-  }
-
   // Runs a configuration once, then twice more when the budget allows; one row.
   Row measure(const std::string& section, const Plan& p, Workspace& ws, gheap::DeviceHeap<uint32_t>& heap, Flavor fl,
               uint32_t blocks, uint32_t threads, double weight, std::string note = "", DeviceRecorder* rec = nullptr,
@@ -734,14 +388,15 @@ class Bench {
       return row;
     }
     std::vector<RunOut> runs;
-    runs.push_back(run_once(p, ws, heap, fl, blocks, threads, rec));
+    runs.push_back(runner_.run(p, ws, heap, fl, blocks, threads, o_.seed, rec));
     std::string reps;
     if (runs[0].ok) {
       const double w = runs[0].wall_s;
       if (w > single_over_s) {
         reps = "1 run (a run takes " + fmt_g(w, "%.1f") + " s, over " + fmt_g(single_over_s, "%.0f") + " s)";
       } else if (pacer_.may_repeat(w, 2, weight)) {
-        for (int i = 0; i < 2 && runs.back().ok; ++i) runs.push_back(run_once(p, ws, heap, fl, blocks, threads, rec));
+        for (int i = 0; i < 2 && runs.back().ok; ++i)
+          runs.push_back(runner_.run(p, ws, heap, fl, blocks, threads, o_.seed, rec));
         if (runs.back().ok) reps = "median of 3";
       } else {
         reps = "1 run (time budget; a run takes " + fmt_g(w, "%.1f") + " s)";
@@ -872,7 +527,7 @@ class Bench {
     ws.upload(p);
     gheap::DeviceHeap<uint32_t> heap(k, p.ins_ops + 1);
     for (Flavor fl : {Flavor::TopDown, Flavor::BottomUp}) {
-      const RunOut r = run_once(p, ws, heap, fl, 128, 512, nullptr);
+      const RunOut r = runner_.run(p, ws, heap, fl, 128, 512, o_.seed);
       if (!r.ok) {
         Row row;
         row.section = "warmup";
@@ -1103,7 +758,8 @@ class Bench {
   const Options& o_;
   Report& rep_;
   Pacer& pacer_;
-  cudaEvent_t e0_{}, e1_{};
+  cudaEvent_t e0_{}, e1_{};  // the CUB sort's
+  Runner runner_;
 };
 
 Options parse(int argc, char** argv) {

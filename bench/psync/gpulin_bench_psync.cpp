@@ -14,9 +14,9 @@
 //   fig12  t = 6000, s = 2^22, n = 2^26, r swept: the speedup over SeqHeap.
 //   table1 the generalized heap paper's Table 1 workload (bench/psync/insert_delete_all.h):
 //          N = 2^26 random, ascending, descending keys inserted into an empty heap,
-//          then all deleted, r = 2^10, 2^13, 2^17; compare with gpulin_bench_gheap
-//          --only table1 run in the same device call (its paper: P-Sync about 2x
-//          slower than the generalized heap).
+//          then all deleted, r = 2^10, 2^13, 2^17 (its paper: P-Sync about 2x
+//          slower than the generalized heap). gpulin_bench_p1 runs both heaps on
+//          the same keys in one run (finding P1); the keys here are drawn apart.
 //
 // SeqHeap processes --seq-items keys (default 2^17) from the same initial heap of n
 // keys, --runs times, and its median is scaled to s linearly (its cost per key is

@@ -34,17 +34,23 @@ __global__ void table1_keys(uint32_t* keys, uint64_t n, int shape, uint64_t seed
 
 InsertDeleteAllRun insert_delete_all(uint64_t n, uint32_t r, const std::string& workload, uint64_t seed) {
   const int shape = workload == "ascend" ? 1 : workload == "descend" ? 2 : 0;
-  const auto max_nodes = static_cast<uint32_t>(n / r + 2);
-  const uint64_t cycles = (n + r - 1) / r;
   DeviceBuffer<uint32_t> keys(n);
   table1_keys<<<cuda_support::grid_for(n), 256>>>(keys.get(), n, shape, seed);
+  check(cudaGetLastError(), "table1 keys");
+  return insert_delete_all(keys.get(), n, r);
+}
+
+InsertDeleteAllRun insert_delete_all(const uint32_t* keys, uint64_t n, uint32_t r) {
+  const auto max_nodes = static_cast<uint32_t>(n / r + 2);
+  const uint64_t cycles = (n + r - 1) / r;
+  DeviceBuffer<uint32_t> sorted(n);  // the check's copy of the keys inserted
   std::vector<int> offsets(cycles + 1);
   for (uint64_t c = 0; c <= cycles; ++c) offsets[c] = static_cast<int>(std::min<uint64_t>(c * r, n));
   DeviceBuffer<int> d_offsets(offsets);
   psync::DevicePsyncHeap heap(r, max_nodes, n, n);
   const psync::View<uint32_t>& h = heap.view();
   size_t temp_bytes = 0;
-  cub::DeviceSegmentedRadixSort::SortKeys(nullptr, temp_bytes, keys.get(), h.new_keys, static_cast<int>(n),
+  cub::DeviceSegmentedRadixSort::SortKeys(nullptr, temp_bytes, keys, h.new_keys, static_cast<int>(n),
                                           static_cast<int>(cycles), d_offsets.get(), d_offsets.get() + 1);
   DeviceBuffer<uint8_t> temp(temp_bytes);
   check(cudaDeviceSynchronize(), "table1 keys");
@@ -58,7 +64,7 @@ InsertDeleteAllRun insert_delete_all(uint64_t n, uint32_t r, const std::string& 
   };
   cuda_support::GpuTimer insert_timer, delete_timer;
   insert_timer.start(s);
-  check(cub::DeviceSegmentedRadixSort::SortKeys(temp.get(), temp_bytes, keys.get(), h.new_keys, static_cast<int>(n),
+  check(cub::DeviceSegmentedRadixSort::SortKeys(temp.get(), temp_bytes, keys, h.new_keys, static_cast<int>(n),
                                                 static_cast<int>(cycles), d_offsets.get(), d_offsets.get() + 1, 0, 32, s),
         "segmented sort");
   int64_t op = 0;
@@ -82,10 +88,11 @@ InsertDeleteAllRun insert_delete_all(uint64_t n, uint32_t r, const std::string& 
   }
   run.delete_seconds = delete_timer.stop("table1 deletes", s);
   // Sorted, and exactly the keys inserted.
-  thrust::sort(thrust::device, keys.get(), keys.get() + n);
+  check(cudaMemcpy(sorted.get(), keys, n * sizeof(uint32_t), cudaMemcpyDeviceToDevice), "table1 check copy");
+  thrust::sort(thrust::device, sorted.get(), sorted.get() + n);
   if (out != n)
     run.failure = "handed out " + std::to_string(out) + " keys of " + std::to_string(n);
-  else if (!thrust::equal(thrust::device, keys.get(), keys.get() + n, h.out))
+  else if (!thrust::equal(thrust::device, sorted.get(), sorted.get() + n, h.out))
     run.failure = "the keys handed out are not the keys inserted, in order";
   check(cudaDeviceSynchronize(), "table1 check");
   return run;

@@ -56,6 +56,12 @@ class StackModel final : public gpulin::ValueResultModel {
       return "pop returns [value] or [], got " + gpulin::brief_json(*op.res);
     return std::nullopt;
   }
+  // A pop that returned [v] read the push of v: a minimal failing history keeps it
+  // beside the pop (verify/minimise.h).
+  bool may_have_produced(const Operation& writer, const Operation& reader) const override {
+    if (reader.f != "pop" || writer.f != "push" || !reader.res || reader.res->as_array().empty()) return false;
+    return writer.args.as_array()[0] == reader.res->as_array()[0];
+  }
 
  private:
   Value result(const State& s, const Operation& op) const override {

@@ -4,9 +4,12 @@
 // cannot be read, and the page: data embedded safely, windowed by --from/--to.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "render/page.h"
 #include "render/timeline.h"
 #include "tests/verify/history_builder.h"
+#include "verify/minimise.h"
 
 namespace gpulin::render {
 namespace {
@@ -83,6 +86,32 @@ TEST(Timeline, SearchFailureIsMinimised) {
   ASSERT_FALSE(tl.window.empty());
   EXPECT_LT(tl.window.size(), h.ops.size()) << "the window is minimised";
   EXPECT_FALSE(tl.prefix.empty());
+}
+
+// The page's window is the minimal failing history (verify/minimise.h): it fails at
+// the op the page marks, and keeps the writes that op and the searches before it
+// read. Here the stale search (op 3) is marked; search -> 2 alone also fails, only
+// because the replace it read is dropped, and must not be the window.
+TEST(Timeline, SearchWindowFailsAtTheMarkedOpWithTheWritesItRead) {
+  HistoryBuilder b("map");
+  b.op(0, 1, 2, "replace", L({7, 1}), N());
+  b.op(1, 3, 20, "replace", L({7, 2}), N());
+  b.op(4, 4, 9, "replace", L({8, 5}), N());
+  b.op(2, 5, 6, "search", L({7}), I(2));
+  b.op(3, 7, 8, "search", L({7}), I(1));
+  const History h = b.build();
+  const Timeline tl = build_timeline(h);
+  ASSERT_EQ(tl.verdict, Verdict::NotLinearizable);
+  ASSERT_GE(tl.failing, 0);
+  EXPECT_EQ(h.ops[tl.failing].id, 3);
+  std::vector<int64_t> window;
+  for (size_t i : tl.window) window.push_back(h.ops[i].id);
+  std::sort(window.begin(), window.end());
+  EXPECT_EQ(window, (std::vector<int64_t>{0, 1, 2, 3}));
+  std::vector<int64_t> minimal;
+  for (const Operation& op : minimise(h, CheckMethod::Search).history.ops) minimal.push_back(op.id);
+  std::sort(minimal.begin(), minimal.end());
+  EXPECT_EQ(window, minimal) << "the window is what gpulin check prints as minimal";
 }
 
 TEST(Timeline, UnreadableHoldsFallBackToTheSearch) {

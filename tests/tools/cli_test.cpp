@@ -4,6 +4,9 @@
 #include <cuda_runtime.h>
 #include <sys/wait.h>
 
+#include <simdjson.h>
+
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -156,6 +159,66 @@ TEST(CliCheck, OutOfTimeExitsThreeNamingTheTimeBudget) {
   EXPECT_NE(j.out.find("\"budget\":\"time\""), std::string::npos) << j.out;
   EXPECT_EQ(gpulin("check --seconds -1 " + hard).code, 2);
   fs::remove_all(dir);
+}
+
+// The ids of the ops of --json's "minimal" (a JSONL history in a string): its inv lines' ops.
+std::vector<int64_t> minimal_ids(const std::string& json) {
+  simdjson::dom::parser parser;
+  std::string_view minimal;
+  EXPECT_FALSE(parser.parse(json)["minimal"].get_string().get(minimal)) << json;
+  std::vector<int64_t> ids;
+  std::istringstream lines{std::string(minimal)};
+  simdjson::dom::parser line_parser;
+  for (std::string line; std::getline(lines, line);) {
+    std::string_view e;
+    int64_t op = 0;
+    const simdjson::dom::element el = line_parser.parse(line);
+    if (!el["e"].get_string().get(e) && e == "inv" && !el["op"].get_int64().get(op)) ids.push_back(op);
+  }
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
+// The issue's map history: replace(7,1), replace(7,2) (running long), search(7) -> 2,
+// then the stale search(7) -> 1, op 3, which the check names; and replace(8,5) beside
+// them. The minimal history fails at op 3 too, with the writes the searches read:
+// not search -> 2 alone, which fails only because its replace was dropped. The
+// keyed path (auto), the search's, and the page's window agree.
+TEST(CliCheck, MinimalHistoryFailsAtTheNamedOpAndIsThePagesWindow) {
+  const fs::path d = scratch_dir("minimal");
+  const fs::path file = d / "stale.jsonl";
+  std::ofstream(file) << R"({"history": 1, "model": "map"}
+{"t": 1, "e": "inv", "op": 0, "actor": 0, "f": "replace", "args": [7, 1]}
+{"t": 2, "e": "ret", "op": 0, "actor": 0, "res": null}
+{"t": 3, "e": "inv", "op": 1, "actor": 1, "f": "replace", "args": [7, 2]}
+{"t": 4, "e": "inv", "op": 4, "actor": 3, "f": "replace", "args": [8, 5]}
+{"t": 5, "e": "inv", "op": 2, "actor": 2, "f": "search", "args": [7]}
+{"t": 6, "e": "ret", "op": 2, "actor": 2, "res": 2}
+{"t": 7, "e": "inv", "op": 3, "actor": 0, "f": "search", "args": [7]}
+{"t": 8, "e": "ret", "op": 3, "actor": 0, "res": 1}
+{"t": 9, "e": "ret", "op": 4, "actor": 3, "res": null}
+{"t": 20, "e": "ret", "op": 1, "actor": 1, "res": null}
+)";
+  const std::vector<int64_t> expected{0, 1, 2, 3};
+  for (const char* method : {"auto", "search"}) {
+    const Result j = gpulin(std::string("check --json --method ") + method + " " + quote(file.string()));
+    EXPECT_EQ(j.code, 1) << j.out << j.err;
+    EXPECT_NE(j.out.find("op 3 had responded by then"), std::string::npos) << j.out;
+    EXPECT_EQ(minimal_ids(j.out), expected) << method << "\n" << j.out;
+  }
+  const Result t = gpulin("check " + quote(file.string()));
+  EXPECT_NE(t.out.find("minimal failing sub-history (op 3 fails in it as in the whole history; kept with what its "
+                       "failure depends on: op 0):"),
+            std::string::npos)
+      << t.out;
+  const fs::path page = d / "stale.html";
+  const Result r = gpulin("render " + quote(file.string()) + " -o " + quote(page.string()));
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  const std::string html = slurp(page);
+  // Ops are indexed in invocation order: 0, 1, 4, 2, 3; the window is ops 0-3.
+  EXPECT_NE(html.find("\"window\":[0,1,3,4]"), std::string::npos) << html.substr(html.find("\"window\""), 40);
+  EXPECT_NE(html.find("\"failing\":4,"), std::string::npos);
+  fs::remove_all(d);
 }
 
 TEST(CliExplore, DfsOnTheFixedTopDownHeapIsExhaustiveAndPasses) {

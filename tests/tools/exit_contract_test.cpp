@@ -150,7 +150,8 @@ TEST(ExitContract, MutatedLogsThroughBothImporters) {
       {"jepsen-etcd", {slurp(ext / "jepsen/etcd_000.log"), slurp(ext / "jepsen/etcd_002.log")}},
       {"porcupine-kv", {slurp(ext / "kv/c01-ok.txt"), slurp(ext / "kv/c01-bad.txt")}},
   };
-  for (const auto& [format, seeds] : formats) {
+  for (const auto& [name_of_format, seeds] : formats) {
+    const char* format = name_of_format;  // a lambda below uses it (clang 14 cannot capture a structured binding)
     ASSERT_FALSE(seeds[0].empty()) << format << ": seed log missing";
     sweep(seeds, 100, 15, std::string("import ") + format, [&](const std::string& text, int i) {
       const std::string name = "log" + std::to_string(i) + ".txt";

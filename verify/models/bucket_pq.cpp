@@ -126,6 +126,14 @@ class BucketPqModel final : public Model {
     return std::nullopt;
   }
 
+  // An extractmin saw the update that set the pair it returned (null: no write).
+  bool may_have_produced(const Operation& w, const Operation& r) const override {
+    if (r.f != "extractmin" || w.f != "update" || r.res->is_null()) return false;
+    for (const Value& pair : w.args.as_array())
+      if (pair == *r.res) return true;
+    return false;
+  }
+
  private:
   // update and delete; extractmin's effect depends on its result, handled above.
   static void effect(BucketState& b, const Operation& op) {

@@ -64,6 +64,10 @@ class CountersModel final : public ValueResultModel {
     return std::nullopt;
   }
   bool partitionable() const override { return true; }
+  // A get's value is the sum of the adds to its counter before it: any of them.
+  bool may_have_produced(const Operation& w, const Operation& r) const override {
+    return r.f == "get" && w.f == "add" && w.args.as_array()[0] == r.args.as_array()[0];
+  }
 
  private:
   Value result(const State& s, const Operation& op) const override {

@@ -49,6 +49,13 @@ std::string KeyMultiset::describe() const {
   return s + "}";
 }
 
+bool shares_a_key(const Value& a, const Value& b) {
+  for (const Value& x : a.as_array())
+    for (const Value& y : b.as_array())
+      if (x.as_int() == y.as_int()) return true;
+  return false;
+}
+
 bool pop_and_compare(KeyMultiset& s, size_t want, const Value& expected) {
   thread_local std::vector<int64_t> popped;  // no allocation per operation
   popped.clear();

@@ -31,6 +31,10 @@ class KeyMultiset final : public ModelState {
   uint64_t sum_ = 0;           // sum of mix64(key): the multiset's hash
 };
 
+// Whether two integer arrays have a key in common (a pq op that inserted a key
+// another returned).
+bool shares_a_key(const Value& a, const Value& b);
+
 // Pops the min(want, size) smallest keys of s and compares them with `expected`
 // (an ascending int array). On a mismatch, puts them back and returns false.
 bool pop_and_compare(KeyMultiset& s, size_t want, const Value& expected);

@@ -108,6 +108,16 @@ class KvModel final : public DeterministicModel {
     return std::nullopt;
   }
   bool partitionable() const override { return true; }
+  // A get that read s saw the put its value starts from and the appends it holds;
+  // one that read "" saw a put of "" (or no write at all).
+  bool may_have_produced(const Operation& w, const Operation& r) const override {
+    if (r.f != "get" || (w.f != "put" && w.f != "append") || key(w) != key(r)) return false;
+    const std::string& s = r.res->as_string();
+    const std::string& v = w.args.as_array()[1].as_string();
+    if (s.empty()) return w.f == "put" && v.empty();
+    if (v.empty()) return false;
+    return w.f == "put" ? s.compare(0, v.size(), v) == 0 : s.find(v) != std::string::npos;
+  }
 
  private:
   static const std::string& key(const Operation& op) { return op.args.as_array()[0].as_string(); }

@@ -68,6 +68,13 @@ class MapModel final : public ValueResultModel {
     return std::nullopt;
   }
   bool partitionable() const override { return true; }
+  // A search that found v saw a replace of its key to v; one that found nothing saw
+  // a delete of its key (or the empty map, which no op wrote).
+  bool may_have_produced(const Operation& w, const Operation& r) const override {
+    if (r.f != "search" || w.args.as_array()[0] != r.args.as_array()[0]) return false;
+    if (r.res->is_null()) return w.f == "delete";
+    return w.f == "replace" && w.args.as_array()[1] == *r.res;
+  }
 
  private:
   Value result(const State& s, const Operation& op) const override {

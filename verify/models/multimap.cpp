@@ -124,6 +124,18 @@ class MultimapModel final : public DeterministicModel {
     return std::nullopt;
   }
   bool partitionable() const override { return true; }
+  // A search or searchall saw the inserts of the values it returned on its key; one
+  // that found none saw a delete or deleteall of the key (or the empty multimap).
+  bool may_have_produced(const Operation& w, const Operation& r) const override {
+    if ((r.f != "search" && r.f != "searchall") || key(w) != key(r)) return false;
+    const bool none = r.res->is_null() || (r.res->is_array() && r.res->as_array().empty());
+    if (none) return w.f == "delete" || w.f == "deleteall";
+    if (w.f != "insert") return false;
+    const Value& v = w.args.as_array()[1];
+    if (r.f == "search") return v == *r.res;
+    const auto& got = r.res->as_array();
+    return std::find(got.begin(), got.end(), v) != got.end();
+  }
 
  private:
   static const Value& key(const Operation& op) { return op.args.as_array()[0]; }

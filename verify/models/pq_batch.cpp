@@ -59,6 +59,11 @@ class PqBatchModel final : public Model {
     return std::nullopt;
   }
 
+  // A del saw the inserts of the keys it returned (an empty answer saw no write).
+  bool may_have_produced(const Operation& w, const Operation& r) const override {
+    return r.f == "del" && w.f == "ins" && shares_a_key(w.args, *r.res);
+  }
+
  private:
   size_t k_;
 };

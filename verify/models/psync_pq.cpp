@@ -49,6 +49,12 @@ class PsyncPqModel final : public Model {
     return std::nullopt;
   }
 
+  // A cycle saw the cycles that brought the keys it returned (its own new keys are
+  // its own doing).
+  bool may_have_produced(const Operation& w, const Operation& r) const override {
+    return shares_a_key(w.args, *r.res);
+  }
+
  private:
   static void insert_new(KeyMultiset& keys, const Operation& op) {
     for (const Value& key : op.args.as_array()) keys.insert(key.as_int());

@@ -40,8 +40,20 @@ class RegisterModel final : public ValueResultModel {
     if (op.f == "cas" && !op.res->is_bool()) return "cas returns true or false, got " + brief_json(*op.res);
     return std::nullopt;
   }
+  // A read saw the value some write or successful cas stored; a successful cas saw
+  // its `old` the same way (a failed one saw only some other value: nothing).
+  bool may_have_produced(const Operation& w, const Operation& r) const override {
+    if (r.f == "read") return stores(w, *r.res);
+    return r.f == "cas" && r.res->as_bool() && stores(w, r.args.as_array()[0]);
+  }
 
  private:
+  // Whether w stores v: a write of v, or a cas to v that succeeded or is pending.
+  static bool stores(const Operation& w, const Value& v) {
+    const auto& a = w.args.as_array();
+    if (w.f == "write") return a[0] == v;
+    return w.f == "cas" && a[1] == v && (!w.res || w.res->as_bool());
+  }
   Value result(const State& s, const Operation& op) const override {
     const Value& cur = s.as<Cell>().value;
     if (op.f == "read") return cur;

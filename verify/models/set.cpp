@@ -58,6 +58,11 @@ class SetModel final : public ValueResultModel {
     return std::nullopt;
   }
   bool partitionable() const override { return true; }
+  // contains -> true saw an insert of its key; -> false a delete of it (or the empty set).
+  bool may_have_produced(const Operation& w, const Operation& r) const override {
+    if (r.f != "contains" || w.args.as_array()[0] != r.args.as_array()[0]) return false;
+    return w.f == (r.res->as_bool() ? "insert" : "delete");
+  }
 
  private:
   Value result(const State& s, const Operation& op) const override {

@@ -23,7 +23,7 @@ slab_hash::SlabHashShape sim_shape(const SlabConfig& c) { return {c.buckets, 2, 
 template <class F>
 void with_run_policy(const SlabConfig& c, F&& f) {
   using slab_hash::Mutant;
-  auto with_mutant = [&](auto mu) { with_slab_policy<decltype(mu)::value>(c.mode, c.light, c.variant, f); };
+  auto with_mutant = [&](auto mu) { slab_hash::with_slab_policy<decltype(mu)::value>(c.mode, c.light, c.variant, f); };
   switch (c.mutant) {
     case Mutant::None: return with_mutant(std::integral_constant<Mutant, Mutant::None>{});
     case Mutant::SearchFirstSlab: return with_mutant(std::integral_constant<Mutant, Mutant::SearchFirstSlab>{});
