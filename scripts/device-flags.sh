@@ -24,7 +24,7 @@ case "${GPULIN_DEVICE_OPT:-auto}" in
       gpulin_cmake_args="-DGPULIN_TEST_KERNELS_AS_PTX=ON"
       gpulin_kernels_as_ptx=1
       echo "no GPU visible: device code built at -O1, test and benchmark kernels as PTX only" \
-        "(GPULIN_DEVICE_OPT=3 for the full build)"
+        "(test.sh: every kernel; GPULIN_DEVICE_OPT=3 for the full build)"
     fi ;;
   *) echo "GPULIN_DEVICE_OPT: 1, 3 or unset (auto)" >&2; exit 2 ;;
 esac

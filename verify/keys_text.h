@@ -11,10 +11,20 @@
 namespace gpulin {
 
 inline std::string keys_text(const int64_t* p, size_t n) {
+  // Appended piece by piece: GCC 12 takes `"," + std::to_string(k)` for an
+  // overlapping copy (-Wrestrict, a false positive of its inliner).
   std::string s = "[";
-  for (size_t i = 0; i < n && i < 16; ++i) s += (i ? "," : "") + std::to_string(p[i]);
-  if (n > 16) s += ",... (" + std::to_string(n) + " keys)";
-  return s + "]";
+  for (size_t i = 0; i < n && i < 16; ++i) {
+    if (i) s += ',';
+    s += std::to_string(p[i]);
+  }
+  if (n > 16) {
+    s += ",... (";
+    s += std::to_string(n);
+    s += " keys)";
+  }
+  s += ']';
+  return s;
 }
 inline std::string keys_text(const std::vector<int64_t>& keys) { return keys_text(keys.data(), keys.size()); }
 

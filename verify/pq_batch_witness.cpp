@@ -14,12 +14,15 @@ namespace {
 // lazily by a heap on the runs' heads: a delete pops its k smallest keys.
 class RunHeap {
  public:
-  void insert(std::vector<int64_t>&& run) {
-    if (run.empty()) return;
+  // The keys [first, last) as one run, copied straight into place (no temporary
+  // vector to destroy after a move: GCC 13 warned -Wfree-nonheap-object on one).
+  template <class It>
+  void insert(It first, It last) {
+    if (first == last) return;
+    std::vector<int64_t>& run = runs_.emplace_back(first, last);
     std::sort(run.begin(), run.end());
-    runs_.push_back(std::move(run));
-    heads_.push({runs_.back()[0], runs_.size() - 1, 0});
-    size_ += runs_.back().size();
+    heads_.push({run[0], runs_.size() - 1, 0});
+    size_ += run.size();
   }
   int64_t pop() {
     Head h = heads_.top();
@@ -66,7 +69,7 @@ WitnessResult check_witness_pq_batch(const KeyHistory& h) {
   for (size_t i : scan.order) {
     const KeyOp& op = h.ops[i];
     if (h.fn_name(op) == "ins") {
-      state.insert(std::vector<int64_t>(h.begin_of(op.args()), h.end_of(op.args())));
+      state.insert(h.begin_of(op.args()), h.end_of(op.args()));
     } else {
       const uint64_t n = std::min<uint64_t>(k, state.size());
       taken.clear();

@@ -211,7 +211,9 @@ TEST_P(SlabRecorded, RecordedMixIsLinearizableAndTheTableSound) {
   // inv and ret of every op that returned; lp events too unless by rounds.
   if (r.recorder == "warp-rounds" || r.recorder == "published") {
     EXPECT_EQ(r.events, 2 * r.ops - r.alloc_failures);
-    if (r.recorder == "published") EXPECT_GT(r.ticks, 0u);
+    if (r.recorder == "published") {
+      EXPECT_GT(r.ticks, 0u);
+    }
   } else {
     EXPECT_GT(r.events, 2 * r.ops);
   }

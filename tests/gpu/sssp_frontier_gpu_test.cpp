@@ -38,7 +38,9 @@ TEST(SsspFrontierGpu, RecordedRunsGetDijkstrasDistancesOnEveryFamily) {
       const FrontierResult r = frontier_gpu(g, spec, source, o);
       ASSERT_TRUE(r.stopped.empty()) << r.stopped;
       EXPECT_EQ(r.dist, expected);
-      if (!o.with_heap) EXPECT_EQ(r.heap_rounds, 0u);
+      if (!o.with_heap) {
+        EXPECT_EQ(r.heap_rounds, 0u);
+      }
       if (o.with_heap) {
         EXPECT_GT(r.heap_rounds, 0u);
         ASSERT_TRUE(r.history.has_value());
