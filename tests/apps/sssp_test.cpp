@@ -29,7 +29,9 @@ void expect_paper_dag(const Graph& g, uint32_t n, uint64_t m) {
       EXPECT_TRUE(targets.insert(v).second) << "edge " << u << "->" << v << " twice";
       EXPECT_EQ(g.weights[e], v == u + 1 ? 1u : 2 * (v - u));
     }
-    if (u + 1 < n) EXPECT_TRUE(targets.count(u + 1)) << "the chain misses " << u << "->" << u + 1;
+    if (u + 1 < n) {
+      EXPECT_TRUE(targets.count(u + 1)) << "the chain misses " << u << "->" << u + 1;
+    }
   }
 }
 
