@@ -29,15 +29,13 @@
 #include "apps/knapsack/instance.h"
 #include "apps/knapsack/knapsack_gpu.h"
 #include "apps/knapsack/sequential.h"
+#include "bench/median.h"
 
 namespace {
 
 using namespace gpulin::knapsack;
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
+using gpulin::bench::median;
 
 double since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -75,6 +75,7 @@
 #include "bench/gheap/heap_runs.h"
 #include "bench/psync/insert_delete_all.h"
 #include "common/cuda_support.h"
+#include "bench/median.h"
 
 #ifndef GPULIN_BUILD_COMMIT
 #define GPULIN_BUILD_COMMIT ""
@@ -100,10 +101,7 @@ std::string commit() {
   return "unknown";
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-}
+using gpulin::bench::median;
 
 std::string fmt(const char* f, double x) {
   char b[64];

@@ -29,15 +29,13 @@
 #include "apps/sssp/frontier_run.h"
 #include "apps/sssp/graph.h"
 #include "structures/gheap/sim/heap_run.h"
+#include "bench/median.h"
 
 namespace {
 
 using namespace gpulin::sssp;
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-}
+using gpulin::bench::median;
 
 struct Measured {
   std::vector<double> total, heap, compute;
