@@ -33,9 +33,9 @@ log() { echo "== $*"; }
 log "configure"
 source scripts/device-configure.sh
 log "build"
-targets=(gpulin gheap_gpu_test gpu_check_test merge_path_gpu_test spin_bound_test lane_search_test warp_scope_test
+targets=(gpulin gheap_gpu_test gpu_check_test merge_path_gpu_test gpu_primitives_test
   slab_hash_gpu_test slab_mutant_gpu_test cuckoo_baseline_test psync_gpu_test sssp_gpu_test sssp_frontier_gpu_test knapsack_gpu_test bucket_heap_gpu_test
-  block_collectives_test watchdog_gpu_test word_pairs_test counted_word_test gpulin_bench_gheap)
+  watchdog_gpu_test gpulin_bench_gheap)
 want bench && for t in gpulin_bench_merge gpulin_bench_check gpulin_bench_slab gpulin_bench_psync gpulin_bench_p1 gpulin_bench_sssp gpulin_bench_sssp_frontier gpulin_bench_knapsack; do
   grep -q "\b$t\b" build-gpu/CMakeFiles/TargetDirectories.txt 2>/dev/null && targets+=("$t")
 done

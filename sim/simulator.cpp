@@ -2,7 +2,12 @@
 
 #include <boost/context/fiber.hpp>
 #include <boost/context/pooled_fixedsize_stack.hpp>
+#include <boost/context/preallocated.hpp>
+#include <exception>
+#include <map>
 #include <utility>
+
+#include "sim/asan_fiber_switch.h"
 
 namespace gpulin::sim {
 
@@ -18,20 +23,81 @@ const char* to_string(Outcome o) {
   return "?";
 }
 
+namespace {
+// Thrown inside an actor that is resumed after its run stopped: it unwinds the
+// actor's stack (destructors run) up to its fiber's function, which then returns.
+// The simulator unwinds its fibers itself, not through Boost.Context's forced unwind
+// at a fiber's destruction, so that every switch, those included, is announced to
+// ASan (asan_fiber_switch.h).
+struct RunStopped {};
+
+// The fiber stacks of this thread's simulators, a pool per stack size. Explorers make
+// a simulator per run, and a pool of its own would allocate (and page in, and under
+// ASan poison) 32 fresh stacks at each one's first fiber.
+ctx::pooled_fixedsize_stack& thread_stacks(size_t stack_bytes) {
+  thread_local std::map<size_t, ctx::pooled_fixedsize_stack> pools;
+  auto it = pools.find(stack_bytes);
+  if (it == pools.end()) it = pools.emplace(stack_bytes, ctx::pooled_fixedsize_stack(stack_bytes)).first;
+  return it->second;
+}
+}  // namespace
+
 struct Simulator::Impl {
   struct Actor {
     ctx::fiber fiber;    // the actor, while it is not running
     ctx::fiber to_main;  // the scheduler loop, while the actor runs
+    StackBounds stack;   // the fiber's stack
+    void* fake_stack = nullptr;
     bool finished = false;
     const uint32_t* wait_addr = nullptr;
     uint32_t wait_seen = 0;
   };
-  explicit Impl(size_t stack_bytes) : stacks(stack_bytes) {}
-  ctx::pooled_fixedsize_stack stacks;
+  explicit Impl(size_t stack_bytes) : stacks(thread_stacks(stack_bytes)) {}
+  ctx::pooled_fixedsize_stack& stacks;
   std::vector<Actor> actors;
+  StackBounds main_stack;  // the scheduler loop's, learned at the first switch from it
+  void* main_fake_stack = nullptr;
+
+  // A fiber for actor `a` running `fn`, on a stack whose bounds are kept.
+  template <typename Fn>
+  void create(uint32_t a, Fn&& fn) {
+    ctx::stack_context sc = stacks.allocate();
+    actors[a].stack = {static_cast<char*>(sc.sp) - sc.size, sc.size};
+    actors[a].fiber = ctx::fiber(std::allocator_arg, ctx::preallocated(sc.sp, sc.size, sc), stacks,
+                                 std::forward<Fn>(fn));
+  }
+
+  // From the scheduler loop into actor `a`; returns when it switches back.
+  void enter(uint32_t a) {
+    asan_start_switch(&main_fake_stack, actors[a].stack);
+    actors[a].fiber = std::move(actors[a].fiber).resume();
+    asan_finish_switch(main_fake_stack);
+  }
+
+  // First thing in an actor's fiber.
+  void arrived() { asan_finish_switch(nullptr, &main_stack); }
 
   // Back to the scheduler loop; returns when this actor is resumed.
-  void yield(uint32_t me) { actors[me].to_main = std::move(actors[me].to_main).resume(); }
+  void yield(uint32_t me) {
+    asan_start_switch(&actors[me].fake_stack, main_stack);
+    actors[me].to_main = std::move(actors[me].to_main).resume();
+    asan_finish_switch(actors[me].fake_stack);
+  }
+
+  // The actor's last switch: its fiber ends.
+  ctx::fiber leave(uint32_t me) {
+    ctx::fiber main = std::move(actors[me].to_main);
+    asan_start_switch(nullptr, main_stack);
+    return main;
+  }
+
+  // After a run: every fiber still suspended is resumed to unwind. A fiber that does
+  // not end (an actor's destructor that keeps calling into the simulator while
+  // unwinding) is left to Boost.Context's forced unwind when `actors` is cleared.
+  void unwind_all() {
+    for (uint32_t a = 0; a < actors.size(); ++a)
+      for (int tries = 0; actors[a].fiber && tries < 16; ++tries) enter(a);
+  }
 };
 
 Simulator::Simulator(size_t stack_bytes) : impl_(std::make_unique<Impl>(stack_bytes)) {}
@@ -51,12 +117,11 @@ RunResult Simulator::run(uint32_t actors, const Body& body, Strategy& strategy, 
   impl_->actors.clear();
   impl_->actors.resize(actors);
   for (uint32_t a = 0; a < actors; ++a) {
-    impl_->actors[a].fiber = ctx::fiber(std::allocator_arg, impl_->stacks, [this, a, &body](ctx::fiber&& main) {
+    impl_->create(a, [this, a, &body](ctx::fiber&& main) {
       impl_->actors[a].to_main = std::move(main);
-      // A fiber destroyed before it ever ran: the fcontext backend unwinds it before
-      // this function starts, the ucontext one (the sanitizer build) calls it and
-      // unwinds at its first switch. Either way no actor code runs after the run ended.
-      if (stopped_) return std::move(impl_->actors[a].to_main);
+      impl_->arrived();
+      // A fiber whose run ended before it ever ran is resumed once, to end.
+      if (stopped_) return impl_->leave(a);
       auto finish = [&] {
         impl_->actors[a].finished = true;
         runnable_ &= ~(ActorSet(1) << a);
@@ -67,8 +132,8 @@ RunResult Simulator::run(uint32_t actors, const Body& body, Strategy& strategy, 
         // Who runs next is a decision too: a strict replay that no longer fits
         // throws here, after the body returned, and must not leave the fiber.
         schedule_from(a, false);
-      } catch (const ctx::detail::forced_unwind&) {
-        throw;  // a stopped run unwinding this fiber's stack
+      } catch (const RunStopped&) {
+        // the run stopped: this actor's stack is unwound
       } catch (...) {
         // An exception (a strict replay that no longer fits, say) ends the run and
         // leaves run() by the main context, not through the fiber's edge.
@@ -76,27 +141,27 @@ RunResult Simulator::run(uint32_t actors, const Body& body, Strategy& strategy, 
         stop(Outcome::Fault, "exception in actor " + std::to_string(a));
         finish();
       }
-      return std::move(impl_->actors[a].to_main);
+      return impl_->leave(a);
     });
   }
   try {
     // The first pick is a decision like any other.
     running_ = count(runnable_) > 1 ? strategy.pick(runnable_, actors, 0) : lowest(runnable_);
     if (count(runnable_) > 1) result.picks.push_back(running_);
-    while (!stopped_) {
-      auto& actor = impl_->actors[running_];
-      actor.fiber = std::move(actor.fiber).resume();
-    }
+    while (!stopped_) impl_->enter(running_);
   } catch (...) {
     // The strategy threw outside any fiber (a strict replay's first pick): the
     // fibers go now, while `body` and `result` still exist.
     stopped_ = true;
+    impl_->unwind_all();
     impl_->actors.clear();
     result_ = nullptr;
     throw;
   }
   result.points = points_;
-  // Destroying unfinished fibers unwinds their stacks (deadlock, livelock, fault).
+  // Unfinished actors' stacks are unwound (deadlock, livelock, fault), and finished
+  // ones leave their last switch.
+  impl_->unwind_all();
   impl_->actors.clear();
   strategy.end_run(result.picks.size());
   result_ = nullptr;
@@ -131,16 +196,24 @@ void Simulator::schedule_from(uint32_t me, bool me_runnable) {
     result_->picks.push_back(running_);
   }
   if (!me_runnable) {
-    if (!impl_->actors[me].finished) impl_->yield(me);  // parked: back when woken and picked
+    if (!impl_->actors[me].finished) suspend(me);  // parked: back when woken and picked
     return;
   }
-  if (stopped_ || running_ != me) impl_->yield(me);
+  if (stopped_ || running_ != me) suspend(me);
+}
+
+// Back to the scheduler loop; returns when actor `me` runs again. After the run
+// stopped an actor is resumed only to unwind (RunStopped), except while an exception
+// already unwinds it.
+void Simulator::suspend(uint32_t me) {
+  impl_->yield(me);
+  if (stopped_ && std::uncaught_exceptions() == 0) throw RunStopped{};
 }
 
 void Simulator::point() {
   if (++points_ > max_points_) {
     stop(Outcome::Livelock, "no completion within " + std::to_string(max_points_) + " scheduling points");
-    impl_->yield(running_);
+    suspend(running_);
   }
   if (runnable_ & (runnable_ - 1)) schedule_from(running_, true);  // more than one runnable
 }
@@ -168,8 +241,8 @@ void Simulator::wake(const uint32_t* addr) {
 
 void Simulator::fault(const std::string& message) {
   stop(Outcome::Fault, "actor " + std::to_string(running_) + ": " + message);
-  impl_->yield(running_);
-  __builtin_unreachable();  // a stopped run never resumes its actors
+  suspend(running_);
+  std::terminate();  // resumed while an exception unwinds it: a fault raised by a destructor
 }
 
 }  // namespace gpulin::sim

@@ -61,6 +61,7 @@ class Simulator {
   struct Impl;
   void wake(const uint32_t* addr);
   void schedule_from(uint32_t me, bool me_runnable);
+  void suspend(uint32_t me);
   void stop(Outcome o, std::string message);
 
   std::unique_ptr<Impl> impl_;

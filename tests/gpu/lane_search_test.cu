@@ -10,6 +10,7 @@
 
 #include "cuda/cuda_context.cuh"
 #include "structures/exec/lane_search.h"
+#include "tests/gpu/have_gpu.h"
 
 namespace gpulin {
 namespace {
@@ -27,11 +28,7 @@ __global__ void first_above_kernel(const uint32_t* values, const uint32_t* bound
 }
 
 TEST(LaneSearch, FirstValueAboveMatchesAScan) {
-  int n = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
-    (void)cudaGetLastError();
-    GTEST_SKIP() << "no CUDA device";
-  }
+  if (!test::have_gpu()) GTEST_SKIP() << "no CUDA device";
   const uint32_t blocks = 4096;
   std::vector<uint32_t> values(blocks * 32), bounds(blocks);
   uint64_t rng = 777;

@@ -13,16 +13,10 @@
 
 #include "cuda/cuda_context.cuh"
 #include "cuda/watchdog_host.h"
+#include "tests/gpu/have_gpu.h"
 
 namespace gpulin {
 namespace {
-
-bool have_device() {
-  int n = 0;
-  const bool ok = cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
-  (void)cudaGetLastError();
-  return ok;
-}
 
 // Block 0 waits for the word to change; block 1 (when `release`) changes it after
 // a pause, through the same context.
@@ -38,7 +32,7 @@ __global__ void wait_for_word(uint32_t* word, cuda_exec::WatchdogRef wd, bool re
 }
 
 TEST(SpinBound, AWaitThatEndsIsUnaffected) {
-  if (!have_device()) GTEST_SKIP() << "no CUDA device";
+  if (!test::have_gpu()) GTEST_SKIP() << "no CUDA device";
   uint32_t* word = nullptr;
   ASSERT_EQ(cudaMalloc(&word, sizeof(uint32_t)), cudaSuccess);
   ASSERT_EQ(cudaMemset(word, 0, sizeof(uint32_t)), cudaSuccess);
@@ -58,7 +52,7 @@ __global__ void all_wait(uint32_t* words, cuda_exec::WatchdogRef wd, uint32_t* a
 }
 
 TEST(SpinBound, WithAWatchdogTheRunStopsAndEveryBlockDrains) {
-  if (!have_device()) GTEST_SKIP() << "no CUDA device";
+  if (!test::have_gpu()) GTEST_SKIP() << "no CUDA device";
   uint32_t* words = nullptr;
   ASSERT_EQ(cudaMalloc(&words, 3 * sizeof(uint32_t)), cudaSuccess);
   ASSERT_EQ(cudaMemset(words, 0, 3 * sizeof(uint32_t)), cudaSuccess);
@@ -90,7 +84,7 @@ TEST(SpinBound, WithAWatchdogTheRunStopsAndEveryBlockDrains) {
 }
 
 TEST(SpinBound, AWaitNobodyEndsTrapsInsteadOfHanging) {
-  if (!have_device()) GTEST_SKIP() << "no CUDA device";
+  if (!test::have_gpu()) GTEST_SKIP() << "no CUDA device";
   uint32_t* word = nullptr;
   ASSERT_EQ(cudaMalloc(&word, sizeof(uint32_t)), cudaSuccess);
   ASSERT_EQ(cudaMemset(word, 0, sizeof(uint32_t)), cudaSuccess);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cuda/cuda_context.cuh"
+#include "tests/gpu/have_gpu.h"
 
 namespace gpulin {
 namespace {
@@ -40,11 +41,7 @@ __global__ void warp_words_kernel(uint32_t* counter, uint64_t* slots, uint32_t* 
 }
 
 TEST(WarpScope, WordOperationsRunOncePerWarp) {
-  int n = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
-    (void)cudaGetLastError();
-    GTEST_SKIP() << "no CUDA device";
-  }
+  if (!test::have_gpu()) GTEST_SKIP() << "no CUDA device";
   const uint32_t blocks = 512, threads = 256, warps = blocks * threads / 32;
   uint32_t *counter, *bits, *words;
   uint64_t* slots;

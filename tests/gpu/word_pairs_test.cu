@@ -11,8 +11,9 @@
 #include <vector>
 
 #include "cuda/cuda_context.cuh"
+#include "tests/gpu/have_gpu.h"
 
-namespace gpulin {
+namespace gpulin::word_pairs_test {
 namespace {
 
 constexpr uint32_t kBatch = 64;
@@ -51,15 +52,6 @@ __global__ void warp_pairs_kernel(uint32_t* words, const uint32_t* src, uint32_t
   pairs_body(scope, scope.actor(), words, src, dst[threadIdx.x / 32], wrong);
 }
 
-bool have_device() {
-  int n = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
-    (void)cudaGetLastError();
-    return false;
-  }
-  return true;
-}
-
 // Runs one kernel over `actors` actors; returns the wrong sightings and the words.
 template <class Launch>
 uint32_t run_pairs(uint32_t actors, Launch&& launch, std::vector<uint32_t>& words_out) {
@@ -83,7 +75,7 @@ uint32_t run_pairs(uint32_t actors, Launch&& launch, std::vector<uint32_t>& word
 }
 
 TEST(WordPairs, BlockActorsSeeBothResultsAndReleaseBothWords) {
-  if (!have_device()) GTEST_SKIP() << "no CUDA device";
+  if (!test::have_gpu()) GTEST_SKIP() << "no CUDA device";
   const uint32_t blocks = 128;
   std::vector<uint32_t> words;
   const uint32_t wrong = run_pairs(blocks, [&](uint32_t* w, const uint32_t* s, uint32_t* bad) {
@@ -94,7 +86,7 @@ TEST(WordPairs, BlockActorsSeeBothResultsAndReleaseBothWords) {
 }
 
 TEST(WordPairs, WarpActorsSeeBothResultsAndReleaseBothWords) {
-  if (!have_device()) GTEST_SKIP() << "no CUDA device";
+  if (!test::have_gpu()) GTEST_SKIP() << "no CUDA device";
   const uint32_t blocks = 64, warps = blocks * kWarpsPerBlock;
   std::vector<uint32_t> words;
   const uint32_t wrong = run_pairs(warps, [&](uint32_t* w, const uint32_t* s, uint32_t* bad) {
@@ -105,4 +97,4 @@ TEST(WordPairs, WarpActorsSeeBothResultsAndReleaseBothWords) {
 }
 
 }  // namespace
-}  // namespace gpulin
+}  // namespace gpulin::word_pairs_test
