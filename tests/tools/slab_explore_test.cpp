@@ -180,10 +180,12 @@ TEST(SlabFindings, S3DeleteAllIsNotAtomic) {
 // fails (docs/findings.md S1, S3).
 
 // The history's one operation named `f`.
-const Operation& op_named(const Replayed& r, const std::string& f) {
+// (`f` a pointer: GCC 13's -Wdangling-reference takes the reference returned for a
+// temporary string argument for one into it.)
+const Operation& op_named(const Replayed& r, const char* f) {
   const auto& ops = r.run.history.ops;
   const auto it = std::find_if(ops.begin(), ops.end(), [&](const Operation& op) { return op.f == f; });
-  if (it == ops.end()) throw std::runtime_error("no " + f + " in the history");
+  if (it == ops.end()) throw std::runtime_error(std::string("no ") + f + " in the history");
   return *it;
 }
 
