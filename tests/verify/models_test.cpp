@@ -16,11 +16,12 @@ Header header(std::string model, Value params = Value::object()) {
   return h;
 }
 
-// The model of a header naming `model`. Through this function, not model_for(header(...))
-// in a reference's initializer: GCC 13 (-Wdangling-reference) takes the reference
-// returned for a temporary Header for one into it (the registry's models outlive it).
-const Model& model_named(const char* model, Value params = Value::object()) {
-  return model_for(header(model, std::move(params)));
+// The model of a header naming `model`, with at most one integer parameter. Through
+// this function, not model_for(header(...)) in a reference's initializer: GCC 13
+// (-Wdangling-reference) takes a reference returned for a temporary argument for one
+// into it (the registry's models outlive every header); scalar arguments are none.
+const Model& model_named(const char* model, const char* param = nullptr, int64_t value = 0) {
+  return model_for(header(model, param ? Value::object({{param, I(value)}}) : Value::object()));
 }
 
 Operation call(std::string f, Value args, std::optional<Value> res) {
@@ -49,7 +50,7 @@ void wrong(const Model& m, State& s, std::string f, Value args, Value res) {
 }
 
 TEST(PqBatchModel, DelReturnsTheKSmallestAscending) {
-  const Model& m = model_named("pq-batch", Value::object({{"k", I(3)}}));
+  const Model& m = model_named("pq-batch", "k", 3);
   State s = m.initial_state();
   ok(m, s, "ins", L({5, 1, 3}), N());
   ok(m, s, "ins", L({2, 9}), N());
@@ -64,7 +65,7 @@ TEST(PqBatchModel, DelReturnsTheKSmallestAscending) {
 }
 
 TEST(PqBatchModel, PendingDelRemovesWithoutAResult) {
-  const Model& m = model_named("pq-batch", Value::object({{"k", I(2)}}));
+  const Model& m = model_named("pq-batch", "k", 2);
   State s = m.initial_state();
   ok(m, s, "ins", L({7, 3}), N());
   ok(m, s, "ins", L({8}), N());
@@ -74,7 +75,7 @@ TEST(PqBatchModel, PendingDelRemovesWithoutAResult) {
 }
 
 TEST(PqBatchModel, StatesAreEqualWhateverTheInsertionOrder) {
-  const Model& m = model_named("pq-batch", Value::object({{"k", I(4)}}));
+  const Model& m = model_named("pq-batch", "k", 4);
   State a = m.initial_state(), b = m.initial_state();
   ok(m, a, "ins", L({4, 1, 3, 2}), N());
   ok(m, b, "ins", L({2}), N());
@@ -97,7 +98,7 @@ TEST(PqModel, IsPqBatchWithKOne) {
 }
 
 TEST(PsyncPqModel, CycleInsertsThenRemovesRSmallest) {
-  const Model& m = model_named("psync-pq", Value::object({{"r", I(2)}}));
+  const Model& m = model_named("psync-pq", "r", 2);
   State s = m.initial_state();
   ok(m, s, "cycle", L({5, 1, 3, 7}), L({1, 3}));
   wrong(m, s, "cycle", L({2}), L({5, 7}));
@@ -172,7 +173,7 @@ TEST(RegisterModel, ReadWriteCasAndInitialValue) {
   ok(nil, s, "write", A({S("x")}), N());
   ok(nil, s, "read", A({}), S("x"));
 
-  const Model& five = model_named("register", Value::object({{"init", I(5)}}));
+  const Model& five = model_named("register", "init", 5);
   State t = five.initial_state();
   wrong(five, t, "read", A({}), N());
   ok(five, t, "read", A({}), I(5));
