@@ -92,7 +92,7 @@ std::vector<KvCase> kv_cases() {
     for (bool ok : {true, false})
       for (bool partition : {true, false}) {
         const bool budget = !partition && std::string(clients) == "c50";
-        out.push_back({std::string(clients) + (ok ? "-ok.txt" : "-bad.txt"), ok, partition, budget ? 1'000'000u : 0u});
+        out.push_back({std::string(clients) + (ok ? "-ok.txt" : "-bad.txt"), ok, partition, budget ? 100'000u : 0u});
       }
   return out;
 }
