@@ -165,8 +165,12 @@ std::string bucket_replay_string(const BucketConfig& c, const BucketProgram& p, 
       s += "d" + std::to_string(op.value);
     } else {
       s += "u";
-      for (size_t j = 0; j < op.updates.size(); ++j)
-        s += (j ? "/" : "") + std::to_string(op.updates[j].first) + "=" + std::to_string(op.updates[j].second);
+      for (size_t j = 0; j < op.updates.size(); ++j) {  // piece by piece: verify/keys_text.h says why
+        if (j) s += '/';
+        s += std::to_string(op.updates[j].first);
+        s += '=';
+        s += std::to_string(op.updates[j].second);
+      }
     }
   }
   return s + "|" + sim::encode_picks(picks);

@@ -71,7 +71,10 @@ std::string psync_replay_string(const PsyncConfig& c, const PsyncProgram& p, con
   s += "|";
   for (size_t i = 0; i < p.cycles.size(); ++i) {
     if (i) s += ";";
-    for (size_t j = 0; j < p.cycles[i].size(); ++j) s += (j ? "," : "") + std::to_string(p.cycles[i][j]);
+    for (size_t j = 0; j < p.cycles[i].size(); ++j) {  // piece by piece: verify/keys_text.h says why
+      if (j) s += ',';
+      s += std::to_string(p.cycles[i][j]);
+    }
   }
   return s + "|" + sim::encode_picks(picks);
 }
