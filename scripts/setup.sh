@@ -18,7 +18,7 @@ command -v cmake >/dev/null         || need+=(cmake)
 command -v ninja >/dev/null         || need+=(ninja-build)
 command -v g++ >/dev/null           || need+=(g++)
 # The fuzz targets (fuzz/, scripts/fuzz.sh) are clang's libFuzzer; test.sh's build is
-# clang's too, linked by lld (three times GNU ld's speed on its sanitized programs).
+# clang's too, linked by lld (faster than GNU ld on its large sanitized programs).
 command -v clang++ >/dev/null || need+=(clang)
 command -v ld.lld >/dev/null || need+=(lld)
 # gpulin render's pages are tested in headless Chromium (tests/render/browser_test.sh).

@@ -8,8 +8,8 @@
 #     (simulator, checkers, explorers) live in the libraries, while the test files are
 #     half the C++ and compile in half the time at -O0 (the benchmarks only run as
 #     smoke tests here);
-#   - linked by lld (setup.sh installs it), about three times GNU ld's speed on the
-#     sanitized executables;
+#   - linked by lld (setup.sh installs it), faster than GNU ld on the large sanitized
+#     executables;
 #   - where no GPU is visible (scripts/device-flags.sh) every kernel is compiled to PTX
 #     only, device code at -O1: nothing runs it there, so ptxas is skipped; the GPU
 #     tests (label gpu) report Skipped. With a GPU, kernels are built for it and the GPU

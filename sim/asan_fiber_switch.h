@@ -5,7 +5,7 @@
 // on the new stack (compiler-rt's common_interface_defs.h). Boost.Context's default
 // fcontext backend does no announcing of its own, and its ucontext backend, which
 // does, goes through swapcontext: a signal-mask system call and a clear of the
-// whole target stack's shadow at every switch, the sanitized tests' main cost.
+// whole target stack's shadow at every switch.
 // Without ASan both calls are nothing.
 #pragma once
 

@@ -178,7 +178,7 @@ TEST(SimReplay, StrictReplayOfAnUnfitScheduleThrowsAtTheFirstDecision) {
 // Found by the sanitizer suite: a run whose first pick threw left its fibers to be
 // destroyed later, and a never-started fiber's function then ran, actor code against
 // a body that no longer existed. No actor may run once run() is done (the simulator
-// now resumes such a fiber once, before run() returns, and it ends at once).
+// resumes such a fiber once, before run() returns, and it ends at once).
 TEST(SimReplay, NoActorCodeRunsAfterARunThatThrewAtItsFirstPick) {
   int calls = 0;
   const Simulator::Body body = [&calls](uint32_t) { ++calls; };

@@ -98,8 +98,8 @@ struct Expect {
   std::string file;
   std::string prefix;
 };
-// The sweeps' gpulin processes skip LeakSanitizer's exit-time scan (in the sanitized
-// build, a third of each launch): they hold exit codes and messages, and every other
+// The sweeps' gpulin processes skip LeakSanitizer's exit-time scan (their hundreds of
+// launches are this test's cost): they hold exit codes and messages, and every other
 // command-line test keeps the leak check on the same code paths.
 template <class Run>
 void sweep(const std::vector<std::string>& seeds, int per_seed, uint64_t seed, const std::string& prefix, Run&& run) {

@@ -19,8 +19,8 @@ CliResult mpirun4(const std::string& args) {
   setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
   // Under the sanitized build (scripts/test.sh) the ranks run without LeakSanitizer:
   // Open MPI leaves allocations at exit from plugins it has unloaded by then, which
-  // no suppression can name unless every malloc unwinds the slow way (a threefold
-  // cost over these four tests). The same explorations are leak-checked unsharded
+  // no suppression can name unless every malloc unwinds the slow way. The same
+  // explorations are leak-checked unsharded
   // (the `whole` runs below and the command-line tests). A build without sanitizers
   // ignores the setting.
   const NoLeakCheckInChildren no_leak_check;
