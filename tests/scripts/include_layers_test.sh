@@ -103,10 +103,12 @@ row_of() {
   done
 }
 
-check_tree() {  # ROOT: prints the breaks, returns 1 when there is one
+check_tree() {  # ROOT [FILE...]: prints the breaks (in FILEs only, if given), returns 1 when there is one
   local root=$1 bad=0 count=0 d g hit hits shown rest file line text kind path row folder allowed why name a ok e efile etarget
   local norm target args=() globs=() re='include[[:space:]]*(["<])([^">]+)[">]'
-  for d in "${checked[@]}"; do [ -d "$root/$d" ] && args+=("$d"); done
+  if [ $# -gt 1 ]; then args=("${@:2}"); else
+    for d in "${checked[@]}"; do [ -d "$root/$d" ] && args+=("$d"); done
+  fi
   for g in "${source_globs[@]}"; do globs+=(--include="$g"); done
   hits=$(cd "$root" && grep -rnHE "${globs[@]}" '^[[:space:]]*#[[:space:]]*include[[:space:]]*["<][^">]+[">]' "${args[@]}" | LC_ALL=C sort)
   while IFS= read -r hit; do
@@ -172,7 +174,7 @@ self_test() {  # SCRATCH
     local f=$1 inc=$2 want=$3 what=$4
     mkdir -p "$(dirname "$tree/$f")"
     printf '// planted by include_layers_test.sh --self-test\n#pragma once\n#include %s\n' "$inc" >"$tree/$f"
-    out=$(check_tree "$tree"); rc=$?
+    out=$(check_tree "$tree" "$f"); rc=$?  # the planted file against the whole tree
     rm -f "$tree/$f"
     if [ "$want" = 1 ]; then
       if [ $rc -eq 1 ] && [[ $out == *"$f:3:"* ]]; then echo "ok: caught $what"

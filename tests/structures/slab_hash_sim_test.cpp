@@ -11,6 +11,8 @@
 #include "sim/strategies/pct_strategy.h"
 #include "sim/strategies/random_strategy.h"
 #include "sim/strategies/replay_strategy.h"
+#include "structures/slab_hash/host_slab_hash.h"
+#include "structures/slab_hash/sim/slab_at_rest.h"
 #include "structures/slab_hash/sim/slab_run.h"
 
 namespace gpulin::explore {
@@ -109,6 +111,49 @@ TEST(SlabReplay, AReplayStringRoundTrips) {
   const SlabExecution again = execute_slab(in.config, in.program, exact, 200'000);
   EXPECT_EQ(again.history.ops.size(), e.history.ops.size());
   EXPECT_EQ(again.run.picks, e.run.picks);
+}
+
+// The at-rest check on planted tables (the explorer's runs rarely break each rule
+// alone): two super blocks of one memory block each, as the simulator's table.
+class SlabAtRest : public ::testing::Test {
+ protected:
+  using P = slab_hash::SlabPolicy<Mode::Map>;
+  slab_hash::HostSlabHash table{slab_hash::SlabHashShape{1, 2, 1, 8, 7}};
+  slab_hash::SlabHashView<P> view = table.view<P>();
+  // Unit u of memory block `block` (block 1 is super block 1's).
+  uint32_t address(uint32_t block, uint32_t u) const { return view.alloc.address_of(block, u); }
+  void mark_allocated(uint32_t addr) { *view.alloc.bitmap_word(addr) |= 1u << (addr & 31u); }
+  std::string at_rest() { return slab_table_at_rest(view).value_or("at rest"); }
+};
+
+TEST_F(SlabAtRest, AFreshTableIsAtRest) { EXPECT_EQ(at_rest(), "at rest"); }
+
+TEST_F(SlabAtRest, AKeyInAFreeUnitIsNamedWithItsLane) {
+  // Inside a long run of free units, so that the run-wise comparison must find it.
+  view.alloc.unit(address(1, 700))[3] = 42;
+  EXPECT_EQ(at_rest(), "free slab 0x10002bc is not empty (lane 3 holds 42)");
+  table.reset();
+  view.alloc.unit(address(0, 1023))[31] = 7;  // the last word of a block
+  EXPECT_EQ(at_rest(), "free slab 0x3ff is not empty (lane 31 holds 7)");
+}
+
+TEST_F(SlabAtRest, AnAllocatedUnitOnNoListIsLost) {
+  mark_allocated(address(1, 5));
+  EXPECT_EQ(at_rest(), "slab 0x1000005 is allocated but on no list (lost)");
+}
+
+TEST_F(SlabAtRest, AListedUnitMustBeAllocatedAndIsThenAtRest) {
+  const uint32_t a = address(0, 9);
+  view.base_slab(0)[slab_hash::kAddressLane] = a;
+  EXPECT_EQ(at_rest(), "bucket 0: slab 0x9 is on the list but free");
+  mark_allocated(a);  // allocated, on the list, its spots EMPTY: at rest
+  EXPECT_EQ(at_rest(), "at rest");
+  // A free unit before it and one after it still count.
+  view.alloc.unit(address(0, 8))[0] = 1;
+  EXPECT_EQ(at_rest(), "free slab 0x8 is not empty (lane 0 holds 1)");
+  view.alloc.unit(address(0, 8))[0] = slab_hash::kEmptyKey;
+  view.alloc.unit(address(0, 10))[2] = 1;
+  EXPECT_EQ(at_rest(), "free slab 0xa is not empty (lane 2 holds 1)");
 }
 
 TEST(SlabReplay, AFixedMultimapStringRoundTrips) {

@@ -297,7 +297,7 @@ TEST(CliExplore, SlabMutantsAreCaughtAndTheirSchedulesReplay) {
     EXPECT_NE(help.out.find(mutant), std::string::npos) << mutant << " is not in explore --help";
     const fs::path out = scratch_dir(mutant);
     const Result r = gpulin(std::string("explore --structure slab-map --mutant ") + mutant +
-                            " --strategy pct --schedules 300 --out " + quote(out.string()));
+                            " --strategy pct --schedules 100 --out " + quote(out.string()));
     ASSERT_EQ(r.code, 1) << mutant << "\n" << r.out << r.err;
     EXPECT_NE(r.out.find("replay: gpulin replay --schedule 'slab-map:"), std::string::npos) << r.out;
     int replayed = 0;

@@ -138,7 +138,7 @@ TEST(ExitContract, MutatedHistoriesThroughCheckAndRender) {
   const std::vector<std::string> seeds = files_in(kSource / "histories/examples", ".jsonl");
   ASSERT_GE(seeds.size(), 5u);
   for (const char* sub : {"check", "render"}) {
-    sweep(seeds, 20, 14, sub, [&](const std::string& text, int i) {
+    sweep(seeds, 10, 14, sub, [&](const std::string& text, int i) {
       const std::string name = "h" + std::to_string(i) + ".jsonl";
       std::ofstream(scratch() / name, std::ios::binary) << text;
       const std::string extra = std::string(sub) == "render" ? " -o " + quote((scratch() / "page.html").string())
@@ -157,7 +157,7 @@ TEST(ExitContract, MutatedLogsThroughBothImporters) {
   for (const auto& [name_of_format, seeds] : formats) {
     const char* format = name_of_format;  // a lambda below uses it (clang 14 cannot capture a structured binding)
     ASSERT_FALSE(seeds[0].empty()) << format << ": seed log missing";
-    sweep(seeds, 50, 15, std::string("import ") + format, [&](const std::string& text, int i) {
+    sweep(seeds, 25, 15, std::string("import ") + format, [&](const std::string& text, int i) {
       const std::string name = "log" + std::to_string(i) + ".txt";
       std::ofstream(scratch() / name, std::ios::binary) << text;
       return std::pair{gpulin(std::string("import ") + format + " " + quote((scratch() / name).string()) + " -o " +
@@ -177,7 +177,7 @@ TEST(ExitContract, MutatedScheduleStringsThroughReplay) {
       "bucket-heap:d=1:variant=paper|u1=463345,u2=540690,u3=355497,u2=441934,x,x,x,x|2.0*152",
       "merge:blocks=0|a=0:;b=0:;c=0|",
   };
-  sweep(seeds, 60, 16, "replay", [&](const std::string& text, int) {
+  sweep(seeds, 30, 16, "replay", [&](const std::string& text, int) {
     std::string one_line = text;
     for (char& c : one_line)
       if (c == '\n' || c == '\0') c = ' ';

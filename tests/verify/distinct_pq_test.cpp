@@ -1,5 +1,6 @@
 // check_distinct_pq: hand-written cases, agreement with the search checker on
-// small random histories, and million-op generated histories decided both ways.
+// small random histories, and 2 * 10^5-op generated histories decided both ways (the
+// benchmark gpulin_bench_check times 10^6).
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
@@ -311,10 +312,10 @@ RC_GTEST_PROP(DistinctPq, AgreesWithSearchOrSaysPendingDelete, ()) { agree(gen_h
 
 // --- at scale ---
 
-TEST(DistinctPq, MillionOpHistoriesDecidedBothWays) {
+TEST(DistinctPq, LargeHistoriesDecidedBothWays) {
   for (bool linearizable : {true, false}) {
     const auto t0 = std::chrono::steady_clock::now();
-    const KeyHistory h = to_key_history(generate_distinct_pq_history(1'000'000, 1, 64, 42, linearizable));
+    const KeyHistory h = to_key_history(generate_distinct_pq_history(200'000, 1, 64, 42, linearizable));
     const auto t1 = std::chrono::steady_clock::now();
     const DistinctPqResult r = check_distinct_pq(h);
     const auto t2 = std::chrono::steady_clock::now();

@@ -46,19 +46,21 @@ TEST(GeneratedPqHistory, ACorruptedDeleteIsFound) {
   EXPECT_EQ(r.violation->op, h.ops[victim].id);
 }
 
-TEST(GeneratedPqHistory, MillionOpWitnessCheck) {
+TEST(GeneratedPqHistory, LargeWitnessCheck) {
   const auto t0 = std::chrono::steady_clock::now();
-  const History h = generate_pq_batch_history(1'000'000, 8, 2024);
+  const History h = generate_pq_batch_history(200'000, 8, 2024);
   const auto t1 = std::chrono::steady_clock::now();
   const WitnessResult r = check_witness(h);
   const auto t2 = std::chrono::steady_clock::now();
   EXPECT_EQ(r.verdict, Verdict::Linearizable) << (r.violation ? r.violation->message : "");
-  EXPECT_EQ(r.ops_replayed, 1'000'000u);
+  EXPECT_EQ(r.ops_replayed, 200'000u);
   const double gen_s = std::chrono::duration<double>(t1 - t0).count();
   const double check_s = std::chrono::duration<double>(t2 - t1).count();
   std::printf("generated %zu ops (%zu events) in %.2f s; witness check %.2f s = %.1f M events/s\n", h.ops.size(),
               h.events.size(), gen_s, check_s, static_cast<double>(h.events.size()) / check_s / 1e6);
-  // O(n log n): a few seconds. Anything near quadratic would take hours.
+  // O(n log n): about a second under the sanitizers. Quadratic work (4 * 10^10 steps)
+  // would take many minutes: a guard against that, not a speed target (the
+  // benchmarks time the checkers).
   EXPECT_LT(check_s, 30.0);
 }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
 namespace gpulin::explore {
@@ -54,22 +55,26 @@ std::optional<std::string> slab_table_at_rest(const slab_hash::SlabHashView<P>& 
       next = s[kAddressLane];
     }
   }
+  // Every free unit must be all-EMPTY. This runs after every simulated run, so the
+  // free units of a block are compared a run of neighbours at a time, one memcmp
+  // each (a unit's words are contiguous and so are a block's units): under ASan a
+  // loop's every load is checked, and so is every memcmp's range, once.
+  static const std::vector<uint32_t> empty_block(size_t{kUnitsPerBlock} * kSlabWords, kEmptyKey);
   for (uint32_t block = 0; block < a.memory_blocks(); ++block) {
-    for (uint32_t u = 0; u < kUnitsPerBlock; ++u) {
-      const bool on_list = reached[size_t{block} * kUnitsPerBlock + u] != 0;
-      const uint32_t addr = a.address_of(block, u);
-      if (allocated(block, u) && !on_list) return fmt::format("slab {:#x} is allocated but on no list (lost)", addr);
-      if (!allocated(block, u)) {
-        // Every unit is looked at after every simulated run: an AND over the words,
-        // with no branch a word, is what keeps this check off the explorer's profile.
-        const uint32_t* s = a.unit(addr);
-        uint32_t all = kEmptyKey;
-        for (uint32_t l = 0; l < kSlabWords; ++l) all &= s[l];
-        static_assert(kEmptyKey == ~0u, "the AND above tests for all-EMPTY");
-        if (all != kEmptyKey)
-          for (uint32_t l = 0; l < kSlabWords; ++l)
-            if (s[l] != kEmptyKey) return fmt::format("free slab {:#x} is not empty (lane {} holds {})", addr, l, s[l]);
+    uint32_t run = 0;  // the first free unit not yet compared
+    for (uint32_t u = 0; u <= kUnitsPerBlock; ++u) {  // u == kUnitsPerBlock ends the last run
+      if (u < kUnitsPerBlock && !allocated(block, u)) continue;
+      if (run < u) {
+        const uint32_t* first = a.unit(a.address_of(block, run));
+        if (std::memcmp(first, empty_block.data(), size_t{u - run} * kSlabWords * sizeof(uint32_t)) != 0)
+          for (uint32_t w = 0; w < (u - run) * kSlabWords; ++w)
+            if (first[w] != kEmptyKey)
+              return fmt::format("free slab {:#x} is not empty (lane {} holds {})",
+                                 a.address_of(block, run + w / kSlabWords), w % kSlabWords, first[w]);
       }
+      if (u < kUnitsPerBlock && !reached[size_t{block} * kUnitsPerBlock + u])
+        return fmt::format("slab {:#x} is allocated but on no list (lost)", a.address_of(block, u));
+      run = u + 1;
     }
   }
   return std::nullopt;

@@ -13,12 +13,14 @@ namespace {
 
 uint32_t warp_count(const SlabProgram& p) { return static_cast<uint32_t>(p.warps.size()); }
 
-// One run of `p` under `s`; its picks when it failed with `kind`.
+// One run of `p` under `s`; its picks when it failed with `kind`. `judged` may
+// remember passed histories (the shrinker's runs meet the same ones again and again).
 std::optional<std::vector<uint32_t>> picks_if_failing(const SlabConfig& c, const SlabProgram& p, Failure kind,
-                                                      sim::Strategy& s, const ExploreOptions& o) {
+                                                      sim::Strategy& s, const ExploreOptions& o,
+                                                      const JudgeOptions& judged) {
   s.begin_run(warp_count(p));
   const SlabExecution e = execute_slab(c, p, s, o.max_points);
-  if (judge_slab(e, o.judge).failure != kind) return std::nullopt;
+  if (judge_slab(e, judged).failure != kind) return std::nullopt;
   return e.run.picks;
 }
 
@@ -42,7 +44,8 @@ SlabProgram canonical(const SlabConfig& c, SlabProgram p) {
 class SlabShrinker {
  public:
   SlabShrinker(SlabConfig c, SlabProgram p, std::vector<uint32_t> picks, Failure kind, const ExploreOptions& o)
-      : c_(std::move(c)), p_(std::move(p)), picks_(std::move(picks)), kind_(kind), o_(o) {}
+      : c_(std::move(c)), p_(std::move(p)), picks_(std::move(picks)), kind_(kind), o_(o),
+        judged_(schedule_judge_options(o, passed_)) {}
 
   std::tuple<SlabConfig, SlabProgram, std::vector<uint32_t>> run() {
     for (bool progress = true; progress;) {
@@ -58,7 +61,7 @@ class SlabShrinker {
 
  private:
   bool accept(const SlabConfig& c, const SlabProgram& p) {
-    auto attempt = [&](sim::Strategy& s) { return picks_if_failing(c, p, kind_, s, o_); };
+    auto attempt = [&](sim::Strategy& s) { return picks_if_failing(c, p, kind_, s, o_, judged_); };
     auto picks = retry_schedules(attempt, picks_, o_, kTries);
     if (!picks) return false;
     c_ = c;
@@ -135,6 +138,8 @@ class SlabShrinker {
   std::vector<uint32_t> picks_;
   Failure kind_;
   const ExploreOptions& o_;
+  PassedHistories passed_;
+  JudgeOptions judged_;
 };
 
 }  // namespace
