@@ -82,5 +82,11 @@ class Value {
 
 // Escapes a string as a JSON string literal (with the quotes).
 void append_json_string(std::string& out, std::string_view s);
+// `s` as a JSON string literal, quotes included.
+inline std::string json_quoted(std::string_view s) {
+  std::string out;
+  append_json_string(out, s);
+  return out;
+}
 
 }  // namespace gpulin

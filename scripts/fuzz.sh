@@ -10,7 +10,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
-targets=("${@:-jsonl_reader binary_reader device_assembler published_assembler importers schedule_string}")
+targets=("${@:-jsonl_reader binary_reader device_assembler published_assembler importers schedule_string litmus_parse}")
 read -r -a targets <<<"${targets[*]}"
 command -v clang++ >/dev/null || { echo "fuzz: clang++ missing (scripts/setup.sh installs clang)"; exit 2; }
 b=build-fuzz
@@ -22,6 +22,7 @@ seeds() {  # TARGET DIR
     jsonl_reader) cp histories/examples/*.jsonl histories/examples/malformed/* "$2"/ ;;
     binary_reader) $b/make_binary_seeds "$2" histories/examples/*.jsonl ;;
     importers) cp ../shared/external/porcupine/jepsen/etcd_00[0-4].log ../shared/external/porcupine/kv/c01-*.txt "$2"/ 2>/dev/null ;;
+    litmus_parse) cp tests/litmus/ptx/*.litmus "$2"/ ;;
     *) cp fuzz/corpus/$1/* "$2"/ ;;
   esac
 }

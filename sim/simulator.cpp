@@ -239,6 +239,15 @@ void Simulator::wake(const uint32_t* addr) {
   }
 }
 
+uint32_t Simulator::choose(uint32_t options) {
+  if (options <= 1) return 0;
+  if (options > kMaxActors) options = kMaxActors;
+  const uint32_t c = strategy_->choose(options, result_->picks.size());
+  if (c >= options) fault("the strategy chose value " + std::to_string(c) + " of " + std::to_string(options));
+  result_->picks.push_back(c);
+  return c;
+}
+
 void Simulator::fault(const std::string& message) {
   stop(Outcome::Fault, "actor " + std::to_string(running_) + ": " + message);
   suspend(running_);

@@ -48,6 +48,10 @@ class Simulator {
   void wrote(const uint32_t* addr) {
     if (parked_) wake(addr);
   }
+  // A decision inside an actor that is not a scheduling one: one of `options`
+  // values (the strategy's choose; the last is the default). Recorded in the run's
+  // picks, so a replay makes the same choice. At most 64 options.
+  uint32_t choose(uint32_t options);
   [[noreturn]] void fault(const std::string& message);
   // Operations in flight; when the count drops to zero the quiescent hook runs.
   void op_begin() { ++in_flight_; }

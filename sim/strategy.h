@@ -25,6 +25,15 @@ class Strategy {
   // `runnable` has at least two actors; `current` is the actor at the point (it may
   // be blocked, then it is not in `runnable`). `step` counts decisions in this run.
   virtual uint32_t pick(ActorSet runnable, uint32_t current, uint64_t step) = 0;
+  // A decision that is not who runs next: one of `options` (2..64) values, the last
+  // the default (under the ptx memory mode, which store a load reads: the newest is
+  // what a sequentially consistent run would read). It counts as a decision at
+  // `step` like a pick, and a schedule records it the same way. By default it is a
+  // pick among option "actors" 0..options-1 with the last one current.
+  virtual uint32_t choose(uint32_t options, uint64_t step) {
+    const ActorSet all = options >= 64 ? ~ActorSet(0) : (ActorSet(1) << options) - 1;
+    return pick(all, options - 1, step);
+  }
   // Called once the run ended, with its number of decisions.
   virtual void end_run(uint64_t decisions) { (void)decisions; }
   virtual std::string name() const = 0;

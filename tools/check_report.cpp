@@ -7,14 +7,6 @@
 
 namespace gpulin::cli {
 
-namespace {
-std::string json_string(const std::string& s) {
-  std::string out;
-  append_json_string(out, s);
-  return out;
-}
-}  // namespace
-
 void set_minimal(CheckReport& r, const MinimalFailure& m) {
   r.minimal = history_to_jsonl(m.history);
   r.minimal_note = "op " + std::to_string(m.blame.op) + " fails in it as in the whole history";
@@ -28,12 +20,12 @@ void set_minimal(CheckReport& r, const MinimalFailure& m) {
 int print_report(const CheckReport& r, bool json) {
   if (json) {
     // The budget that ran out: null when none did.
-    const std::string budget = r.budget == BudgetExhausted::None ? "null" : json_string(to_string(r.budget));
+    const std::string budget = r.budget == BudgetExhausted::None ? "null" : json_quoted(to_string(r.budget));
     fmt::print("{{\"file\":{},\"verdict\":{},\"exit\":{},\"method\":{},\"ops\":{},\"states\":{},\"steps\":{},"
                "\"seconds\":{:.6f},\"budget\":{},\"detail\":{},\"minimal\":{}}}\n",
-               json_string(r.file), json_string(to_string(r.verdict)), static_cast<int>(r.verdict),
-               json_string(r.method), r.ops, r.states, r.steps, r.seconds, budget, json_string(r.detail),
-               json_string(r.minimal));
+               json_quoted(r.file), json_quoted(to_string(r.verdict)), static_cast<int>(r.verdict),
+               json_quoted(r.method), r.ops, r.states, r.steps, r.seconds, budget, json_quoted(r.detail),
+               json_quoted(r.minimal));
   } else {
     fmt::print("{}: {} ({}, {} operations, {:.3f} s)\n", r.file, to_string(r.verdict), r.method, r.ops, r.seconds);
     if (!r.detail.empty() && (r.verdict != Verdict::Linearizable || r.note)) fmt::print("  {}\n", r.detail);

@@ -23,5 +23,6 @@ void add_sssp(CLI::App& app, std::function<int()>& run);
 void add_render(CLI::App& app, std::function<int()>& run);
 void add_knapsack(CLI::App& app, std::function<int()>& run);
 void add_merge_reports(CLI::App& app, std::function<int()>& run);
+void add_litmus(CLI::App& app, std::function<int()>& run);
 
 }  // namespace gpulin::cli

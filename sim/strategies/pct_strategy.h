@@ -45,6 +45,13 @@ class PctStrategy final : public Strategy {
     return best;
   }
 
+  // Which of `options` values: PCT's priorities order actors, not values, so a
+  // value is drawn at random, the default (the last) half the time.
+  uint32_t choose(uint32_t options, uint64_t) override {
+    if (rng_() % 2 == 0) return options - 1;
+    return static_cast<uint32_t>(rng_() % options);
+  }
+
   void end_run(uint64_t decisions) override { length_ = std::max(length_, decisions); }
   std::string name() const override { return "pct"; }
   // The longest run seen (or the length given).

@@ -547,5 +547,48 @@ TEST(SimDfs, IntermediateBoundsMatchTheOracle) {
     for (uint32_t bound : {1u, 2u, 3u}) EXPECT_EQ(dfs_count(n, bound), oracle_count(n, bound)) << n << "/" << bound;
 }
 
+
+// A choice that is not a scheduling one (the ptx memory mode's which-store-a-load-
+// reads): a decision recorded with the picks, replayed exactly, enumerated by an
+// unbounded DFS, drawn by random and PCT within range.
+TEST(SimChoose, AChoiceIsADecisionThatReplaysAndEnumerates) {
+  Simulator sim;
+  std::vector<uint32_t> seen;
+  auto body = [&](uint32_t) {
+    seen.push_back(sim.choose(5));
+    seen.push_back(sim.choose(1));  // one option: no decision
+  };
+  RandomStrategy rnd(3);
+  rnd.begin_run(1);
+  const RunResult r = sim.run(1, body, rnd, 100);
+  ASSERT_EQ(r.picks.size(), 1u);
+  EXPECT_EQ(r.picks[0], seen[0]);
+  EXPECT_LT(seen[0], 5u);
+  EXPECT_EQ(seen[1], 0u);
+  seen.clear();
+  ReplayStrategy again(r.picks, true);
+  again.begin_run(1);
+  sim.run(1, body, again, 100);
+  EXPECT_EQ(seen[0], r.picks[0]);
+  DfsStrategy dfs(~0u);
+  std::set<uint32_t> values;
+  int runs = 0;
+  while (dfs.begin_run(1)) {
+    seen.clear();
+    sim.run(1, body, dfs, 100);
+    values.insert(seen[0]);
+    ++runs;
+  }
+  EXPECT_EQ(runs, 5);
+  EXPECT_EQ(values.size(), 5u);
+  PctStrategy pct(7, 3);
+  for (int i = 0; i < 50; ++i) {
+    pct.begin_run(1);
+    seen.clear();
+    sim.run(1, body, pct, 100);
+    EXPECT_LT(seen[0], 5u);
+  }
+}
+
 }  // namespace
 }  // namespace gpulin::sim

@@ -185,11 +185,23 @@ TEST(ExitContract, MutatedScheduleStringsThroughReplay) {
   });
 }
 
+// Litmus tests (tests/litmus/ptx/), mutated: each run, refused or malformed with
+// one message naming the file and line.
+TEST(ExitContract, MutatedLitmusTestsThroughLitmus) {
+  const std::vector<std::string> seeds = files_in(kSource / "tests/litmus/ptx", ".litmus");
+  ASSERT_GE(seeds.size(), 10u);
+  sweep(seeds, 4, 17, "litmus", [&](const std::string& text, int i) {
+    const std::string name = "t" + std::to_string(i) + ".litmus";
+    std::ofstream(scratch() / name, std::ios::binary) << text;
+    return std::pair{gpulin("litmus --max-executions 2000 " + quote((scratch() / name).string())), Expect{name, ""}};
+  });
+}
+
 // Every numeric option of every subcommand, given a word: exit 2 naming the option,
 // before any work starts.
 TEST(ExitContract, EveryNumericOptionRefusesAWord) {
   int tried = 0;
-  for (const char* sub : {"explore", "check", "replay", "import", "survey", "stress", "sssp", "render", "knapsack"}) {
+  for (const char* sub : {"explore", "check", "replay", "import", "survey", "stress", "sssp", "render", "knapsack", "litmus"}) {
     const Result help = gpulin(std::string(sub) + " --help");
     EXPECT_EQ(help.code, 0) << sub << " --help\n" << help.err;
     // CLI11's help: "  --name UINT ..." (or INT, FLOAT, ...).

@@ -1,0 +1,187 @@
+#include "sim/memory/ptx_memory.h"
+
+#include <algorithm>
+
+namespace gpulin::sim::memory {
+
+const char* to_string(Order o) {
+  switch (o) {
+    case Order::Weak: return "weak";
+    case Order::Relaxed: return "relaxed";
+    case Order::Acquire: return "acquire";
+    case Order::Release: return "release";
+    case Order::AcqRel: return "acq_rel";
+    case Order::Sc: return "sc";
+  }
+  return "?";
+}
+
+const char* to_string(Scope s) {
+  switch (s) {
+    case Scope::Cta: return "cta";
+    case Scope::Gpu: return "gpu";
+    case Scope::Sys: return "sys";
+  }
+  return "?";
+}
+
+bool includes(Place a, Scope s, Place b) {
+  switch (s) {
+    case Scope::Cta: return a.cta == b.cta && a.gpu == b.gpu;
+    case Scope::Gpu: return a.gpu == b.gpu;
+    case Scope::Sys: return true;
+  }
+  return false;
+}
+
+namespace {
+bool acquires(Order o) { return o == Order::Acquire || o == Order::AcqRel || o == Order::Sc; }
+bool releases(Order o) { return o == Order::Release || o == Order::AcqRel || o == Order::Sc; }
+// A read can return at most this many stores (the newest ones): a choice among them
+// is one strategy decision, and a decision picks from a set of at most 64.
+constexpr uint32_t kMaxCandidates = 64;
+}  // namespace
+
+PtxMemory::PtxMemory(std::vector<Place> places) {
+  threads_.resize(places.size());
+  for (size_t t = 0; t < places.size(); ++t) threads_[t].place = places[t];
+}
+
+uint32_t PtxMemory::add_location(uint64_t initial) {
+  locs_.push_back({Message{initial, kInitial, std::nullopt, Scope::Sys, true, Scope::Sys}});
+  return static_cast<uint32_t>(locs_.size() - 1);
+}
+
+void PtxMemory::widen(View& v) const {
+  if (v.size() < locs_.size()) v.resize(locs_.size(), 0);
+}
+
+void PtxMemory::join(View& into, const View& from) {
+  if (into.size() < from.size()) into.resize(from.size(), 0);
+  for (size_t i = 0; i < from.size(); ++i) into[i] = std::max(into[i], from[i]);
+}
+
+void PtxMemory::observe(uint32_t t, const Message& m, Order o, Scope s) {
+  // Only strong accesses synchronise (a morally strong pair), and the initial
+  // values carry nothing.
+  if (o == Order::Weak || !m.strong || !m.released || m.writer == kInitial) return;
+  Thread& r = threads_[t];
+  const Place writer = threads_[m.writer].place;
+  if (!includes(writer, m.release_scope, r.place)) return;  // the release does not reach t
+  for (Scope fence_scope : {Scope::Cta, Scope::Gpu, Scope::Sys})
+    if (includes(r.place, fence_scope, writer)) join(r.acquirable[static_cast<int>(fence_scope)], *m.released);
+  if (acquires(o) && includes(r.place, s, writer)) join(r.cur, *m.released);
+}
+
+bool PtxMemory::morally_strong(uint32_t t, Scope s, const Message& m) const {
+  if (m.writer == kInitial) return true;  // the initial values: before every thread
+  if (!m.strong) return false;
+  const Place r = threads_[t].place, w = threads_[m.writer].place;
+  return includes(r, s, w) && includes(w, m.scope, r);
+}
+
+PtxMemory::Message PtxMemory::message(uint32_t t, uint64_t value, Order o, Scope s) const {
+  const Thread& w = threads_[t];
+  Message m{value, t, std::nullopt, s, o != Order::Weak, s};
+  if (releases(o)) {
+    m.released = w.cur;
+  } else if (m.strong && w.fence_release) {
+    m.released = *w.fence_release;
+    m.release_scope = w.fence_scope;
+  }
+  return m;
+}
+
+uint64_t PtxMemory::load(uint32_t t, uint32_t loc, Order o, Scope s, const Choose& choose) {
+  Thread& r = threads_[t];
+  widen(r.cur);
+  const auto& stores = locs_[loc];
+  const auto size = static_cast<uint32_t>(stores.size());
+  uint32_t first = r.cur[loc];
+  if (size - first > kMaxCandidates) first = size - kMaxCandidates;
+  const uint32_t n = size - first;
+  const uint32_t index = first + (n > 1 ? std::min(choose(n), n - 1) : 0);
+  const Message& m = stores[index];
+  if (o != Order::Weak && morally_strong(t, s, m)) r.cur[loc] = std::max(r.cur[loc], index);
+  observe(t, m, o, s);
+  r.last_read = {m.writer, index};
+  return m.value;
+}
+
+void PtxMemory::store(uint32_t t, uint32_t loc, uint64_t value, Order o, Scope s) {
+  Thread& w = threads_[t];
+  widen(w.cur);
+  w.cur[loc] = static_cast<uint32_t>(locs_[loc].size());  // the release view includes the store
+  Message m = message(t, value, o, s);
+  if (releases(o)) {
+    w.release_heads[loc] = {*m.released, s};
+  } else if (m.strong) {
+    // A later strong store of the thread to its release's location carries it on.
+    if (auto head = w.release_heads.find(loc); head != w.release_heads.end()) {
+      if (!m.released) {
+        m.released = head->second.view;
+        m.release_scope = head->second.scope;
+      } else {
+        join(*m.released, head->second.view);
+      }
+    }
+  }
+  locs_[loc].push_back(std::move(m));
+}
+
+uint64_t PtxMemory::rmw(uint32_t t, uint32_t loc, Order o, Scope s,
+                        const std::function<std::optional<uint64_t>(uint64_t)>& update) {
+  Thread& w = threads_[t];
+  widen(w.cur);
+  const auto index = static_cast<uint32_t>(locs_[loc].size() - 1);
+  const Message old = locs_[loc][index];
+  w.cur[loc] = index;
+  observe(t, old, acquires(o) ? Order::Acquire : Order::Relaxed, s);
+  w.last_read = {old.writer, index};
+  if (const std::optional<uint64_t> now = update(old.value)) {
+    w.cur[loc] = index + 1;
+    Message m = message(t, *now, o, s);
+    // A release sequence: an RMW carries on what the store it read released.
+    if (old.released && old.writer != kInitial) {
+      if (!m.released) {
+        m.released = old.released;
+        m.release_scope = old.release_scope;
+      } else {
+        join(*m.released, *old.released);
+      }
+    }
+    locs_[loc].push_back(std::move(m));
+  }
+  return old.value;
+}
+
+void PtxMemory::fence(uint32_t t, Order o, Scope s) {
+  Thread& f = threads_[t];
+  widen(f.cur);
+  if (acquires(o)) join(f.cur, f.acquirable[static_cast<int>(s)]);
+  if (o == Order::Sc) {
+    // The SC fences it is morally strong with, earlier in the (total) order they
+    // ran in: it takes in their views.
+    for (uint32_t u = 0; u < threads_.size(); ++u) {
+      if (u == t) continue;
+      for (Scope other : {Scope::Cta, Scope::Gpu, Scope::Sys}) {
+        const auto& v = threads_[u].sc_fence[static_cast<int>(other)];
+        if (v && includes(f.place, s, threads_[u].place) && includes(threads_[u].place, other, f.place)) join(f.cur, *v);
+      }
+    }
+    f.sc_fence[static_cast<int>(s)] = f.cur;
+  }
+  if (releases(o)) {
+    f.fence_release = f.cur;
+    f.fence_scope = s;
+  }
+}
+
+void PtxMemory::barrier(const std::vector<uint32_t>& participants) {
+  View all;
+  for (uint32_t p : participants) join(all, threads_[p].cur);
+  widen(all);
+  for (uint32_t p : participants) threads_[p].cur = all;
+}
+
+}  // namespace gpulin::sim::memory

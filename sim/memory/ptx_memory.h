@@ -1,0 +1,142 @@
+// An operational model of the PTX memory consistency model (PTX ISA, "Memory
+// Consistency Model"; Lustig, Sahasrabuddhe, Giroux, ASPLOS 2019), for the
+// simulator's `ptx` memory mode and `gpulin litmus`. View-based, in the style of
+// the operational C11 models (Kang et al., POPL 2017, without promises):
+//
+//   - every location keeps its stores in coherence order (a store goes last);
+//   - every thread has a view: per location, the oldest store it may still read;
+//   - a weak or relaxed load reads any store not older than its view, a choice made
+//     by the caller's `Choose` (the simulator asks the run's strategy, so random,
+//     PCT and DFS explore it and replay strings record it); when the load and the
+//     store it read are morally strong (both strong, each one's scope including
+//     the other's thread) the view moves up to that store, otherwise it does not
+//     (coherence binds morally strong accesses only: CoRR on weak loads, or on a
+//     weak store, is allowed);
+//   - a read-modify-write reads the newest store;
+//   - release stores, strong stores after a release fence, and a thread's later
+//     strong stores to the location of its release store (its release sequence),
+//     carry the writer's view; an acquire load that reads one, or an acquire fence after a strong load
+//     that did, takes that view in, when the pair is morally strong (each
+//     operation's scope includes the other's thread: a .cta release does not
+//     synchronise with an acquire in another CTA);
+//   - a fence.sc takes in the views of the earlier fence.sc it is morally strong
+//     with (each scope including the other's thread): those are totally ordered;
+//   - a CTA barrier joins the views of the threads it releases.
+//
+// Stronger than the axiomatic model, so some allowed outcomes are never produced
+// (docs/memory-model.md lists them): stores are placed last in coherence order at
+// the moment they run (no reordering of a thread's stores to different locations
+// past each other, so load buffering and 2+2W shapes cannot happen); an RMW always
+// reads the newest store, whatever its scope; weak stores take their place in
+// coherence order as they run.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpulin::sim::memory {
+
+// The semantics of an access or fence (PTX's .weak, .relaxed, .acquire, .release,
+// .acq_rel, .sc).
+enum class Order { Weak, Relaxed, Acquire, Release, AcqRel, Sc };
+// How far an operation's ordering reaches (PTX's .cta, .gpu, .sys).
+enum class Scope { Cta, Gpu, Sys };
+const char* to_string(Order o);
+const char* to_string(Scope s);
+
+// Where a thread runs.
+struct Place {
+  uint32_t cta = 0;
+  uint32_t gpu = 0;
+};
+// Whether scope `s` of a thread at `a` includes a thread at `b`.
+bool includes(Place a, Scope s, Place b);
+
+// Per location, the index (in coherence order) of the oldest store a thread may read.
+using View = std::vector<uint32_t>;
+
+class PtxMemory {
+ public:
+  // Picks one of `n` candidate stores (0 the oldest candidate, n - 1 the newest).
+  using Choose = std::function<uint32_t(uint32_t n)>;
+
+  explicit PtxMemory(std::vector<Place> threads);
+
+  // A new location holding `initial` (the store every thread's view starts at).
+  uint32_t add_location(uint64_t initial);
+  uint32_t locations() const { return static_cast<uint32_t>(locs_.size()); }
+  uint32_t threads() const { return static_cast<uint32_t>(threads_.size()); }
+
+  uint64_t load(uint32_t t, uint32_t loc, Order o, Scope s, const Choose& choose);
+  void store(uint32_t t, uint32_t loc, uint64_t value, Order o, Scope s);
+  // Reads the newest store and, when `update` gives a value, writes it (a CAS that
+  // fails writes nothing but still reads with the RMW's order). Returns the old value.
+  uint64_t rmw(uint32_t t, uint32_t loc, Order o, Scope s,
+               const std::function<std::optional<uint64_t>(uint64_t)>& update);
+  // fence.acq_rel (Order::AcqRel), fence.sc (Order::Sc); also fence.acquire and
+  // fence.release (Order::Acquire, Order::Release), one half of acq_rel each.
+  void fence(uint32_t t, Order o, Scope s);
+  // A barrier that released `participants`: each takes in every other's view (and
+  // the barrier orders like fence.acq_rel of the barrier's scope among them).
+  void barrier(const std::vector<uint32_t>& participants);
+
+  // The newest store of a location (a litmus test's final state).
+  uint64_t final_value(uint32_t loc) const { return locs_[loc].back().value; }
+  // The store a thread's last load read: its writer (kInitial for the initial
+  // value) and its index in coherence order.
+  static constexpr uint32_t kInitial = ~0u;
+  struct ReadFrom {
+    uint32_t writer = kInitial;
+    uint32_t index = 0;
+  };
+  ReadFrom last_read(uint32_t t) const { return threads_[t].last_read; }
+
+ private:
+  struct Message {
+    uint64_t value = 0;
+    uint32_t writer = kInitial;
+    // What an acquire reading this store takes in: the writer's view at its release
+    // (a release store, or a strong store after a release fence), with its scope.
+    std::optional<View> released;
+    Scope release_scope = Scope::Sys;
+    bool strong = true;
+    Scope scope = Scope::Sys;  // the store's own
+  };
+  // A release store's view, carried on by the thread's later strong stores to its
+  // location (the release sequence).
+  struct ReleaseHead {
+    View view;
+    Scope scope = Scope::Sys;
+  };
+  struct Thread {
+    Place place;
+    View cur;
+    // Per fence scope (Cta, Gpu, Sys): the views an acquire fence of that scope
+    // would take in, from the releases that strong loads read so far.
+    View acquirable[3];
+    // After a release fence: the view strong stores carry, and the fence's scope.
+    std::optional<View> fence_release;
+    Scope fence_scope = Scope::Sys;
+    ReadFrom last_read;
+    std::map<uint32_t, ReleaseHead> release_heads;  // by location
+    std::optional<View> sc_fence[3];                // its latest fence.sc of each scope
+  };
+
+  void widen(View& v) const;  // to every location
+  static void join(View& into, const View& from);
+  // The reading thread takes in what a read of `m` gives it (order `o`, scope `s`).
+  void observe(uint32_t t, const Message& m, Order o, Scope s);
+  // The message thread t's store of `value` carries (order `o`, scope `s`).
+  Message message(uint32_t t, uint64_t value, Order o, Scope s) const;
+  // Whether a load by t of scope s and the store m are morally strong.
+  bool morally_strong(uint32_t t, Scope s, const Message& m) const;
+
+  std::vector<Thread> threads_;
+  std::vector<std::vector<Message>> locs_;
+};
+
+}  // namespace gpulin::sim::memory
