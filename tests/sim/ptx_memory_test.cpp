@@ -148,6 +148,53 @@ TEST(PtxMemory, ABarrierJoinsItsParticipantsViews) {
   EXPECT_EQ(m.load(1, x, Order::Weak, Scope::Gpu, oldest.choose()), 0u);  // not a participant
 }
 
+// A release sequence within one thread: its later strong store to the release's
+// location carries the release on (PTX; found missing by Dartagnan's
+// Release-acquire-pattern test).
+TEST(PtxMemory, AThreadsLaterStrongStoreCarriesItsRelease) {
+  PtxMemory m = three_threads();
+  const uint32_t data = m.add_location(0), flag = m.add_location(0);
+  m.store(0, data, 1, Order::Weak, Scope::Gpu);
+  m.store(0, flag, 1, Order::Release, Scope::Gpu);
+  m.store(0, flag, 2, Order::Relaxed, Scope::Gpu);
+  Script newest{9}, oldest{0};
+  ASSERT_EQ(m.load(1, flag, Order::Relaxed, Scope::Gpu, newest.choose()), 2u);
+  m.fence(1, Order::AcqRel, Scope::Gpu);
+  EXPECT_EQ(m.load(1, data, Order::Weak, Scope::Gpu, oldest.choose()), 1u);
+}
+
+// Two SC fences of different scopes, each scope including the other's thread: they
+// are morally strong, so ordered (Dartagnan's SB+sc-sys-gpu).
+TEST(PtxMemory, ScFencesOfDifferentScopesOrderWhenMorallyStrong) {
+  PtxMemory m = three_threads();
+  const uint32_t x = m.add_location(0), y = m.add_location(0);
+  m.store(0, x, 1, Order::Weak, Scope::Gpu);
+  m.fence(0, Order::Sc, Scope::Sys);
+  m.store(1, y, 1, Order::Weak, Scope::Gpu);
+  m.fence(1, Order::Sc, Scope::Gpu);
+  Script oldest{0};
+  EXPECT_EQ(m.load(1, x, Order::Weak, Scope::Gpu, oldest.choose()), 1u);
+}
+
+// Coherence binds morally strong pairs only: a strong load that read a weak store
+// may still read an older one next.
+TEST(PtxMemory, AReadOfAWeakStoreDoesNotBindCoherence) {
+  PtxMemory m = three_threads();
+  const uint32_t x = m.add_location(0);
+  m.store(0, x, 1, Order::Weak, Scope::Gpu);
+  Script newest{9}, oldest{0};
+  ASSERT_EQ(m.load(1, x, Order::Relaxed, Scope::Gpu, newest.choose()), 1u);
+  EXPECT_EQ(m.load(1, x, Order::Relaxed, Scope::Gpu, oldest.choose()), 0u);
+  // A relaxed .cta store read from another CTA is not morally strong either.
+  m.store(0, x, 2, Order::Relaxed, Scope::Cta);
+  ASSERT_EQ(m.load(1, x, Order::Relaxed, Scope::Gpu, newest.choose()), 2u);
+  EXPECT_EQ(m.load(1, x, Order::Relaxed, Scope::Gpu, oldest.choose()), 0u);
+  // From a .gpu store it is.
+  m.store(0, x, 3, Order::Relaxed, Scope::Gpu);
+  ASSERT_EQ(m.load(1, x, Order::Relaxed, Scope::Gpu, newest.choose()), 3u);
+  EXPECT_EQ(m.load(1, x, Order::Relaxed, Scope::Gpu, oldest.choose()), 3u);
+}
+
 TEST(PtxMemory, ScopesInclude) {
   EXPECT_TRUE(includes({0, 0}, Scope::Cta, {0, 0}));
   EXPECT_FALSE(includes({0, 0}, Scope::Cta, {1, 0}));
