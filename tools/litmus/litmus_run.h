@@ -1,8 +1,8 @@
 // Runs a litmus test through the simulator under the ptx memory model
 // (sim/memory/ptx_memory.h), exhaustively: depth-first over every interleaving of
 // the threads' instructions and every store each load may read (both are the
-// simulator's decisions), with no bound. Each thread is an actor; each instruction
-// one scheduling point.
+// simulator's decisions), with no bound. Each thread is an actor; each of its memory
+// operations after its first is a scheduling point (litmus_run.cpp says why).
 #pragma once
 
 #include <cstdint>
