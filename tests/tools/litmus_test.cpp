@@ -158,6 +158,21 @@ TEST(LitmusRun, ABarrierCountAndHerdsSpellings) {
   EXPECT_TRUE(r.holds);
 }
 
+// Under sc every load reads the newest store: the weak outcomes of the suite are
+// gone, and what ptx forbids stays forbidden.
+TEST(LitmusRun, UnderScOnlyInterleavingsAreReached) {
+  for (const char* file : {"MP-weak-relaxed.litmus", "SB-relaxed.litmus", "IRIW-acquire.litmus", "CoRR-weak.litmus",
+                           "MP-rel-acq-cta-two-ctas.litmus"}) {
+    const LitmusTest t = read_litmus_file((kSuite / file).string());
+    EXPECT_TRUE(run_litmus(t, 1'000'000, MemoryMode::Ptx).holds) << file;
+    const LitmusResult sc = run_litmus(t, 1'000'000, MemoryMode::Sc);
+    EXPECT_TRUE(sc.complete) << file;
+    EXPECT_FALSE(sc.holds) << file << ": reached under sc";
+  }
+  for (const auto& [file, holds] : expected_verdicts())
+    if (!holds) EXPECT_FALSE(run_litmus(read_litmus_file((kSuite / file).string()), 1'000'000, MemoryMode::Sc).holds) << file;
+}
+
 TEST(LitmusRun, ABudgetTooSmallSaysSo) {
   const LitmusTest t = read_litmus_file((kSuite / "IRIW-acquire.litmus").string());
   const LitmusResult r = run_litmus(t, 5);
@@ -196,6 +211,10 @@ TEST(LitmusCli, ALinePerTestJsonAndExitCodes) {
   const auto bad = gpulin("litmus " + cli_test::quote((dir / "bad.litmus").string()));
   EXPECT_EQ(bad.code, 2);
   EXPECT_NE(bad.err.find("bad.litmus:4:"), std::string::npos) << bad.err;
+  const auto sc = gpulin("litmus --memory sc --json " + cli_test::quote(mp));
+  EXPECT_EQ(sc.code, 0) << sc.err;
+  EXPECT_NE(sc.out.find("\"memory\":\"sc\",\"holds\":false"), std::string::npos) << sc.out;
+  EXPECT_EQ(gpulin("litmus --memory tso " + cli_test::quote(mp)).code, 2);
   const auto budget = gpulin("litmus --max-executions 3 " + cli_test::quote(mp));
   EXPECT_EQ(budget.code, 3) << budget.out;
   EXPECT_NE(budget.out.find("NOT all: budget spent"), std::string::npos) << budget.out;

@@ -32,7 +32,7 @@ int64_t wrap(uint64_t v) { return static_cast<int64_t>(v); }
 
 class Runner {
  public:
-  explicit Runner(const LitmusTest& t) : t_(t) {
+  Runner(const LitmusTest& t, MemoryMode memory) : t_(t), memory_(memory) {
     for (const auto& [name, value] : t.locations) location_names_.push_back(name);
     for (size_t k = 0; k < t.threads.size(); ++k) {
       const auto p = t.threads[k].place;
@@ -72,7 +72,9 @@ class Runner {
             switch (in.op) {
               case Op::Load: {
                 const uint32_t l = loc.at(in.location);
-                r[in.dest] = wrap(mem.load(a, l, in.order, in.scope, [&](uint32_t n) { return sim_.choose(n); }));
+                r[in.dest] = wrap(mem.load(a, l, in.order, in.scope, [&](uint32_t n) {
+                  return memory_ == MemoryMode::Sc ? n - 1 : sim_.choose(n);  // sc: the newest, always
+                }));
                 if (traced) did = "-> " + std::to_string(r[in.dest]) + read_from(mem.last_read(a), in.location);
                 break;
               }
@@ -175,6 +177,7 @@ class Runner {
   }
 
   const LitmusTest& t_;
+  MemoryMode memory_;
   sim::Simulator sim_;
   std::vector<std::string> location_names_;
   std::map<std::pair<uint32_t, uint32_t>, size_t> cta_size_;
@@ -182,9 +185,9 @@ class Runner {
 
 }  // namespace
 
-LitmusResult run_litmus(const LitmusTest& test, uint64_t max_executions) {
+LitmusResult run_litmus(const LitmusTest& test, uint64_t max_executions, MemoryMode memory) {
   LitmusResult r;
-  Runner runner(test);
+  Runner runner(test, memory);
   // Unbounded: every interleaving and every read choice (a stale read counts as a
   // "preemption" of the default, the newest store, so no bound may cut it).
   sim::DfsStrategy dfs(std::numeric_limits<uint32_t>::max());
@@ -221,8 +224,8 @@ LitmusResult run_litmus(const LitmusTest& test, uint64_t max_executions) {
   return r;
 }
 
-std::string describe_execution(const LitmusTest& test, const std::vector<uint32_t>& picks) {
-  Runner runner(test);
+std::string describe_execution(const LitmusTest& test, const std::vector<uint32_t>& picks, MemoryMode memory) {
+  Runner runner(test, memory);
   sim::ReplayStrategy replay(picks, /*strict=*/true);
   replay.begin_run(static_cast<uint32_t>(test.threads.size()));
   const Execution e = runner.execute(replay, true);

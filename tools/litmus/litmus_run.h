@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/memory/memory_mode.h"
 #include "tools/litmus/litmus_test.h"
 
 namespace gpulin::litmus {
@@ -27,12 +28,17 @@ struct LitmusResult {
   uint64_t distinct_outcomes = 0;  // final states (registers and locations) seen
 };
 
-LitmusResult run_litmus(const LitmusTest& test, uint64_t max_executions);
+using sim::memory::MemoryMode;
+
+// Under MemoryMode::Sc every load reads the newest store (no read is a decision):
+// the outcomes a sequentially consistent machine reaches, to set beside ptx's.
+LitmusResult run_litmus(const LitmusTest& test, uint64_t max_executions, MemoryMode memory = MemoryMode::Ptx);
 
 // One execution of `test` replaying `picks` (a witness): what each instruction did,
 // a line each ("P1 ld.acquire.gpu r0, y  -> 1 (P0's store 1 of y)"), then the final
 // state and whether the condition's proposition held. Throws std::runtime_error when
 // the picks do not fit the test.
-std::string describe_execution(const LitmusTest& test, const std::vector<uint32_t>& picks);
+std::string describe_execution(const LitmusTest& test, const std::vector<uint32_t>& picks,
+                               MemoryMode memory = MemoryMode::Ptx);
 
 }  // namespace gpulin::litmus
