@@ -298,7 +298,7 @@ if (location.hash === "#selftest") {
   out.textContent = "SELFTEST " + JSON.stringify(r);
   document.body.appendChild(out);
   // The scripts have run: without them --dump-dom returns kilobytes, not the data
-  // embedded above (at 10^5 operations, 25 MB that Chromium took 15 s to serialise).
+  // embedded above (tens of megabytes for a large history, slow to serialise).
   for (const e of document.querySelectorAll("script")) e.remove();
 }
 </script></body></html>

@@ -1,6 +1,6 @@
-// Which memory a simulated run has: `sc`, every load reads the newest store (the
-// simulator's behaviour before the ptx model, and still the structures' runs'), or
-// `ptx`, the PTX memory model (ptx_memory.h), where a load may read an older store.
+// Which memory a simulated run has: `sc`, every load reads the newest store (as the
+// structures' runs do), or `ptx`, the PTX memory model (ptx_memory.h), where a load
+// may read an older store.
 #pragma once
 
 #include <optional>

@@ -26,7 +26,7 @@ class HostSlabHash {
   void reset() {
     // 32 spare words so that base slabs and units can sit on 128-byte lines. Filled
     // with memset, not word by word: the explorer resets before every run, and under
-    // ASan each store of a fill loop is checked (a quarter of a sanitized shrink's time).
+    // ASan each store of a fill loop is checked.
     static_assert(kEmptyKey == ~0u, "EMPTY is the all-ones word memset makes");
     fill_bytes(base_, shape_.base_words() + kSlabWords, 0xFF);
     fill_bytes(pool_, shape_.pool_words() + kSlabWords, 0xFF);

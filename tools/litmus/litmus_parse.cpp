@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "histories/history.h"
+#include "sim/strategy.h"
 
 namespace gpulin::litmus {
 namespace {
@@ -56,9 +57,6 @@ bool parse_integer(const std::string& text, int64_t& out) {
   }
   return used == s.size();
 }
-
-// The simulator's actors (sim/strategy.h's kMaxActors).
-constexpr size_t kMaxThreads = 64;
 
 // Thrown while reading one instruction or statement that the simulator does not
 // model: becomes the test's `refused`.
@@ -208,9 +206,9 @@ class Parser {
       if (auto it = init_registers_.find(th.name); it != init_registers_.end()) th.registers = it->second;
       t_.threads.push_back(std::move(th));
     }
-    if (t_.threads.size() > kMaxThreads)
+    if (t_.threads.size() > sim::kMaxActors)
       refuse(i, std::to_string(t_.threads.size()) + " threads: the simulator runs at most " +
-                    std::to_string(kMaxThreads) + " actors");
+                    std::to_string(sim::kMaxActors) + " actors");
     for (const auto& [name, regs] : init_registers_) {
       bool known = false;
       for (const Thread& th : t_.threads) known |= th.name == name;
@@ -271,14 +269,14 @@ class Parser {
   }
 
   Instruction instruction(const std::string& text, size_t line) {
-    if (text.back() == ':' || starts_with(text, "LC") || starts_with(text, "bra") || starts_with(text, "beq") ||
-        starts_with(text, "bne") || starts_with(text, "goto"))
-      throw Refusal{"labels and branches are not modeled"};
     Instruction in;
     in.line = static_cast<int>(line + 1);
     in.text = text;
     const size_t sp = text.find_first_of(" \t");
     const std::string mnemonic = text.substr(0, sp);
+    static const char* const kBranches[] = {"bra", "beq", "bne", "goto"};
+    if (mnemonic.back() == ':' || std::find(std::begin(kBranches), std::end(kBranches), mnemonic) != std::end(kBranches))
+      throw Refusal{"labels and branches are not modeled"};
     std::vector<std::string> ops;
     if (sp != std::string::npos)
       for (const std::string& o : split(text.substr(sp + 1), ',')) ops.push_back(trim(o));

@@ -8,6 +8,15 @@
 
 namespace gpulin::explore {
 
+namespace {
+// A memory block of EMPTY words, to compare free units with: one for every policy.
+const uint32_t* empty_block() {
+  static const std::vector<uint32_t> words(size_t{slab_hash::kUnitsPerBlock} * slab_hash::kSlabWords,
+                                           slab_hash::kEmptyKey);
+  return words.data();
+}
+}  // namespace
+
 template <class P>
 std::optional<std::string> slab_table_at_rest(const slab_hash::SlabHashView<P>& h) {
   using namespace slab_hash;
@@ -59,14 +68,13 @@ std::optional<std::string> slab_table_at_rest(const slab_hash::SlabHashView<P>& 
   // free units of a block are compared a run of neighbours at a time, one memcmp
   // each (a unit's words are contiguous and so are a block's units): under ASan a
   // loop's every load is checked, and so is every memcmp's range, once.
-  static const std::vector<uint32_t> empty_block(size_t{kUnitsPerBlock} * kSlabWords, kEmptyKey);
   for (uint32_t block = 0; block < a.memory_blocks(); ++block) {
     uint32_t run = 0;  // the first free unit not yet compared
     for (uint32_t u = 0; u <= kUnitsPerBlock; ++u) {  // u == kUnitsPerBlock ends the last run
       if (u < kUnitsPerBlock && !allocated(block, u)) continue;
       if (run < u) {
         const uint32_t* first = a.unit(a.address_of(block, run));
-        if (std::memcmp(first, empty_block.data(), size_t{u - run} * kSlabWords * sizeof(uint32_t)) != 0)
+        if (std::memcmp(first, empty_block(), size_t{u - run} * kSlabWords * sizeof(uint32_t)) != 0)
           for (uint32_t w = 0; w < (u - run) * kSlabWords; ++w)
             if (first[w] != kEmptyKey)
               return fmt::format("free slab {:#x} is not empty (lane {} holds {})",
