@@ -1,11 +1,15 @@
 // A schedule as text: the picks of a run, run-length encoded ("0*12.1*3.0" means
-// actor 0 twelve times, actor 1 three times, then actor 0). Short enough to paste
-// into an issue, exact enough to replay.
+// actor 0 twelve times, actor 1 three times, then actor 0). A choice of a value
+// (sim/strategy.h, kChoiceMark: under the ptx memory mode, which store a load
+// reads) is written rN: "0*4.r1.1" is actor 0 four times, value 1 of a choice, then
+// actor 1. Short enough to paste into an issue, exact enough to replay.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "sim/strategy.h"
 
 namespace gpulin::sim {
 

@@ -1,7 +1,10 @@
 #include "sim/sim_block.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
+
+#include "sim/memory/model_memory.h"
 
 namespace gpulin::sim {
 
@@ -29,6 +32,8 @@ void SimBlock::init_barrier(uint64_t* bar, uint32_t count) {
 void SimBlock::maybe_complete(Barrier& b) {
   if (b.arrivals < b.count || b.pending != 0) return;
   b.arrivals = 0;
+  b.completed_view = std::move(b.arrived_view);
+  b.arrived_view.clear();
   ++b.phase;
   sim_.wrote(&b.phase);  // wakes the fibers parked on this phase
 }
@@ -61,6 +66,11 @@ void SimBlock::arrive(uint64_t* bar) {
   Barrier& b = at(bar);
   if (!b.initialised) sim_.fault("arrival on an uninitialised mbarrier");
   ++b.arrivals;
+  if (auto* m = sim_.memory()) {
+    const memory::View& v = m->view(sim_.current());
+    if (b.arrived_view.size() < v.size()) b.arrived_view.resize(v.size(), 0);
+    for (size_t i = 0; i < v.size(); ++i) b.arrived_view[i] = std::max(b.arrived_view[i], v[i]);
+  }
   maybe_complete(b);
 }
 
@@ -68,11 +78,15 @@ void SimBlock::wait(uint64_t* bar, uint32_t parity) {
   Barrier& b = at(bar);
   if (!b.initialised) sim_.fault("wait on an uninitialised mbarrier");
   while ((b.phase & 1u) == (parity & 1u)) sim_.park(&b.phase, b.phase);
+  if (auto* m = sim_.memory()) m->take_in(sim_.current(), b.completed_view);
 }
 
 void SimBlock::block_sync() {
+  sync_actors_.push_back(sim_.current());
   if (++sync_arrived_ == warps_) {
     sync_arrived_ = 0;
+    if (auto* m = sim_.memory()) m->barrier(sync_actors_);
+    sync_actors_.clear();
     if (sync_hook_) sync_hook_();
     ++sync_generation_;
     sim_.wrote(&sync_generation_);

@@ -9,7 +9,9 @@
 // expect_bytes, minus bytes delivered by bulk copies) is zero; wait(parity) passes
 // once the phase of that parity completed, i.e. while the current phase's parity
 // differs. Breaches of the bulk copy engine's rules, and arrivals on a barrier never
-// initialised, are faults of the run.
+// initialised, are faults of the run. Under the ptx memory mode an arrival releases
+// and a wait that passes acquires (the phase's arrivals' views), and the block
+// barrier joins the views of the warps it releases.
 #pragma once
 
 #include <cstddef>
@@ -17,6 +19,7 @@
 #include <functional>
 #include <vector>
 
+#include "sim/memory/ptx_memory.h"
 #include "sim/simulator.h"
 
 namespace gpulin::sim {
@@ -50,6 +53,9 @@ class SimBlock {
     uint32_t count = 0, arrivals = 0;
     int64_t pending = 0;  // transaction count: announced minus delivered bytes
     uint32_t phase = 0;   // completed phases; fibers park on this word
+    // Under the ptx memory mode: the views the current phase's arrivals released,
+    // and what a wait that sees the last completed phase acquires.
+    memory::View arrived_view, completed_view;
   };
   Barrier& at(const uint64_t* bar);
   void maybe_complete(Barrier& b);
@@ -61,6 +67,7 @@ class SimBlock {
   uint32_t warps_;
   std::vector<Barrier> bars_;  // one per 8-byte word of shared memory, never resized
   uint32_t sync_arrived_ = 0, sync_generation_ = 0;
+  std::vector<uint32_t> sync_actors_;  // the actors at the block barrier now (ptx: they join views)
   std::function<void()> sync_hook_;
   uint64_t bulk_bytes_ = 0, bulk_copies_ = 0;
 };

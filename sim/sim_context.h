@@ -5,7 +5,9 @@
 // shared-memory barriers (the merge), a SimBlock holds them.
 //
 // Every shared access is a scheduling point, spin-waits park, and recording
-// appends to the host recorder. A warp step - the lanes of one for_each_lane, one
+// appends to the host recorder. Under the ptx memory mode (Simulator::memory())
+// each access also goes through the memory model with the order and scope the
+// GPU's access has, and a load may read an older store. A warp step - the lanes of one for_each_lane, one
 // after the other, or one per-lane load, or one barrier operation outside them -
 // passes one scheduling point, so a warp's lanes advance together between points;
 // arrivals made by the lanes take effect after the step's point.
@@ -14,11 +16,13 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
 
 #include "histories/recorder.h"
+#include "sim/memory/model_memory.h"
 #include "sim/sim_block.h"
 #include "sim/simulator.h"
 #include "structures/exec/context.h"
@@ -49,94 +53,120 @@ class SimContext {
       : sim_(sim), actor_(actor), rec_(recorder), threads_(threads) {}
   // A warp actor.
   SimContext(Simulator& sim, uint32_t actor, HostRecorder* recorder, WarpPlace place)
-      : sim_(sim), actor_(actor), rec_(recorder), threads_(32), place_(place) {}
+      : sim_(sim), actor_(actor), rec_(recorder), threads_(32), place_(place) {
+    if (memory::ModelMemory* m = sim_.memory()) m->place(actor_, {static_cast<uint32_t>(place.block), 0});
+  }
+
+  // How the actor's accesses are ordered under the ptx memory mode (nothing
+  // changes under sc): as the structure asks (the GPU's), or with every ordering
+  // dropped - each word access relaxed and each batch access weak, as code written
+  // with plain atomicCAS and plain loads and stores is - and then optionally a
+  // fence.sc.gpu on either side of every word access (the heap's ordering mutants,
+  // structures/gheap/config.h).
+  enum class Orders { AsWritten, Dropped, DroppedFenced };
+  void set_orders(Orders o) { orders_ = o; }
 
   // ---- shared words, actor-uniform ----------------------------------------
+  // Under the ptx memory mode each access has the order and scope the GPU's gives
+  // it (cuda/cuda_context.cuh: device scope; a load acquires, a store releases, a
+  // read-modify-write does both, exec::relaxed neither, exec::acquire only the
+  // first); under sc every access reads and writes the word itself.
   uint32_t load(uint32_t* p) {
     sim_.point();
-    return *p;
+    return read_word(p, Order::Acquire);
   }
   void store(uint32_t* p, uint32_t v) {
     sim_.point();
-    write(p, v);
+    put_word(p, v, Order::Release);
   }
-  void store_guarded(uint32_t* p, uint32_t v) { store(p, v); }
+  // Guarded by the caller's lock, whose release publishes it: relaxed.
+  void store_guarded(uint32_t* p, uint32_t v) {
+    sim_.point();
+    put_word(p, v, Order::Relaxed);
+  }
   template <class W>
   W cas(W* p, std::type_identity_t<W> expected, std::type_identity_t<W> desired) {
-    static_assert(sizeof(W) == 4 || sizeof(W) == 8, "CAS on 32- or 64-bit words");
-    sim_.point();
-    const W old = *p;
-    if (old == expected) write(p, desired);
-    return old;
+    return cas_ordered(p, expected, desired, Order::AcqRel);
   }
-  uint32_t fetch_add(uint32_t* p, uint32_t v) { return read_modify_write(p, [v](uint32_t o) { return o + v; }); }
-  uint32_t fetch_and(uint32_t* p, uint32_t v) { return read_modify_write(p, [v](uint32_t o) { return o & v; }); }
-  uint32_t fetch_or(uint32_t* p, uint32_t v) { return read_modify_write(p, [v](uint32_t o) { return o | v; }); }
-  // exec::relaxed: the simulator runs every access sequentially consistent.
+  uint32_t fetch_add(uint32_t* p, uint32_t v) { return read_modify_write(p, Order::AcqRel, [v](uint32_t o) { return o + v; }); }
+  uint32_t fetch_and(uint32_t* p, uint32_t v) { return read_modify_write(p, Order::AcqRel, [v](uint32_t o) { return o & v; }); }
+  uint32_t fetch_or(uint32_t* p, uint32_t v) { return read_modify_write(p, Order::AcqRel, [v](uint32_t o) { return o | v; }); }
   template <class W>
   W cas(W* p, std::type_identity_t<W> expected, std::type_identity_t<W> desired, exec::Relaxed) {
-    return cas(p, expected, desired);
+    return cas_ordered(p, expected, desired, Order::Relaxed);
   }
   template <class W>
   bool cas_won(W* p, std::type_identity_t<W> expected, std::type_identity_t<W> desired, exec::Relaxed) {
-    return cas(p, expected, desired) == expected;
+    return cas_ordered(p, expected, desired, Order::Relaxed) == expected;
   }
   template <class W>
   W cas(W* p, std::type_identity_t<W> expected, std::type_identity_t<W> desired, exec::Acquire) {
-    return cas(p, expected, desired);
+    return cas_ordered(p, expected, desired, Order::Acquire);
   }
-  uint32_t fetch_add(uint32_t* p, uint32_t v, exec::Relaxed) { return fetch_add(p, v); }
-  uint32_t fetch_and(uint32_t* p, uint32_t v, exec::Relaxed) { return fetch_and(p, v); }
-  void store(uint32_t* p, uint32_t v, exec::Relaxed) { store(p, v); }
+  uint32_t fetch_add(uint32_t* p, uint32_t v, exec::Relaxed) {
+    return read_modify_write(p, Order::Relaxed, [v](uint32_t o) { return o + v; });
+  }
+  uint32_t fetch_and(uint32_t* p, uint32_t v, exec::Relaxed) {
+    return read_modify_write(p, Order::Relaxed, [v](uint32_t o) { return o & v; });
+  }
+  void store(uint32_t* p, uint32_t v, exec::Relaxed) {
+    sim_.point();
+    put_word(p, v, Order::Relaxed);
+  }
+  // The simulator parks on the word itself (its newest store): under ptx the
+  // caller's next load may still read an older one, a bounded number of times
+  // (memory::ModelMemory::kStaleRereads).
   void wait_while_equals(uint32_t* p, uint32_t seen) { sim_.park(p, seen); }
   void wait_while_equals(uint32_t* p, uint32_t seen, exec::Holding) { sim_.park(p, seen); }
   template <class Done, class... Tags>
   uint32_t cas_until(uint32_t* p, uint32_t from, uint32_t to, Done&& done, Tags...) {
+    constexpr Order order = exec::is_acquire_v<Tags...> ? Order::Acquire : Order::AcqRel;
     for (;;) {
-      const uint32_t old = cas(p, from, to);
+      const uint32_t old = cas_ordered(p, from, to, order);
       if (done(old)) return old;
       sim_.park(p, old);
     }
   }
   // The GPU stores `to` without reading; here the word is checked, so that a
-  // broken lock explored in the simulator is named where it broke.
+  // broken lock explored in the simulator is named where it broke (under ptx a
+  // release read-modify-write: it reads the newest store, as the holder's own
+  // word's last store is).
   void release(uint32_t* p, uint32_t held, uint32_t to) {
-    if (cas(p, held, to) != held) fail("a release found the word changed while its holder held it");
+    if (cas_ordered(p, held, to, Order::Release) != held) fail("a release found the word changed while its holder held it");
   }
+  // The GPU's release pattern: one release fence, then both words relaxed.
   void release_pair(uint32_t* p, uint32_t* q, uint32_t held, uint32_t to) {
-    release(p, held, to);
-    release(q, held, to);
+    release_fence();
+    if (cas_ordered(p, held, to, Order::Relaxed) != held || cas_ordered(q, held, to, Order::Relaxed) != held)
+      fail("a release found the word changed while its holder held it");
   }
   // Counted words (structures/exec/counted_word.h): one point each, the state
   // compared and changed (exec::counted_change: a hold ended adds one).
   template <class... Tags>
   uint32_t cas(uint32_t* p, uint32_t from, uint32_t to, exec::Counted, Tags...) {
-    sim_.point();
-    const uint32_t old = *p;
-    if (exec::counted_state(old) == from) write(p, exec::counted_change(old, to));
-    return old;
+    constexpr Order order = exec::is_acquire_v<Tags...> ? Order::Acquire : Order::AcqRel;
+    return counted_cas(p, from, to, order);
   }
   template <class Done, class... Tags>
   uint32_t cas_until(uint32_t* p, uint32_t from, uint32_t to, Done&& done, exec::Counted, Tags...) {
+    constexpr Order order = exec::is_acquire_v<Tags...> ? Order::Acquire : Order::AcqRel;
     for (;;) {
-      const uint32_t old = cas(p, from, to, exec::counted);
+      const uint32_t old = counted_cas(p, from, to, order);
       if (done(old)) return old;
       sim_.park(p, old);
     }
   }
-  void release(uint32_t* p, uint32_t held, uint32_t to, exec::Counted) {
-    sim_.point();
-    const uint32_t old = *p;
-    if (exec::counted_state(old) != held) fail("a release found the word changed while its holder held it");
-    write(p, exec::counted_change(old, to));
-  }
+  // The GPU adds to the word with release order.
+  void release(uint32_t* p, uint32_t held, uint32_t to, exec::Counted) { counted_release(p, held, to, Order::Release); }
   void release_pair(uint32_t* p, uint32_t* q, uint32_t held, uint32_t to, exec::FirstCounted) {
-    release(p, held, to, exec::counted);
-    release(q, held, to);
+    release_fence();
+    counted_release(p, held, to, Order::Relaxed);
+    if (cas_ordered(q, held, to, Order::Relaxed) != held) fail("a release found the word changed while its holder held it");
   }
   void release_pair(uint32_t* p, uint32_t* q, uint32_t held, uint32_t to, exec::SecondCounted) {
-    release(p, held, to);
-    release(q, held, to, exec::counted);
+    release_fence();
+    if (cas_ordered(p, held, to, Order::Relaxed) != held) fail("a release found the word changed while its holder held it");
+    counted_release(q, held, to, Order::Relaxed);
   }
   // Two points, p then q (the GPU issues both at once).
   exec::WordPair load_pair(uint32_t* p, uint32_t* q) {
@@ -145,23 +175,29 @@ class SimContext {
   }
   // Three points: the two words, then the batch (all guarded by the caller's lock,
   // so no other actor's step falls between them that could tell the orders apart).
+  // The GPU loads all of them relaxed: the lock's acquire ordered them.
   template <class Key>
   exec::WordPair load_block_and_guarded_pair(Key* dst, const Key* src, uint32_t n, uint32_t* p, uint32_t* q) {
-    const exec::WordPair w = load_pair(p, q);
+    sim_.point();
+    const uint32_t first = read_word(p, Order::Relaxed);
+    sim_.point();
+    const exec::WordPair w{first, read_word(q, Order::Relaxed)};
     load_block(dst, src, n);
     return w;
   }
-  template <class... Tags>  // exec::acquire: the simulator runs every access sequentially consistent
+  template <class... Tags>
   exec::WordPair cas_pair(uint32_t* p, uint32_t ep, uint32_t dp, uint32_t* q, uint32_t eq, uint32_t dq, Tags...) {
-    const uint32_t first = cas(p, ep, dp);
-    return {first, cas(q, eq, dq)};
+    constexpr Order order = exec::is_acquire_v<Tags...> ? Order::Acquire : Order::AcqRel;
+    const uint32_t first = cas_ordered(p, ep, dp, order);
+    return {first, cas_ordered(q, eq, dq, order)};
   }
 
   // ---- shared bulk data, one scheduling point per transfer ------------------
+  // Relaxed device-scope loads and stores on the GPU, one per key.
   template <class Key>
   void load_block(Key* dst, const Key* src, uint32_t n) {
     sim_.point();
-    std::copy_n(src, n, dst);
+    for (uint32_t i = 0; i < n; ++i) dst[i] = read_bulk(src + i);
   }
   template <class Key>
   void load_two_blocks(Key* dst, const Key* src_a, const Key* src_b, uint32_t n) {
@@ -171,12 +207,12 @@ class SimContext {
   template <class Key, class F>
   void load_gather(Key* dst, uint32_t n, F&& src_of) {
     sim_.point();
-    for (uint32_t i = 0; i < n; ++i) dst[i] = *src_of(i);
+    for (uint32_t i = 0; i < n; ++i) dst[i] = read_bulk(src_of(i));
   }
   template <class Key>
   void store_block(Key* dst, const Key* src, uint32_t n) {
     sim_.point();
-    std::copy_n(src, n, dst);
+    for (uint32_t i = 0; i < n; ++i) put_bulk(dst + i, src[i]);
   }
 
   template <class F>
@@ -266,7 +302,7 @@ class SimContext {
   void load_lanes(Regs<uint32_t, 1>& dst, F&& src_of) {
     outside_lanes("load_lanes");
     sim_.point();
-    for (uint32_t lane = 0; lane < 32; ++lane) dst.of(lane)[0] = *src_of(lane);
+    for (uint32_t lane = 0; lane < 32; ++lane) dst.of(lane)[0] = read_word(src_of(lane), Order::Relaxed);
   }
   // A prefetch only changes when the GPU's read completes, not what it reads.
   template <class F>
@@ -328,20 +364,119 @@ class SimContext {
     if (rec_) rec_->hold(EventKind::Rel, op_, actor_, node);
   }
   void after_release(int64_t) {}
+  // Under ptx each event orders as the GPU recorder's does (memory::ModelMemory::
+  // record_event): an invocation acquires, a response releases, a point does both.
   void record_lp() {
-    if (rec_) rec_->hold(EventKind::Lp, op_, actor_, 0);
+    if (!rec_) return;
+    record_order(Order::AcqRel);
+    rec_->hold(EventKind::Lp, op_, actor_, 0);
   }
   template <class Key>
   void record_inv(uint32_t fn, const Key* args, uint32_t n) {
-    if (rec_) rec_->inv(op_, actor_, fn, args, n);
+    if (!rec_) return;
+    record_order(Order::Acquire);
+    rec_->inv(op_, actor_, fn, args, n);
   }
   template <class Key>
   void record_ret(const Key* res, uint32_t n, bool is_null) {
-    if (rec_) rec_->ret(op_, actor_, res, n, is_null);
+    if (!rec_) return;
+    record_order(Order::Release);
+    rec_->ret(op_, actor_, res, n, is_null);
   }
   [[noreturn]] void fail(const char* what) { sim_.fault(what); }
 
  private:
+  using Order = memory::Order;
+  // Device scope: every access of the execution context is the GPU's .gpu one.
+  static constexpr memory::Scope kScope = memory::Scope::Gpu;
+
+  // How the accesses are ordered (set_orders).
+  Order word_order(Order o) const { return orders_ == Orders::AsWritten ? o : Order::Relaxed; }
+  Order bulk_order() const { return orders_ == Orders::AsWritten ? Order::Relaxed : Order::Weak; }
+  uint32_t choose(uint32_t n) { return sim_.choose(n); }
+
+  template <class W>
+  W read_word(const W* p, Order o) {
+    memory::ModelMemory* m = sim_.memory();
+    if (!m) return *p;
+    const auto v = static_cast<W>(m->load(actor_, p, word_order(o), kScope, [this](uint32_t n) { return choose(n); }));
+    fence_if_fenced(*m);
+    return v;
+  }
+  template <class W>
+  void put_word(W* p, W v, Order o) {
+    if (memory::ModelMemory* m = sim_.memory()) {
+      fence_if_fenced(*m);
+      m->store(actor_, p, v, word_order(o), kScope);
+      fence_if_fenced(*m);
+    }
+    write(p, v);
+  }
+  // Orders::DroppedFenced: a fence.sc.gpu on either side of every word access (the
+  // authors' lock words are only ever accessed by atomicCAS, each fenced; ours are
+  // also loaded, so the loads get theirs too).
+  void fence_if_fenced(memory::ModelMemory& m) {
+    if (orders_ == Orders::DroppedFenced) m.fence(actor_, Order::Sc, kScope);
+  }
+  // A key of a batch: 32 or 64 bits (the model's words are 32; a 64-bit key is two).
+  template <class Key>
+  Key read_bulk(const Key* p) {
+    static_assert(sizeof(Key) == 4 || sizeof(Key) == 8, "keys of 32 or 64 bits");
+    memory::ModelMemory* m = sim_.memory();
+    if (!m) return *p;
+    using W = std::conditional_t<sizeof(Key) == 4, uint32_t, uint64_t>;
+    return static_cast<Key>(
+        m->load(actor_, reinterpret_cast<const W*>(p), bulk_order(), kScope, [this](uint32_t n) { return choose(n); }));
+  }
+  template <class Key>
+  void put_bulk(Key* p, Key v) {
+    static_assert(sizeof(Key) == 4 || sizeof(Key) == 8, "keys of 32 or 64 bits");
+    using W = std::conditional_t<sizeof(Key) == 4, uint32_t, uint64_t>;
+    if (memory::ModelMemory* m = sim_.memory()) m->store(actor_, reinterpret_cast<const W*>(p), static_cast<W>(v), bulk_order(), kScope);
+    write(p, v);
+  }
+  // One point: *p becomes next(old) where that has a value; returns old.
+  template <class W, class F>
+  W rmw(W* p, Order o, F&& next) {
+    sim_.point();
+    const W old = *p;
+    const std::optional<W> now = next(old);
+    if (memory::ModelMemory* m = sim_.memory()) {
+      fence_if_fenced(*m);
+      m->rmw(actor_, p, now, word_order(o), kScope);
+      fence_if_fenced(*m);
+    }
+    if (now) write(p, *now);
+    return old;
+  }
+  template <class W>
+  W cas_ordered(W* p, W expected, W desired, Order o) {
+    static_assert(sizeof(W) == 4 || sizeof(W) == 8, "CAS on 32- or 64-bit words");
+    return rmw(p, o, [=](W old) { return old == expected ? std::optional<W>(desired) : std::nullopt; });
+  }
+  template <class F>
+  uint32_t read_modify_write(uint32_t* p, Order o, F&& next) {
+    return rmw(p, o, [&](uint32_t old) { return std::optional<uint32_t>(next(old)); });
+  }
+  uint32_t counted_cas(uint32_t* p, uint32_t from, uint32_t to, Order o) {
+    return rmw(p, o, [=](uint32_t old) {
+      return exec::counted_state(old) == from ? std::optional<uint32_t>(exec::counted_change(old, to)) : std::nullopt;
+    });
+  }
+  void counted_release(uint32_t* p, uint32_t held, uint32_t to, Order o) {
+    const uint32_t old = rmw(p, o, [=](uint32_t w) {
+      return exec::counted_state(w) == held ? std::optional<uint32_t>(exec::counted_change(w, to)) : std::nullopt;
+    });
+    if (exec::counted_state(old) != held) fail("a release found the word changed while its holder held it");
+  }
+  void record_order(Order o) {
+    if (memory::ModelMemory* m = sim_.memory()) m->record_event(actor_, o);
+  }
+  // fence.acq_rel.gpu (cuda::atomic_thread_fence(release, device)): no point of
+  // its own, it orders the accesses around it.
+  void release_fence() {
+    if (memory::ModelMemory* m = sim_.memory()) m->fence(actor_, word_order(Order::AcqRel), kScope);
+  }
   template <class W>
   void write(W* p, W v) {
     if (*p == v) return;
@@ -349,13 +484,6 @@ class SimContext {
     // Parked actors watch 32-bit words: a 64-bit write changes two.
     const auto* words = reinterpret_cast<const uint32_t*>(p);
     for (size_t i = 0; i < sizeof(W) / sizeof(uint32_t); ++i) sim_.wrote(words + i);
-  }
-  template <class F>
-  uint32_t read_modify_write(uint32_t* p, F&& next) {
-    sim_.point();
-    const uint32_t old = *p;
-    write(p, next(old));
-    return old;
   }
   // A collective inside for_each_lane would be divergent: on the GPU a lane
   // waiting for its own warp's later arrival hangs.
@@ -373,6 +501,7 @@ class SimContext {
   uint32_t threads_;
   WarpPlace place_;
   int64_t op_ = 0;
+  Orders orders_ = Orders::AsWritten;
   bool in_lanes_ = false;
   std::vector<uint64_t*> lane_arrivals_;
 };

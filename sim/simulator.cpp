@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "sim/asan_fiber_switch.h"
+#include "sim/memory/model_memory.h"
 
 namespace gpulin::sim {
 
@@ -114,6 +115,7 @@ RunResult Simulator::run(uint32_t actors, const Body& body, Strategy& strategy, 
   in_flight_ = 0;
   stopped_ = false;
   runnable_ = actors == 64 ? ~ActorSet(0) : (ActorSet(1) << actors) - 1;
+  model_ = mode_ == memory::MemoryMode::Ptx ? std::make_unique<memory::ModelMemory>(actors) : nullptr;
   impl_->actors.clear();
   impl_->actors.resize(actors);
   for (uint32_t a = 0; a < actors; ++a) {
@@ -159,6 +161,10 @@ RunResult Simulator::run(uint32_t actors, const Body& body, Strategy& strategy, 
     throw;
   }
   result.points = points_;
+  if (model_) {
+    result.stale_reads = model_->stale_reads();
+    result.outside_writes = model_->outside_writes();
+  }
   // Unfinished actors' stacks are unwound (deadlock, livelock, fault), and finished
   // ones leave their last switch.
   impl_->unwind_all();
@@ -244,7 +250,7 @@ uint32_t Simulator::choose(uint32_t options) {
   if (options > kMaxActors) options = kMaxActors;
   const uint32_t c = strategy_->choose(options, result_->picks.size());
   if (c >= options) fault("the strategy chose value " + std::to_string(c) + " of " + std::to_string(options));
-  result_->picks.push_back(c);
+  result_->picks.push_back(c | kChoiceMark);
   return c;
 }
 

@@ -1,7 +1,9 @@
 // The fiber simulator: each actor (a thread block running a stream of operations)
 // is a Boost.Context fiber; every shared access made through the execution context
-// is a scheduling point where a Strategy decides who runs next. Sequentially
-// consistent by construction. Spin-waits park an actor until the watched word
+// is a scheduling point where a Strategy decides who runs next. Its memory is
+// sequentially consistent (memory mode `sc`), or follows the PTX memory model
+// (`ptx`: memory/model_memory.h, where a load may read an older store, a choice
+// the strategy makes too). Spin-waits park an actor until the watched word
 // changes, so "every live actor parked" is a deadlock, found the moment it happens;
 // a run longer than its point budget is reported as a livelock.
 #pragma once
@@ -13,9 +15,14 @@
 #include <string>
 #include <vector>
 
+#include "sim/memory/memory_mode.h"
 #include "sim/strategy.h"
 
 namespace gpulin::sim {
+
+namespace memory {
+class ModelMemory;
+}
 
 enum class Outcome { Completed, Deadlock, Livelock, Fault };
 const char* to_string(Outcome o);
@@ -23,8 +30,13 @@ const char* to_string(Outcome o);
 struct RunResult {
   Outcome outcome = Outcome::Completed;
   uint64_t points = 0;          // scheduling points passed
-  std::vector<uint32_t> picks;  // the schedule: one pick per decision
+  std::vector<uint32_t> picks;  // the schedule: one pick per decision (a choice's marked: kChoiceMark)
   std::string message;          // for Deadlock, Livelock, Fault
+  // Under the ptx memory mode: loads that read an older store than the newest, and
+  // words the program changed without telling the model (accesses around the
+  // execution context).
+  uint64_t stale_reads = 0;
+  uint64_t outside_writes = 0;
 };
 
 class Simulator {
@@ -34,6 +46,11 @@ class Simulator {
   explicit Simulator(size_t stack_bytes = 256 * 1024);
   ~Simulator();
   Simulator(const Simulator&) = delete;
+  // The memory of the following runs (default sc).
+  void set_memory_mode(memory::MemoryMode m) { mode_ = m; }
+  memory::MemoryMode memory_mode() const { return mode_; }
+  // The running run's memory model under ptx; nullptr under sc.
+  memory::ModelMemory* memory() { return model_.get(); }
   Simulator& operator=(const Simulator&) = delete;
 
   // Runs body(a) for actors a = 0..actors-1 under `strategy` (begin_run must already
@@ -50,7 +67,7 @@ class Simulator {
   }
   // A decision inside an actor that is not a scheduling one: one of `options`
   // values (the strategy's choose; the last is the default). Recorded in the run's
-  // picks, so a replay makes the same choice. At most 64 options.
+  // picks (marked, kChoiceMark), so a replay makes the same choice. At most 64 options.
   uint32_t choose(uint32_t options);
   [[noreturn]] void fault(const std::string& message);
   // Operations in flight; when the count drops to zero the quiescent hook runs.
@@ -69,6 +86,8 @@ class Simulator {
   void stop(Outcome o, std::string message);
 
   std::unique_ptr<Impl> impl_;
+  memory::MemoryMode mode_ = memory::MemoryMode::Sc;
+  std::unique_ptr<memory::ModelMemory> model_;
   uint32_t running_ = 0;
   ActorSet runnable_ = 0;
   uint32_t parked_ = 0;

@@ -41,6 +41,13 @@ class Strategy {
   virtual bool exhausted() const { return false; }
 };
 
+// In a run's picks (RunResult::picks), a choice's value is marked, so that a
+// schedule says which decisions chose a value (replay strings write them "rN"):
+// a run under the ptx memory mode replayed under sc skips them.
+constexpr uint32_t kChoiceMark = 1u << 31;
+inline bool is_choice(uint32_t pick) { return (pick & kChoiceMark) != 0; }
+inline uint32_t unmarked(uint32_t pick) { return pick & ~kChoiceMark; }
+
 // Lowest actor in the set (the deterministic default when nothing else decides).
 inline uint32_t lowest(ActorSet s) { return static_cast<uint32_t>(__builtin_ctzll(s)); }
 

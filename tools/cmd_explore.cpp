@@ -21,6 +21,7 @@ namespace gpulin::cli {
 namespace {
 struct ExploreArgs {
   std::string structure, variant, mutant = "none";  // structure: the registry's first row by default
+  std::string memory = "sc";
   explore::ExploreOptions o;
   std::map<std::string, std::string> given;  // structure options given on the command line
   std::string render;  // the first failure's timeline page goes here
@@ -41,6 +42,7 @@ std::vector<std::pair<std::string, std::string>> run_fields(const ExploreArgs& a
   const registry::Selection& s = a.selection;
   std::vector<std::pair<std::string, std::string>> fields = {
       {"structure", text(s.structure)}, {"variant", text(s.variant)}, {"mutant", text(s.mutant)},
+      {"memory", text(sim::memory::to_string(s.memory))},
       {"strategy", text(o.strategy)}, {"depth", num(o.depth)}, {"preemptions", num(o.preemptions)},
       {"schedules", num(o.schedules)}, {"seed", num(o.seed)}, {"program_every", num(o.program_every)},
       {"max_points", num(o.max_points)}, {"search_max_ops", num(o.judge.search_max_ops)},
@@ -51,8 +53,9 @@ std::vector<std::pair<std::string, std::string>> run_fields(const ExploreArgs& a
 }
 
 void print_summary(const ExploreArgs& a, const explore::ExploreSummary& s) {
-  fmt::print("{} {}{}\n", a.row->title(a.selection), strategy_text(a.o),
-             a.selection.mutant == "none" ? "" : " mutant=" + a.selection.mutant);
+  fmt::print("{} {}{}{}\n", a.row->title(a.selection), strategy_text(a.o),
+             a.selection.mutant == "none" ? "" : " mutant=" + a.selection.mutant,
+             a.selection.memory == sim::memory::MemoryMode::Sc ? "" : " memory=ptx");
   print_counts(a.o.strategy, s, a.row->histories);
 }
 
@@ -99,6 +102,7 @@ bool select(ExploreArgs& a) {
     a.selection = registry::default_selection(*a.row);
     if (!a.variant.empty()) a.selection.variant = a.variant;
     a.selection.mutant = a.mutant;
+    a.selection.memory = *sim::memory::parse_memory_mode(a.memory);
     registry::check_choice(*a.row, a.selection);
     for (const auto& [name, value] : a.given) registry::set_param(*a.row, a.selection, name, value);
   } catch (const std::invalid_argument& e) {
@@ -184,6 +188,10 @@ void add_explore(CLI::App& app, std::function<int()>& run) {
   add_param_options(
       sub, [](const registry::StructureRow& row) -> const std::vector<registry::Param>& { return row.params; },
       args->given);
+  sub->add_option("--memory", args->memory,
+                  "sc: every load reads the newest store; ptx: the PTX memory model, where a load may read an older "
+                  "one (docs/memory-model.md)")
+      ->check(CLI::IsMember({"sc", "ptx"}));
   sub->add_option("--strategy", o.strategy, "random, pct or dfs")->check(CLI::IsMember({"random", "pct", "dfs"}));
   sub->add_option("--depth", o.depth, "PCT bug depth d")->check(CLI::Range(1, 64));
   sub->add_option("--preemptions", o.preemptions, "dfs preemption bound")->check(CLI::Range(0, 64));

@@ -5,6 +5,7 @@
 
 #include "histories/jsonl_writer.h"
 #include "tools/commands.h"
+#include "tools/explore/replay_fields.h"
 #include "tools/registry/registry.h"
 #include "tools/render_page.h"
 
@@ -17,7 +18,14 @@ int replay_bad_input(const std::string& message) {
   return int(kBadInput);
 }
 
-int replay(const std::string& schedule, uint64_t max_points, const std::string& render) {
+int replay(std::string schedule, uint64_t max_points, const std::string& render, const std::string& memory) {
+  if (!memory.empty()) {
+    try {
+      schedule = explore::with_memory_mode(schedule, *sim::memory::parse_memory_mode(memory));
+    } catch (const std::exception& e) {
+      return replay_bad_input(e.what());
+    }
+  }
   const registry::StructureRow* row = registry::structures().owner_of_replay(schedule);
   if (!row)
     return replay_bad_input(fmt::format("'{}' is no structure's replay string (CONFIG|PROGRAM|PICKS, CONFIG starting with one "
@@ -53,12 +61,17 @@ void add_replay(CLI::App& app, std::function<int()>& run) {
   auto schedule = std::make_shared<std::string>();
   auto max_points = std::make_shared<uint64_t>(200'000);
   auto render = std::make_shared<std::string>();
+  auto memory = std::make_shared<std::string>();
   CLI::App* sub = app.add_subcommand("replay", "re-run one schedule and print its history");
   sub->add_option("--schedule", *schedule, "CONFIG|PROGRAM|PICKS as explore printed it")->required();
   sub->add_option("--max-points", *max_points, "scheduling points before a livelock is reported");
   sub->add_option("--render", *render, "also write the history's timeline page here (gpulin render)");
-  sub->callback([schedule, max_points, render, &run] {
-    run = [schedule, max_points, render] { return replay(*schedule, *max_points, *render); };
+  sub->add_option("--memory", *memory,
+                  "replay under this memory instead of the string's (sc: a ptx run's interleaving with every load "
+                  "reading the newest store; ptx: an sc run, every load reading the newest store)")
+      ->check(CLI::IsMember({"sc", "ptx"}));
+  sub->callback([schedule, max_points, render, memory, &run] {
+    run = [schedule, max_points, render, memory] { return replay(*schedule, *max_points, *render, *memory); };
   });
 }
 

@@ -19,6 +19,7 @@ struct SurveyArgs {
   explore::ExploreOptions o;
   uint64_t schedules = 0;  // 0: each row's own count
   std::vector<std::string> only;
+  std::string memory = "sc";
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
 };
 
@@ -43,6 +44,7 @@ int survey(const SurveyArgs& a) {
       SurveyRun& r = runs[i];
       try {
         registry::Selection s = registry::default_selection(*r.row);
+        s.memory = *sim::memory::parse_memory_mode(a.memory);
         if (!r.entry.variant.empty()) s.variant = r.entry.variant;
         for (const auto& [name, value] : r.entry.params) registry::set_param(*r.row, s, name, value);
         explore::ExploreOptions o = a.o;
@@ -59,6 +61,7 @@ int survey(const SurveyArgs& a) {
   work();
   for (std::thread& t : pool) t.join();
 
+  if (a.memory != "sc") fmt::print("memory: {} (the PTX memory model: a load may read an older store)\n", a.memory);
   fmt::print("{}", explore::survey_header());
   bool bug = false, undecided = false, broken = false;
   for (const SurveyRun& r : runs) {
@@ -93,6 +96,8 @@ void add_survey(CLI::App& app, std::function<int()>& run) {
   sub->add_option("--jobs", a->jobs, "rows explored at once (default: the cores)")->check(CLI::Range(1u, 1024u));
   sub->add_option("--seed", a->o.seed, "seed");
   sub->add_option("--out", a->o.out_dir, "folder for the minimal failing histories");
+  sub->add_option("--memory", a->memory, "sc (default) or ptx: the PTX memory model (docs/memory-model.md)")
+      ->check(CLI::IsMember({"sc", "ptx"}));
   sub->callback([a, &run] { run = [a] { return survey(*a); }; });
 }
 

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <optional>
+#include <stdexcept>
+#include <string>
 #include <string_view>
 
 namespace gpulin::sim::memory {
@@ -16,6 +18,16 @@ inline std::optional<MemoryMode> parse_memory_mode(std::string_view s) {
   if (s == "sc") return MemoryMode::Sc;
   if (s == "ptx") return MemoryMode::Ptx;
   return std::nullopt;
+}
+
+// A replay string's CONFIG names the mode of the run it replays: ":memory=ptx"
+// after the structure's own fields; nothing for sc (strings from before the
+// modes existed replay as they did).
+inline std::string memory_config_field(MemoryMode m) { return m == MemoryMode::Sc ? "" : ":memory=ptx"; }
+// The value of a CONFIG's memory field; throws std::invalid_argument naming `what`.
+inline MemoryMode parse_memory_config_value(std::string_view value, std::string_view what) {
+  if (const std::optional<MemoryMode> m = parse_memory_mode(value)) return *m;
+  throw std::invalid_argument(std::string(what) + ": unknown memory '" + std::string(value) + "' (sc, ptx)");
 }
 
 }  // namespace gpulin::sim::memory

@@ -52,6 +52,15 @@ uint32_t PtxMemory::add_location(uint64_t initial) {
   return static_cast<uint32_t>(locs_.size() - 1);
 }
 
+void PtxMemory::outside_store(uint32_t loc, uint64_t value) {
+  locs_[loc].push_back(Message{value, kInitial, std::nullopt, Scope::Sys, true, Scope::Sys});
+  const auto index = static_cast<uint32_t>(locs_[loc].size() - 1);
+  for (Thread& t : threads_) {
+    widen(t.cur);
+    t.cur[loc] = index;
+  }
+}
+
 void PtxMemory::widen(View& v) const {
   if (v.size() < locs_.size()) v.resize(locs_.size(), 0);
 }

@@ -65,6 +65,8 @@ class PtxMemory {
   using Choose = std::function<uint32_t(uint32_t n)>;
 
   explicit PtxMemory(std::vector<Place> threads);
+  // Moves thread t (before its first access: its view keeps what it has).
+  void set_place(uint32_t t, Place p) { threads_[t].place = p; }
 
   // A new location holding `initial` (the store every thread's view starts at).
   uint32_t add_location(uint64_t initial);
@@ -84,8 +86,20 @@ class PtxMemory {
   // the barrier orders like fence.acq_rel of the barrier's scope among them).
   void barrier(const std::vector<uint32_t>& participants);
 
+  // A store from outside the model (a write the simulated program made without
+  // telling it): placed last in coherence order, and every thread's view moves up
+  // to it, as to the initial values: no thread can read what it overwrote.
+  void outside_store(uint32_t loc, uint64_t value);
+
+  // Thread t's view, and taking another view in (a synchronisation object the
+  // caller keeps: an mbarrier's phase, joined at its arrivals, taken in by waits).
+  const View& view(uint32_t t) const { return threads_[t].cur; }
+  void take_in(uint32_t t, const View& v) { join(threads_[t].cur, v); }
+
   // The newest store of a location (a litmus test's final state).
   uint64_t final_value(uint32_t loc) const { return locs_[loc].back().value; }
+  // Stores of a location so far, the initial one included.
+  uint32_t stores(uint32_t loc) const { return static_cast<uint32_t>(locs_[loc].size()); }
   // The store a thread's last load read: its writer (kInitial for the initial
   // value) and its index in coherence order.
   static constexpr uint32_t kInitial = ~0u;

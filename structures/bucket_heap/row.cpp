@@ -32,6 +32,7 @@ void add_bucket_rows(Registry& r) {
                 {"ops", "operations of the program", "40", 0, 100000}};
   row.explore = [](const explore::ExploreOptions& o, const Selection& s) {
     explore::BucketConfig c;
+    c.memory = s.memory;
     c.mutant = *explore::parse_bucket_mutant(s.mutant);
     c.variant = s.variant == "paper" ? bucket_heap::Variant::Paper : bucket_heap::Variant::Fixed;
     c.d = s.u32("d");

@@ -7,7 +7,9 @@
 // a next pointer to a slab that was all-EMPTY before the kernel began, a bitmap
 // word (slab hash §III-B, §V: the original uses plain atomicCAS). On the GPU it
 // saves the fence around the atomic (MEMBAR.GPU before, an L1 invalidation
-// after); the simulator runs every access sequentially consistent and ignores it.
+// after). The simulator gives each access its order under the ptx memory mode
+// (sim/sim_context.h) and none under sc, where every access is sequentially
+// consistent.
 #pragma once
 
 #include <type_traits>

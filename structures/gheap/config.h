@@ -54,6 +54,13 @@ enum class Mutant : uint32_t {
   FixedBigChild,       // delete always sends the larger half right (Fig. 10's comment read literally)
   LostRootRelease,     // MS_UNLOCK of the root is lost: the first operation keeps it (a deadlock);
                        // the one mutant also built into GPU kernels, for the watchdog's test
+  // The heap authors' ordering (ruadapt/gpuheap, artifacts/heap): locks taken and
+  // released by plain atomicCAS (relaxed, no fence), batches read and written by
+  // plain loads and stores (weak). The heap's code is unchanged: the simulator's
+  // accesses are weakened (sim/sim_context.h, SimContext::Orders), so only the
+  // ptx memory mode can tell; with_policy runs them as Mutant::None.
+  RelaxedLocks,        // every ordering dropped
+  RelaxedLocksFenced,  // ... and a __threadfence() (fence.sc.gpu) on either side of every atomic
 };
 
 // Operation codes recorded in histories (model pq-batch: "ins", "del").
@@ -152,6 +159,8 @@ decltype(auto) with_policy(Flavor flavor, Variant variant, Mutant mutant, F&& f)
       case Mutant::BitReversalOffByOne: return f(HeapPolicy<FL, VA, Mutant::BitReversalOffByOne>{});
       case Mutant::FixedBigChild: return f(HeapPolicy<FL, VA, Mutant::FixedBigChild>{});
       case Mutant::LostRootRelease: return f(HeapPolicy<FL, VA, Mutant::LostRootRelease>{});
+      case Mutant::RelaxedLocks:        // an ordering mutant: the same code
+      case Mutant::RelaxedLocksFenced:  // (the simulator weakens its accesses)
       case Mutant::None: break;
     }
     return f(HeapPolicy<FL, VA, Mutant::None>{});

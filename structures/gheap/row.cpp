@@ -19,6 +19,7 @@ explore::HeapConfig heap_config(const Selection& s) {
   c.mutant = *explore::parse_mutant(s.mutant);
   c.k = s.u32("k");
   c.threads = s.u32("threads");
+  c.memory = s.memory;
   return c;
 }
 

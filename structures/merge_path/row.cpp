@@ -38,6 +38,7 @@ void add_merge_rows(Registry& r) {
   row.histories = false;
   row.explore = [](const explore::ExploreOptions& o, const Selection& s) {
     explore::MergeConfig c;
+    c.memory = s.memory;
     c.mutant = *explore::parse_merge_mutant(s.mutant);
     c.blocks = s.u32("blocks");
     c.max_len = s.u32("len");

@@ -32,6 +32,7 @@ void add_psync_rows(Registry& r) {
                 {"keys", "keys are drawn from [0, N)", "100", 1, 0xfffffffeu}};
   row.explore = [](const explore::ExploreOptions& o, const Selection& s) {
     explore::PsyncConfig c;
+    c.memory = s.memory;
     c.mutant = *explore::parse_psync_mutant(s.mutant);
     c.r = s.u32("r");
     c.cycles = s.u32("cycles");

@@ -15,6 +15,7 @@ namespace {
 
 explore::SlabConfig slab_config(const Selection& s) {
   explore::SlabConfig c;
+  c.memory = s.memory;
   c.mode = *explore::parse_slab_structure(s.structure);
   if (!s.variant.empty()) c.variant = *explore::parse_slab_variant(s.variant);
   c.mutant = *explore::parse_slab_mutant(s.mutant);

@@ -51,6 +51,24 @@ RC_GTEST_PROP(ScheduleString, RoundTripLongRuns, ()) {
   RC_ASSERT(decode_picks(encode_picks(picks)) == picks);
 }
 
+// A choice of a value (kChoiceMark) is written rN, in runs like a pick.
+TEST(ScheduleString, ChoicesAreWrittenWithAnR) {
+  const std::vector<uint32_t> picks = {0, 0, 0, 0, 1u | kChoiceMark, 1u | kChoiceMark, 0u | kChoiceMark, 1};
+  EXPECT_EQ(encode_picks(picks), "0*4.r1*2.r0.1");
+  EXPECT_EQ(decode_picks("0*4.r1*2.r0.1"), picks);
+  EXPECT_THROW(decode_picks("r64"), std::invalid_argument);
+  EXPECT_THROW(decode_picks("rr1"), std::invalid_argument);
+  EXPECT_THROW(decode_picks("r"), std::invalid_argument);
+  EXPECT_THROW(decode_picks("0.r"), std::invalid_argument);
+}
+
+RC_GTEST_PROP(ScheduleString, RoundTripWithChoices, ()) {
+  const auto picks = *rc::gen::container<std::vector<uint32_t>>(rc::gen::map(
+      rc::gen::pair(rc::gen::inRange<uint32_t>(0, 64), rc::gen::arbitrary<bool>()),
+      [](std::pair<uint32_t, bool> p) { return p.first | (p.second ? kChoiceMark : 0u); }));
+  RC_ASSERT(decode_picks(encode_picks(picks)) == picks);
+}
+
 TEST(ScheduleString, MalformedTextThrowsInvalidArgument) {
   for (const char* bad : {"x", "0*", "*3", "0**2", ".0", "0..1", "0,1", "0 1", " 0", "0*x", "-1", "0*-1", "64",
                           "1000", "0*2000000000", "1.a", "0*3*4", "99999999999999999999999"}) {

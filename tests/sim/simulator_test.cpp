@@ -562,14 +562,14 @@ TEST(SimChoose, AChoiceIsADecisionThatReplaysAndEnumerates) {
   rnd.begin_run(1);
   const RunResult r = sim.run(1, body, rnd, 100);
   ASSERT_EQ(r.picks.size(), 1u);
-  EXPECT_EQ(r.picks[0], seen[0]);
+  EXPECT_EQ(r.picks[0], seen[0] | kChoiceMark) << "recorded as a choice";
   EXPECT_LT(seen[0], 5u);
   EXPECT_EQ(seen[1], 0u);
   seen.clear();
   ReplayStrategy again(r.picks, true);
   again.begin_run(1);
   sim.run(1, body, again, 100);
-  EXPECT_EQ(seen[0], r.picks[0]);
+  EXPECT_EQ(seen[0], unmarked(r.picks[0]));
   DfsStrategy dfs(~0u);
   std::set<uint32_t> values;
   int runs = 0;

@@ -65,6 +65,7 @@ OpExecution execute_ops(const OpStructure& s, const OpProgram& program, sim::Str
   // One simulator a thread, its fiber stacks kept between runs (a fresh one maps
   // and faults in a stack a fiber every run).
   thread_local sim::Simulator sim;
+  sim.set_memory_mode(s.memory);
   e.run = sim.run(
       static_cast<uint32_t>(program.actors.size()),
       [&](uint32_t a) {

@@ -1,5 +1,8 @@
 #include "tools/explore/replay_fields.h"
 
+#include "sim/schedule_string.h"
+#include "sim/strategies/replay_strategy.h"
+
 #include <sstream>
 #include <stdexcept>
 
@@ -21,6 +24,24 @@ uint32_t parse_u32_field(const std::string& s, const char* kind, const char* wha
   const uint64_t v = std::stoull(s);
   if (v > 0xFFFFFFFFull) throw std::invalid_argument(where + " is too large");
   return static_cast<uint32_t>(v);
+}
+
+}  // namespace gpulin::explore
+
+namespace gpulin::explore {
+
+std::string with_memory_mode(const std::string& schedule, sim::memory::MemoryMode m) {
+  const size_t config_end = schedule.find('|');
+  const size_t picks_start = schedule.rfind('|');
+  if (config_end == std::string::npos || picks_start == config_end)
+    throw std::invalid_argument("schedule: want CONFIG|PROGRAM|PICKS");
+  std::string config;
+  for (const std::string& field : split_fields(schedule.substr(0, config_end), ':'))
+    if (field.rfind("memory=", 0) != 0) config += (config.empty() ? "" : ":") + field;
+  std::string picks = schedule.substr(picks_start + 1);
+  if (m == sim::memory::MemoryMode::Sc)
+    picks = sim::encode_picks(sim::ReplayStrategy::without_choices(sim::decode_picks(picks)));
+  return config + sim::memory::memory_config_field(m) + schedule.substr(config_end, picks_start + 1 - config_end) + picks;
 }
 
 }  // namespace gpulin::explore

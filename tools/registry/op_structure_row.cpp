@@ -23,7 +23,7 @@ std::string encode_config(const Selection& s) {
   if (s.mutant != "none") c += ":mutant=" + s.mutant;
   for (const auto& [name, value] : s.params)
     if (!is_shape(name)) c += ":" + name + "=" + value;
-  return c;
+  return c + sim::memory::memory_config_field(s.memory);
 }
 
 Selection decode_config(const StructureRow& row, const std::string& config) {
@@ -40,6 +40,8 @@ Selection decode_config(const StructureRow& row, const std::string& config) {
       s.variant = value;
     else if (name == "mutant")
       s.mutant = value;
+    else if (name == "memory")
+      s.memory = sim::memory::parse_memory_config_value(value, row.name + " schedule");
     else
       set_param(row, s, name, value);
   }
@@ -50,6 +52,7 @@ Selection decode_config(const StructureRow& row, const std::string& config) {
 explore::OpStructure structure_for(const OpStructureSpec& spec, const Selection& s) {
   explore::OpStructure st = spec.make(s);
   st.config = encode_config(s);
+  st.memory = s.memory;
   st.file_name = s.structure + (s.variant.empty() ? "" : "-" + s.variant) + (s.mutant == "none" ? "" : "-" + s.mutant);
   st.header.model = spec.row.model;
   st.actors = s.u32("actors");

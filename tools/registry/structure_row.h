@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/memory/memory_mode.h"
 #include "tools/explore/explore.h"
 
 namespace gpulin::registry {
@@ -41,13 +42,16 @@ struct Param {
   bool numeric() const { return choices.empty() && !free_text; }
 };
 
-// What the user chose: a structure, one of its variants and mutants, and a value
-// for every one of its parameters (defaults filled in).
+// What the user chose: a structure, one of its variants and mutants, a value for
+// every one of its parameters (defaults filled in), and the memory model.
 struct Selection {
   std::string structure;
   std::string variant;         // "" where the row has no variants
   std::string mutant = "none";
   std::map<std::string, std::string> params;
+  // The simulator's memory: sc, or the PTX model (sim/memory/); its replay strings
+  // name it (memory_config_field).
+  sim::memory::MemoryMode memory = sim::memory::MemoryMode::Sc;
 
   uint64_t num(const std::string& name) const;        // a numeric parameter (throws if absent)
   uint32_t u32(const std::string& name) const { return static_cast<uint32_t>(num(name)); }

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/memory/memory_mode.h"
 #include "histories/history.h"
 #include "structures/bucket_heap/config.h"
 
@@ -23,6 +24,7 @@ struct BucketConfig {
   uint32_t d = 2;
   bucket_heap::Variant variant = bucket_heap::Variant::Fixed;
   bucket_heap::Mutant mutant = bucket_heap::Mutant::None;
+  sim::memory::MemoryMode memory = sim::memory::MemoryMode::Sc;  // the simulator's memory (replay strings name it)
   // Generation only:
   uint32_t ops = 40;
 };

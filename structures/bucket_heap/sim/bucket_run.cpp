@@ -81,6 +81,7 @@ BucketExecution execute_bucket(const BucketConfig& c, const BucketProgram& p, si
   // One simulator a thread, its fiber stacks kept between runs: a fresh one maps and
   // faults in 256 KB a fiber every run (under ASan, also poisons and quarantines it).
   thread_local sim::Simulator sim;
+  sim.set_memory_mode(c.memory);
   auto check = [&](uint32_t i, bool pre) {
     if (e.invariant_failure) return;
     if (auto bad = resolve_conditions(h, i, pre)) e.invariant_failure = *bad;

@@ -23,6 +23,11 @@ constexpr MutantInfo kMutants[] = {
     {gheap::Mutant::FixedBigChild, "fixed-big-child", "delete always sends the larger half to the right child"},
     {gheap::Mutant::LostRootRelease, "lost-root-release",
      "the root's release is lost: the first operation keeps it, every later one waits (a deadlock; also on the GPU)"},
+    {gheap::Mutant::RelaxedLocks, "relaxed-locks",
+     "the heap authors' ordering: locks by relaxed CASes with no fence, batches by weak loads and stores (caught "
+     "under --memory ptx only)"},
+    {gheap::Mutant::RelaxedLocksFenced, "relaxed-locks-fenced",
+     "relaxed-locks with a fence.sc.gpu on either side of every atomic (a control: passes under --memory ptx too)"},
 };
 }  // namespace
 
@@ -63,11 +68,15 @@ bool mutant_applies(gheap::Mutant m, gheap::Flavor f) {
   }
 }
 
+bool mutant_is_ordering(gheap::Mutant m) {
+  return m == gheap::Mutant::RelaxedLocks || m == gheap::Mutant::RelaxedLocksFenced;
+}
+
 std::string encode_config(const HeapConfig& c) {
   std::string s = structure_name(c.flavor) + ":" + variant_name(c.variant) + ":k=" + std::to_string(c.k) +
                   ":t=" + std::to_string(c.threads);
   if (c.mutant != gheap::Mutant::None) s += ":mutant=" + mutant_name(c.mutant);
-  return s;
+  return s + sim::memory::memory_config_field(c.memory);
 }
 
 HeapConfig decode_config(const std::string& text) {
@@ -100,6 +109,8 @@ HeapConfig decode_config(const std::string& text) {
       }
       if (n < 1 || n > 1024) throw std::invalid_argument("config: " + key + " out of range in '" + p + "'");
       (key == "k" ? c.k : c.threads) = static_cast<uint32_t>(n);
+    } else if (key == "memory") {
+      c.memory = sim::memory::parse_memory_config_value(val, "config");
     } else if (key == "mutant") {
       auto m = parse_mutant(val);
       if (!m) throw std::invalid_argument("config: unknown mutant '" + val + "'");

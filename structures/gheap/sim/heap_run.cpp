@@ -28,6 +28,11 @@ Execution HeapRunner::execute(const Program& program, sim::Strategy& strategy, u
   const uint32_t k = config_.k;
 
   Execution e;
+  sim_.set_memory_mode(config_.memory);
+  const sim::SimContext::Orders orders = config_.mutant == gheap::Mutant::RelaxedLocks ? sim::SimContext::Orders::Dropped
+                                         : config_.mutant == gheap::Mutant::RelaxedLocksFenced
+                                             ? sim::SimContext::Orders::DroppedFenced
+                                             : sim::SimContext::Orders::AsWritten;
   sim_.set_quiescent_hook([this, &e] {
     if (e.invariant_failure) return;
     e.invariant_failure = quiescent_check();
@@ -40,6 +45,7 @@ Execution HeapRunner::execute(const Program& program, sim::Strategy& strategy, u
         std::vector<uint32_t> scratch(gheap::kScratchKeysPerK * k);
         const auto s = gheap::make_scratch(scratch.data(), k);
         sim::SimContext x(sim_, a, &recorder_, config_.threads);
+        x.set_orders(orders);
         int64_t op_id = static_cast<int64_t>(a) << 20;
         // The run's heap as a compile-time policy (every mutant is instantiated here,
         // in the simulator's driver, and nowhere on the GPU).

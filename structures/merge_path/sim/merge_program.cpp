@@ -82,6 +82,7 @@ void decode_array(const std::string& text, uint32_t& off, std::vector<uint32_t>*
 std::string merge_replay_string(const MergeConfig& c, const MergeProgram& p, const std::vector<uint32_t>& picks) {
   std::string config = "merge:blocks=" + std::to_string(c.blocks);
   if (c.mutant != MergeMutant::None) config += ":mutant=" + merge_mutant_name(c.mutant);
+  config += sim::memory::memory_config_field(c.memory);
   return config + "|a=" + std::to_string(p.off_a) + ":" + encode_keys(p.a) + ";b=" + std::to_string(p.off_b) + ":" +
          encode_keys(p.b) + ";c=" + std::to_string(p.off_c) + "|" + sim::encode_picks(picks);
 }
@@ -96,6 +97,8 @@ MergeReplayInput parse_merge_replay_string(const std::string& s) {
     if (field.rfind("blocks=", 0) == 0) {
       in.config.blocks = parse_u32(field.substr(7), "blocks");
       if (in.config.blocks < 1 || in.config.blocks > 21) throw std::invalid_argument("merge schedule: 1 to 21 blocks");
+    } else if (field.rfind("memory=", 0) == 0) {
+      in.config.memory = sim::memory::parse_memory_config_value(field.substr(7), "merge schedule");
     } else if (field.rfind("mutant=", 0) == 0) {
       const auto m = parse_merge_mutant(field.substr(7));
       if (!m) throw std::invalid_argument("merge schedule: unknown mutant '" + field.substr(7) + "'");

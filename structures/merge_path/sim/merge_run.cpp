@@ -54,9 +54,9 @@ MergeExecution execute_merge(const MergeConfig& c, const MergeProgram& p, sim::S
   // The mutant is a template argument: each instantiation is a separate merge.
   if (c.mutant == merge_path::MergeMutant::WindowOverrun)
     st = merge_path::sim_merge_impl<ExploreMergePolicy, merge_path::MergeMutant::WindowOverrun>(
-        args, blocks, strategy, max_points, begun);
+        args, blocks, strategy, max_points, begun, c.memory);
   else
-    st = merge_path::sim_merge_impl<ExploreMergePolicy>(args, blocks, strategy, max_points, begun);
+    st = merge_path::sim_merge_impl<ExploreMergePolicy>(args, blocks, strategy, max_points, begun, c.memory);
 
   MergeExecution e;
   e.run = std::move(st.run);

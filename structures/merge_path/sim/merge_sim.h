@@ -60,7 +60,8 @@ uint64_t sim_merge_blocks(uint64_t na, uint64_t nb, uint64_t blocks) {
 // itself, explore_histories); then the merge's blocks must fit one simulator run.
 template <class Policy, MergeMutant Mutant = MergeMutant::None, class Key, class Value, class Comp>
 SimMergeStats sim_merge_impl(MergeArgs<Key, Value, Comp> args, uint64_t blocks, sim::Strategy& strategy,
-                             uint64_t max_points, bool begun = false) {
+                             uint64_t max_points, bool begun = false,
+                             sim::memory::MemoryMode memory = sim::memory::MemoryMode::Sc) {
   SimMergeStats st;
   const uint64_t total = args.na + args.nb;
   if (total == 0) return st;
@@ -88,6 +89,7 @@ SimMergeStats sim_merge_impl(MergeArgs<Key, Value, Comp> args, uint64_t blocks, 
   std::unique_ptr<unsigned char[]> raw(new unsigned char[stride * per_run + 16]);
   unsigned char* base = raw.get() + (16 - reinterpret_cast<uintptr_t>(raw.get()) % 16) % 16;
   sim::Simulator sim;
+  sim.set_memory_mode(memory);
   uint64_t points = 0;
   for (uint64_t first = 0; first < g_count; first += per_run) {
     const uint64_t n = std::min<uint64_t>(per_run, g_count - first);

@@ -146,6 +146,7 @@ PsyncExecution execute_psync(const PsyncConfig& c, const PsyncProgram& p, sim::S
   // One simulator a thread, its fiber stacks kept between runs: a fresh one maps and
   // faults in 256 KB a fiber every run (under ASan, also poisons and quarantines it).
   thread_local sim::Simulator sim;
+  sim.set_memory_mode(c.memory);
   sim::SimBlock block(sim, nullptr, 0, e.actors);
   // Between steps every actor waits at the barrier: the heap property must hold on
   // every node no delete-update process is working on (a process that is done

@@ -120,7 +120,7 @@ std::string slab_replay_string(const SlabConfig& c, const SlabProgram& p, const 
   if (c.variant != slab_hash::Variant::Paper) s += ":variant=" + slab_variant_name(c.variant);
   if (!c.light) s += ":alloc=regular";
   if (c.mutant != slab_hash::Mutant::None) s += ":mutant=" + slab_mutant_name(c.mutant);
-  s += "|";
+  s += sim::memory::memory_config_field(c.memory) + "|";
   for (size_t w = 0; w < p.warps.size(); ++w) {
     if (w) s += ";";
     for (size_t i = 0; i < p.warps[w].size(); ++i) {
@@ -152,6 +152,8 @@ SlabReplayInput parse_slab_replay_string(const std::string& s) {
       const auto v = parse_slab_variant(kv.substr(8));
       if (!v) throw std::invalid_argument("slab schedule: unknown variant '" + kv.substr(8) + "' (paper, fixed)");
       in.config.variant = *v;
+    } else if (kv.rfind("memory=", 0) == 0) {
+      in.config.memory = sim::memory::parse_memory_config_value(kv.substr(7), "slab schedule");
     } else if (kv == "alloc=regular") {
       in.config.light = false;
     } else if (kv.rfind("mutant=", 0) == 0) {

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/memory/memory_mode.h"
 #include "histories/history.h"
 #include "histories/result_shapes.h"
 #include "structures/slab_hash/slab_hash_view.h"
@@ -28,6 +29,7 @@ struct SlabConfig {
   slab_hash::Mutant mutant = slab_hash::Mutant::None;
   bool light = true;      // SlabAlloc-light, or the regular SlabAlloc
   uint32_t buckets = 1;   // few buckets: lists grow past their base slab, warps race to extend them
+  sim::memory::MemoryMode memory = sim::memory::MemoryMode::Sc;  // the simulator's memory (replay strings name it)
   // Generation only:
   uint32_t warps = 4;
   uint32_t ops = 16;      // per warp, at most 32 (one per lane)

@@ -45,6 +45,7 @@ SlabExecution execute_slab(const SlabConfig& c, const SlabProgram& p, sim::Strat
   // One simulator a thread, its fiber stacks kept between runs: a fresh one maps and
   // faults in 256 KB a fiber every run (under ASan, also poisons and quarantines it).
   thread_local sim::Simulator sim;
+  sim.set_memory_mode(c.memory);
   const auto warps = static_cast<uint32_t>(p.warps.size());
   with_run_policy(c, [&](auto policy) {
     using P = decltype(policy);

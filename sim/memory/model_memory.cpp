@@ -1,0 +1,92 @@
+#include "sim/memory/model_memory.h"
+
+namespace gpulin::sim::memory {
+
+namespace {
+const uint32_t* low_word(const uint64_t* p) { return reinterpret_cast<const uint32_t*>(p); }
+uint32_t low(uint64_t v) { return static_cast<uint32_t>(v); }
+uint32_t high(uint64_t v) { return static_cast<uint32_t>(v >> 32); }
+}  // namespace
+
+ModelMemory::ModelMemory(uint32_t actors)
+    : model_([actors] {
+        std::vector<Place> places(actors);
+        for (uint32_t a = 0; a < actors; ++a) places[a].cta = a;
+        return places;
+      }()),
+      rereads_(actors) {}
+
+uint32_t ModelMemory::location(const uint32_t* p) {
+  const auto [it, made] = locs_.try_emplace(p, 0u);
+  if (made) {
+    it->second = model_.add_location(*p);
+    newest_.push_back(*p);
+  } else if (newest_[it->second] != *p) {
+    ++outside_writes_;
+    model_.outside_store(it->second, *p);
+    newest_[it->second] = *p;
+  }
+  return it->second;
+}
+
+uint32_t ModelMemory::read(uint32_t actor, uint32_t loc, Order o, Scope s, const Choose& choose) {
+  Rereads& r = rereads_[actor];
+  if (r.loc != loc) r = {loc, 0};
+  const bool bounded = r.stale >= kStaleRereads;
+  const auto v = static_cast<uint32_t>(model_.load(actor, loc, o, s, [&](uint32_t n) { return bounded ? n - 1 : choose(n); }));
+  if (model_.last_read(actor).index + 1 < model_.stores(loc)) {
+    ++r.stale;
+    ++stale_reads_;
+  } else {
+    r.stale = 0;
+  }
+  return v;
+}
+
+uint32_t ModelMemory::load(uint32_t actor, const uint32_t* p, Order o, Scope s, const Choose& choose) {
+  return read(actor, location(p), o, s, choose);
+}
+
+uint64_t ModelMemory::load(uint32_t actor, const uint64_t* p, Order o, Scope s, const Choose& choose) {
+  const uint32_t lo = location(low_word(p)), hi = location(low_word(p) + 1);
+  const uint32_t v_lo = read(actor, lo, o, s, choose);
+  const uint32_t index = model_.last_read(actor).index;
+  uint32_t v_hi = 0;
+  if (o != Order::Weak && model_.stores(lo) == model_.stores(hi)) {
+    // Single-copy atomic: the high half from the store the low half came from
+    // (the candidates end at the newest store; `index` is among them, as the two
+    // words' views move together).
+    v_hi = read(actor, hi, o, s, [&](uint32_t n) {
+      const uint32_t first = model_.stores(hi) - n;
+      return index >= first ? index - first : 0;
+    });
+  } else {
+    v_hi = read(actor, hi, o, s, choose);
+  }
+  return uint64_t{v_hi} << 32 | v_lo;
+}
+
+void ModelMemory::store(uint32_t actor, const uint32_t* p, uint32_t v, Order o, Scope s) {
+  const uint32_t loc = location(p);
+  model_.store(actor, loc, v, o, s);
+  newest_[loc] = v;
+}
+
+void ModelMemory::store(uint32_t actor, const uint64_t* p, uint64_t v, Order o, Scope s) {
+  store(actor, low_word(p), low(v), o, s);
+  store(actor, low_word(p) + 1, high(v), o, s);
+}
+
+void ModelMemory::rmw(uint32_t actor, const uint32_t* p, std::optional<uint32_t> next, Order o, Scope s) {
+  const uint32_t loc = location(p);
+  model_.rmw(actor, loc, o, s, [&](uint64_t) { return next ? std::optional<uint64_t>(*next) : std::nullopt; });
+  if (next) newest_[loc] = *next;
+  rereads_[actor] = {};
+}
+
+void ModelMemory::rmw(uint32_t actor, const uint64_t* p, std::optional<uint64_t> next, Order o, Scope s) {
+  rmw(actor, low_word(p), next ? std::optional<uint32_t>(low(*next)) : std::nullopt, o, s);
+  rmw(actor, low_word(p) + 1, next ? std::optional<uint32_t>(high(*next)) : std::nullopt, o, s);
+}
+
+}  // namespace gpulin::sim::memory
