@@ -150,6 +150,7 @@ struct Options {
   std::string csv;
   int runs = 3;
   std::string shared = GPULIN_SHARED_DIR;
+  std::string only;  // one group (--only), or every group
 };
 
 // ---------------------------------------------------------------- simulator
@@ -235,39 +236,55 @@ void bench_sim(const Options& o) {
           "boost::context::fiber ping-pong, " + std::to_string(round_trips) + " round trips");
 
   const uint64_t schedules = o.quick ? 30 : 2000;
+  // Each heap under sc, then under the ptx memory mode (the same programs and
+  // schedule seeds; under ptx a stale read is one more decision, so the schedules
+  // differ), the ptx row's note giving its speed against the sc row's.
   for (auto flavor : {gheap::Flavor::TopDown, gheap::Flavor::BottomUp}) {
-    std::vector<double> pps, per_sched, ns_pt;
-    std::map<std::string, uint64_t> failures;  // by kind, over all runs
-    for (int r = 0; r < o.runs; ++r) {
-      explore::HeapExploreOptions eo;
-      eo.config.flavor = flavor;
-      eo.config.variant = gheap::Variant::Fixed;
-      eo.config.k = 4;
-      eo.shape.actors = 4;
-      eo.shape.ops = 8;
-      eo.shape.k = 4;
-      eo.strategy = "pct";
-      eo.schedules = schedules;
-      eo.seed = 1;
-      eo.judge.search_max_ops = 0;
-      eo.shrink = false;
-      const explore::ExploreSummary sum = explore::run_heap_explore(eo);
-      const double p = static_cast<double>(sum.points) / sum.sim_seconds;
-      pps.push_back(p);
-      ns_pt.push_back(1e9 / p);
-      per_sched.push_back(static_cast<double>(sum.points) / static_cast<double>(sum.schedules));
-      for (auto& [k, n] : sum.counts) failures[explore::to_string(k)] += n;
+    double sc_median = 0;
+    for (auto memory : {sim::memory::MemoryMode::Sc, sim::memory::MemoryMode::Ptx}) {
+      std::vector<double> pps, per_sched;
+      std::map<std::string, uint64_t> failures;  // by kind, over all runs
+      uint64_t stale = 0;
+      for (int r = 0; r < o.runs; ++r) {
+        explore::HeapExploreOptions eo;
+        eo.config.flavor = flavor;
+        eo.config.variant = gheap::Variant::Fixed;
+        eo.config.k = 4;
+        eo.config.memory = memory;
+        eo.shape.actors = 4;
+        eo.shape.ops = 8;
+        eo.shape.k = 4;
+        eo.strategy = "pct";
+        eo.schedules = schedules;
+        eo.seed = 1;
+        eo.judge.search_max_ops = 0;
+        eo.shrink = false;
+        const explore::ExploreSummary sum = explore::run_heap_explore(eo);
+        const double p = static_cast<double>(sum.points) / sum.sim_seconds;
+        pps.push_back(p);
+        per_sched.push_back(static_cast<double>(sum.points) / static_cast<double>(sum.schedules));
+        stale += sum.stale_reads;
+        for (auto& [k, n] : sum.counts) failures[explore::to_string(k)] += n;
+      }
+      const bool ptx = memory == sim::memory::MemoryMode::Ptx;
+      const double pps_med = stats_of(pps).median;
+      if (!ptx) sc_median = pps_med;
+      char note[300];
+      std::snprintf(note, sizeof note,
+                    "pct, 4 actors x 8 ops, k=4, %llu schedules, %.0f points/schedule, %.1f ns/point = %.1f bare switches",
+                    static_cast<unsigned long long>(schedules), stats_of(per_sched).median, 1e9 / pps_med,
+                    (1e9 / pps_med) / switch_ns);
+      std::string extra;
+      if (ptx) {
+        char ratio[160];
+        std::snprintf(ratio, sizeof ratio, "; %.2fx the sc row's points/s; %llu stale reads in %d runs", pps_med / sc_median,
+                      static_cast<unsigned long long>(stale), o.runs);
+        extra = ratio;
+      }
+      // Judged with the witness only (search skipped): the failures the judge reports.
+      for (auto& [k, n] : failures) extra += (extra.find("judged") == std::string::npos ? "; judged: " : ", ") + k + " " + std::to_string(n);
+      add_row("sim", explore::structure_name(flavor) + " fixed" + (ptx ? " ptx" : ""), "points/s", "1/s", pps, note + extra);
     }
-    const std::string name = explore::structure_name(flavor);
-    const double pps_med = stats_of(pps).median;
-    char note[200];
-    std::snprintf(note, sizeof note, "pct, 4 actors x 8 ops, k=4, %llu schedules, %.0f points/schedule, %.1f ns/point = %.1f bare switches",
-                  static_cast<unsigned long long>(schedules), stats_of(per_sched).median, 1e9 / pps_med,
-                  (1e9 / pps_med) / switch_ns);
-    // Judged with the witness only (search skipped): the failures the judge reports.
-    std::string judged;
-    for (auto& [k, n] : failures) judged += (judged.empty() ? "; judged: " : ", ") + k + " " + std::to_string(n);
-    add_row("sim", name + " fixed", "points/s", "1/s", pps, note + judged);
   }
 
   // Trivial body: as many points per run as a heap schedule has, roughly.
@@ -548,7 +565,8 @@ void write_csv(const std::string& path, const Machine& m, const Options& o) {
 }
 
 int usage(const char* argv0) {
-  std::fprintf(stderr, "usage: %s [--quick] [--csv FILE] [--runs N] [--shared DIR]\n", argv0);
+  std::fprintf(stderr, "usage: %s [--quick] [--csv FILE] [--runs N] [--shared DIR] [--only GROUP]\n", argv0);
+  std::fprintf(stderr, "  GROUP: sim, explore, witness, search (default: every group)\n");
   return 2;
 }
 
@@ -562,6 +580,7 @@ int main(int argc, char** argv) {
     else if (a == "--csv" && i + 1 < argc) o.csv = argv[++i];
     else if (a == "--runs" && i + 1 < argc) o.runs = std::max(1, std::atoi(argv[++i]));
     else if (a == "--shared" && i + 1 < argc) o.shared = argv[++i];
+    else if (a == "--only" && i + 1 < argc) o.only = argv[++i];
     else if (a == "-h" || a == "--help") return usage(argv[0]), 0;
     else return usage(argv[0]);
   }
@@ -570,11 +589,16 @@ int main(int argc, char** argv) {
   std::fprintf(stderr, "machine: %s, %s, %u logical cores\n", m.host.c_str(), m.cpu.c_str(), m.logical);
 
   try {
-    bench_sim(o);
-    bench_explore(o);
-    bench_witness(o);
-    bench_etcd(o);
-    bench_kv(o);
+    const auto group = [&o](const char* name) { return o.only.empty() || o.only == name; };
+    if (!o.only.empty() && !group("sim") && !group("explore") && !group("witness") && !group("search"))
+      return usage(argv[0]);
+    if (group("sim")) bench_sim(o);
+    if (group("explore")) bench_explore(o);
+    if (group("witness")) bench_witness(o);
+    if (group("search")) {
+      bench_etcd(o);
+      bench_kv(o);
+    }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "benchmark failed: %s\n", e.what());
     return 1;

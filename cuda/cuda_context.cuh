@@ -435,6 +435,17 @@ class CudaContext {
   __device__ __forceinline__ void load_lanes(Regs<uint32_t, 1>& dst, F&& src_of) const {
     dst.v[0] = device_ref<uint32_t>(*src_of(static_cast<uint32_t>(threadIdx.x & 31))).load(cuda::memory_order_relaxed);
   }
+  // The even lanes load their pairs (16 x 8 bytes, the same line in one
+  // transaction); each odd lane takes its half of its even neighbour's.
+  template <class F>
+  __device__ __forceinline__ void load_lane_pairs(Regs<uint32_t, 1>& dst, F&& src_of) const {
+    const auto lane = static_cast<uint32_t>(threadIdx.x & 31);
+    uint64_t pair = 0;
+    if ((lane & 1u) == 0)
+      pair = device_ref<uint64_t>(*reinterpret_cast<uint64_t*>(src_of(lane))).load(cuda::memory_order_relaxed);
+    const uint32_t high = __shfl_sync(WarpScope::kFullMask, static_cast<uint32_t>(pair >> 32), static_cast<int>(lane & ~1u));
+    dst.v[0] = (lane & 1u) ? high : static_cast<uint32_t>(pair);
+  }
   // A hint: lane l will soon read the line at src_of(l) (nullptr: none). The L2
   // starts fetching it now; the later read is the ordinary relaxed load.
   template <class F>

@@ -304,6 +304,19 @@ class SimContext {
     sim_.point();
     for (uint32_t lane = 0; lane < 32; ++lane) dst.of(lane)[0] = read_word(src_of(lane), Order::Relaxed);
   }
+  // Sixteen 64-bit loads at one point, each pair read whole.
+  template <class F>
+  void load_lane_pairs(Regs<uint32_t, 1>& dst, F&& src_of) {
+    outside_lanes("load_lane_pairs");
+    sim_.point();
+    for (uint32_t lane = 0; lane < 32; lane += 2) {
+      const auto* pair = reinterpret_cast<const uint64_t*>(src_of(lane));
+      if (reinterpret_cast<uintptr_t>(pair) % 8 != 0) sim_.fault("load_lane_pairs: a pair not 8-byte aligned");
+      const uint64_t v = read_word(pair, Order::Relaxed);
+      dst.of(lane)[0] = static_cast<uint32_t>(v);
+      dst.of(lane + 1)[0] = static_cast<uint32_t>(v >> 32);
+    }
+  }
   // A prefetch only changes when the GPU's read completes, not what it reads.
   template <class F>
   void prefetch_lanes(F&&) {

@@ -115,7 +115,13 @@ RunResult Simulator::run(uint32_t actors, const Body& body, Strategy& strategy, 
   in_flight_ = 0;
   stopped_ = false;
   runnable_ = actors == 64 ? ~ActorSet(0) : (ActorSet(1) << actors) - 1;
-  model_ = mode_ == memory::MemoryMode::Ptx ? std::make_unique<memory::ModelMemory>(actors) : nullptr;
+  if (mode_ == memory::MemoryMode::Sc) {
+    model_.reset();
+  } else if (model_) {
+    model_->reset(actors);
+  } else {
+    model_ = std::make_unique<memory::ModelMemory>(actors);
+  }
   impl_->actors.clear();
   impl_->actors.resize(actors);
   for (uint32_t a = 0; a < actors; ++a) {

@@ -20,6 +20,9 @@ void print_counts(const std::string& strategy, const explore::ExploreSummary& s,
              strategy == "dfs" ? (s.exhaustive ? " (exhaustive within the bound)" : " (bound not exhausted)") : "");
   fmt::print("  scheduling points/s  {:.1f} M  ({} points in {:.2f} s of simulation; {:.2f} s in all)\n",
              s.points / std::max(s.sim_seconds, 1e-9) / 1e6, s.points, s.sim_seconds, s.total_seconds);
+  if (s.stale_reads || s.outside_writes)
+    fmt::print("  stale reads          {}  (ptx: loads that read an older store; {} words written around the model)\n",
+               s.stale_reads, s.outside_writes);
   fmt::print("  distinct {}   {}\n", histories ? "histories" : "outputs  ", s.distinct_histories);
   if (histories) fmt::print("  searched histories   {}  (a repeat of a history that passed is not checked again)\n", s.searched);
   auto n = [&s](explore::Failure f) { auto it = s.counts.find(f); return it == s.counts.end() ? 0 : it->second; };

@@ -8,25 +8,56 @@ uint32_t low(uint64_t v) { return static_cast<uint32_t>(v); }
 uint32_t high(uint64_t v) { return static_cast<uint32_t>(v >> 32); }
 }  // namespace
 
-ModelMemory::ModelMemory(uint32_t actors)
-    : model_([actors] {
-        std::vector<Place> places(actors);
-        for (uint32_t a = 0; a < actors; ++a) places[a].cta = a;
-        return places;
-      }()),
-      rereads_(actors) {}
+namespace {
+std::vector<Place> own_ctas(uint32_t actors) {
+  std::vector<Place> places(actors);
+  for (uint32_t a = 0; a < actors; ++a) places[a].cta = a;
+  return places;
+}
+}  // namespace
+
+ModelMemory::ModelMemory(uint32_t actors) : model_(own_ctas(actors)), rereads_(actors) {}
+
+void ModelMemory::reset(uint32_t actors) {
+  model_.reset(own_ctas(actors));
+  live_pages_ = 0;
+  last_page_ = 0;
+  newest_.clear();
+  rereads_.assign(actors, Rereads{});
+  stale_reads_ = outside_writes_ = 0;
+  record_clock_ = 0;
+}
+
+uint32_t& ModelMemory::slot(const uint32_t* p) {
+  const auto addr = reinterpret_cast<uintptr_t>(p);
+  const uintptr_t base = addr & ~(kPageBytes - 1);
+  if (last_page_ >= live_pages_ || pages_[last_page_].base != base) {
+    last_page_ = 0;
+    while (last_page_ < live_pages_ && pages_[last_page_].base != base) ++last_page_;
+    if (last_page_ == live_pages_) {
+      if (live_pages_ == pages_.size()) pages_.emplace_back();
+      Page& page = pages_[live_pages_++];
+      page.base = base;
+      page.loc_plus_one.assign(kPageBytes / sizeof(uint32_t), 0);
+    }
+  }
+  return pages_[last_page_].loc_plus_one[(addr - base) / sizeof(uint32_t)];
+}
 
 uint32_t ModelMemory::location(const uint32_t* p) {
-  const auto [it, made] = locs_.try_emplace(p, 0u);
-  if (made) {
-    it->second = model_.add_location(*p);
+  uint32_t& s = slot(p);
+  if (s == 0) {
+    s = model_.add_location(*p) + 1;
     newest_.push_back(*p);
-  } else if (newest_[it->second] != *p) {
-    ++outside_writes_;
-    model_.outside_store(it->second, *p);
-    newest_[it->second] = *p;
+    return s - 1;
   }
-  return it->second;
+  const uint32_t loc = s - 1;
+  if (newest_[loc] != *p) {
+    ++outside_writes_;
+    model_.outside_store(loc, *p);
+    newest_[loc] = *p;
+  }
+  return loc;
 }
 
 uint32_t ModelMemory::read(uint32_t actor, uint32_t loc, Order o, Scope s, const Choose& choose) {

@@ -20,7 +20,6 @@
 
 #include <cstdint>
 #include <optional>
-#include <unordered_map>
 #include <vector>
 
 #include "sim/memory/ptx_memory.h"
@@ -37,6 +36,8 @@ class ModelMemory {
 
   // Every actor its own CTA on GPU 0 until placed.
   explicit ModelMemory(uint32_t actors);
+  // A fresh model for the next run, keeping what this one allocated.
+  void reset(uint32_t actors);
   void place(uint32_t actor, Place p) { model_.set_place(actor, p); }
 
   uint32_t load(uint32_t actor, const uint32_t* p, Order o, Scope s, const Choose& choose);
@@ -77,8 +78,19 @@ class ModelMemory {
     uint32_t loc = ~0u;
     uint32_t stale = 0;  // stale reads of `loc` in a row
   };
+  // Where each touched word's location is: pages of 1024 words, each an array of
+  // location + 1 (0: no location yet), the last page used first, then the others
+  // in turn (a run touches few pages).
+  static constexpr uintptr_t kPageBytes = 4096;
+  struct Page {
+    uintptr_t base = 0;
+    std::vector<uint32_t> loc_plus_one;
+  };
+  uint32_t& slot(const uint32_t* p);
+
   PtxMemory model_;
-  std::unordered_map<const uint32_t*, uint32_t> locs_;
+  std::vector<Page> pages_;  // [0, live_pages_) this run's; the rest reused
+  uint32_t live_pages_ = 0, last_page_ = 0;
   std::vector<uint32_t> newest_;  // by location: the value its newest store wrote
   std::vector<Rereads> rereads_;  // by actor
   uint64_t stale_reads_ = 0, outside_writes_ = 0;

@@ -42,18 +42,36 @@ bool releases(Order o) { return o == Order::Release || o == Order::AcqRel || o =
 constexpr uint32_t kMaxCandidates = 64;
 }  // namespace
 
-PtxMemory::PtxMemory(std::vector<Place> places) {
+PtxMemory::PtxMemory(std::vector<Place> places) { reset(places); }
+
+void PtxMemory::reset(const std::vector<Place>& places) {
   threads_.resize(places.size());
-  for (size_t t = 0; t < places.size(); ++t) threads_[t].place = places[t];
+  for (size_t t = 0; t < places.size(); ++t) {
+    Thread& th = threads_[t];
+    th.place = places[t];
+    th.cur.clear();
+    th.acquirable.clear();
+    for (View& v : th.acquirable_joined) v.clear();
+    th.fence_release = kNoView;
+    th.fence_scope = Scope::Sys;
+    th.last_read = {};
+    th.release_heads.clear();
+    for (auto& f : th.sc_fence) f = kNoView;
+  }
+  live_locs_ = 0;
+  arena_.clear();
 }
 
 uint32_t PtxMemory::add_location(uint64_t initial) {
-  locs_.push_back({Message{initial, kInitial, std::nullopt, Scope::Sys, true, Scope::Sys}});
-  return static_cast<uint32_t>(locs_.size() - 1);
+  if (live_locs_ == locs_.size()) locs_.emplace_back();
+  std::vector<Message>& stores = locs_[live_locs_];
+  stores.clear();
+  stores.push_back(Message{initial, kInitial, kNoView, Scope::Sys, true, Scope::Sys});
+  return live_locs_++;
 }
 
 void PtxMemory::outside_store(uint32_t loc, uint64_t value) {
-  locs_[loc].push_back(Message{value, kInitial, std::nullopt, Scope::Sys, true, Scope::Sys});
+  locs_[loc].push_back(Message{value, kInitial, kNoView, Scope::Sys, true, Scope::Sys});
   const auto index = static_cast<uint32_t>(locs_[loc].size() - 1);
   for (Thread& t : threads_) {
     widen(t.cur);
@@ -62,7 +80,7 @@ void PtxMemory::outside_store(uint32_t loc, uint64_t value) {
 }
 
 void PtxMemory::widen(View& v) const {
-  if (v.size() < locs_.size()) v.resize(locs_.size(), 0);
+  if (v.size() < live_locs_) v.resize(live_locs_, 0);
 }
 
 void PtxMemory::join(View& into, const View& from) {
@@ -70,16 +88,49 @@ void PtxMemory::join(View& into, const View& from) {
   for (size_t i = 0; i < from.size(); ++i) into[i] = std::max(into[i], from[i]);
 }
 
+void PtxMemory::join(View& into, ViewId from) const {
+  const uint32_t n = arena_[from];
+  const uint32_t* v = arena_.data() + from + 1;
+  if (into.size() < n) into.resize(n, 0);
+  for (uint32_t i = 0; i < n; ++i) into[i] = std::max(into[i], v[i]);
+}
+
+ViewId PtxMemory::freeze(const View& v) {
+  const auto id = static_cast<ViewId>(arena_.size());
+  arena_.push_back(static_cast<uint32_t>(v.size()));
+  arena_.insert(arena_.end(), v.begin(), v.end());
+  return id;
+}
+
+ViewId PtxMemory::joined(ViewId a, ViewId b) {
+  if (a == kNoView) return b;
+  if (b == kNoView) return a;
+  const uint32_t na = arena_[a], nb = arena_[b], n = std::max(na, nb);
+  const auto id = static_cast<ViewId>(arena_.size());
+  arena_.resize(arena_.size() + 1 + n, 0);  // a and b stay valid as indices
+  arena_[id] = n;
+  for (uint32_t i = 0; i < n; ++i)
+    arena_[id + 1 + i] = std::max(i < na ? arena_[a + 1 + i] : 0u, i < nb ? arena_[b + 1 + i] : 0u);
+  return id;
+}
+
 void PtxMemory::observe(uint32_t t, const Message& m, Order o, Scope s) {
   // Only strong accesses synchronise (a morally strong pair), and the initial
   // values carry nothing.
-  if (o == Order::Weak || !m.strong || !m.released || m.writer == kInitial) return;
+  if (o == Order::Weak || !m.strong || m.released == kNoView || m.writer == kInitial) return;
   Thread& r = threads_[t];
   const Place writer = threads_[m.writer].place;
   if (!includes(writer, m.release_scope, r.place)) return;  // the release does not reach t
-  for (Scope fence_scope : {Scope::Cta, Scope::Gpu, Scope::Sys})
-    if (includes(r.place, fence_scope, writer)) join(r.acquirable[static_cast<int>(fence_scope)], *m.released);
-  if (acquires(o) && includes(r.place, s, writer)) join(r.cur, *m.released);
+  for (Scope fence_scope : {Scope::Cta, Scope::Gpu, Scope::Sys}) {
+    if (!includes(r.place, fence_scope, writer)) continue;
+    r.acquirable.push_back({m.released, fence_scope});
+    break;
+  }
+  if (r.acquirable.size() > kMaxPendingViews) {
+    for (const Thread::Pending& p : r.acquirable) join(r.acquirable_joined[static_cast<int>(p.needs)], p.view);
+    r.acquirable.clear();
+  }
+  if (acquires(o) && includes(r.place, s, writer)) join(r.cur, m.released);
 }
 
 bool PtxMemory::morally_strong(uint32_t t, Scope s, const Message& m) const {
@@ -89,13 +140,13 @@ bool PtxMemory::morally_strong(uint32_t t, Scope s, const Message& m) const {
   return includes(r, s, w) && includes(w, m.scope, r);
 }
 
-PtxMemory::Message PtxMemory::message(uint32_t t, uint64_t value, Order o, Scope s) const {
+PtxMemory::Message PtxMemory::message(uint32_t t, uint64_t value, Order o, Scope s) {
   const Thread& w = threads_[t];
-  Message m{value, t, std::nullopt, s, o != Order::Weak, s};
+  Message m{value, t, kNoView, s, o != Order::Weak, s};
   if (releases(o)) {
-    m.released = w.cur;
-  } else if (m.strong && w.fence_release) {
-    m.released = *w.fence_release;
+    m.released = freeze(w.cur);
+  } else if (m.strong && w.fence_release != kNoView) {
+    m.released = w.fence_release;
     m.release_scope = w.fence_scope;
   }
   return m;
@@ -123,16 +174,15 @@ void PtxMemory::store(uint32_t t, uint32_t loc, uint64_t value, Order o, Scope s
   w.cur[loc] = static_cast<uint32_t>(locs_[loc].size());  // the release view includes the store
   Message m = message(t, value, o, s);
   if (releases(o)) {
-    w.release_heads[loc] = {*m.released, s};
+    auto head = std::find_if(w.release_heads.begin(), w.release_heads.end(), [loc](const auto& h) { return h.first == loc; });
+    if (head == w.release_heads.end()) head = w.release_heads.insert(w.release_heads.end(), {loc, {}});
+    head->second = {m.released, s};
   } else if (m.strong) {
     // A later strong store of the thread to its release's location carries it on.
-    if (auto head = w.release_heads.find(loc); head != w.release_heads.end()) {
-      if (!m.released) {
-        m.released = head->second.view;
-        m.release_scope = head->second.scope;
-      } else {
-        join(*m.released, head->second.view);
-      }
+    for (const auto& [at, head] : w.release_heads) {
+      if (at != loc) continue;
+      if (m.released == kNoView) m.release_scope = head.scope;
+      m.released = joined(m.released, head.view);
     }
   }
   locs_[loc].push_back(std::move(m));
@@ -143,45 +193,59 @@ uint64_t PtxMemory::rmw(uint32_t t, uint32_t loc, Order o, Scope s,
   Thread& w = threads_[t];
   widen(w.cur);
   const auto index = static_cast<uint32_t>(locs_[loc].size() - 1);
-  const Message old = locs_[loc][index];
+  // The store it reads, until its own goes after it (which may move the vector).
+  const Message& old = locs_[loc][index];
+  const uint64_t old_value = old.value;
   w.cur[loc] = index;
   observe(t, old, acquires(o) ? Order::Acquire : Order::Relaxed, s);
   w.last_read = {old.writer, index};
-  if (const std::optional<uint64_t> now = update(old.value)) {
+  if (const std::optional<uint64_t> now = update(old_value)) {
     w.cur[loc] = index + 1;
     Message m = message(t, *now, o, s);
     // A release sequence: an RMW carries on what the store it read released.
-    if (old.released && old.writer != kInitial) {
-      if (!m.released) {
-        m.released = old.released;
-        m.release_scope = old.release_scope;
-      } else {
-        join(*m.released, *old.released);
-      }
+    if (old.released != kNoView && old.writer != kInitial) {
+      if (m.released == kNoView) m.release_scope = old.release_scope;
+      m.released = joined(m.released, old.released);
     }
     locs_[loc].push_back(std::move(m));
   }
-  return old.value;
+  return old_value;
 }
 
 void PtxMemory::fence(uint32_t t, Order o, Scope s) {
   Thread& f = threads_[t];
   widen(f.cur);
-  if (acquires(o)) join(f.cur, f.acquirable[static_cast<int>(s)]);
+  if (acquires(o)) {
+    // A fence of scope s reaches the writers a narrower scope reaches. What it
+    // takes in is part of the view now, which only grows: dropped.
+    const auto reaches = [s](Scope needs) { return static_cast<int>(needs) <= static_cast<int>(s); };
+    std::erase_if(f.acquirable, [&](const Thread::Pending& p) {
+      if (!reaches(p.needs)) return false;
+      join(f.cur, p.view);
+      return true;
+    });
+    for (Scope needs : {Scope::Cta, Scope::Gpu, Scope::Sys})
+      if (reaches(needs)) {
+        View& v = f.acquirable_joined[static_cast<int>(needs)];
+        if (!v.empty()) join(f.cur, v);
+        v.clear();
+      }
+  }
   if (o == Order::Sc) {
     // The SC fences it is morally strong with, earlier in the (total) order they
     // ran in: it takes in their views.
     for (uint32_t u = 0; u < threads_.size(); ++u) {
       if (u == t) continue;
       for (Scope other : {Scope::Cta, Scope::Gpu, Scope::Sys}) {
-        const auto& v = threads_[u].sc_fence[static_cast<int>(other)];
-        if (v && includes(f.place, s, threads_[u].place) && includes(threads_[u].place, other, f.place)) join(f.cur, *v);
+        const ViewId v = threads_[u].sc_fence[static_cast<int>(other)];
+        if (v != kNoView && includes(f.place, s, threads_[u].place) && includes(threads_[u].place, other, f.place))
+          join(f.cur, v);
       }
     }
-    f.sc_fence[static_cast<int>(s)] = f.cur;
+    f.sc_fence[static_cast<int>(s)] = freeze(f.cur);
   }
   if (releases(o)) {
-    f.fence_release = f.cur;
+    f.fence_release = freeze(f.cur);
     f.fence_scope = s;
   }
 }

@@ -58,6 +58,10 @@ bool includes(Place a, Scope s, Place b);
 
 // Per location, the index (in coherence order) of the oldest store a thread may read.
 using View = std::vector<uint32_t>;
+// A view some stores and threads share, never changed once made (a release's): its
+// place in the model's arena of frozen views (kNoView: none).
+using ViewId = uint32_t;
+inline constexpr ViewId kNoView = ~0u;
 
 class PtxMemory {
  public:
@@ -65,12 +69,15 @@ class PtxMemory {
   using Choose = std::function<uint32_t(uint32_t n)>;
 
   explicit PtxMemory(std::vector<Place> threads);
+  // As a fresh model of these threads, keeping what it allocated (a simulator makes
+  // one model and resets it for every run).
+  void reset(const std::vector<Place>& threads);
   // Moves thread t (before its first access: its view keeps what it has).
   void set_place(uint32_t t, Place p) { threads_[t].place = p; }
 
   // A new location holding `initial` (the store every thread's view starts at).
   uint32_t add_location(uint64_t initial);
-  uint32_t locations() const { return static_cast<uint32_t>(locs_.size()); }
+  uint32_t locations() const { return live_locs_; }
   uint32_t threads() const { return static_cast<uint32_t>(threads_.size()); }
 
   uint64_t load(uint32_t t, uint32_t loc, Order o, Scope s, const Choose& choose);
@@ -115,7 +122,7 @@ class PtxMemory {
     uint32_t writer = kInitial;
     // What an acquire reading this store takes in: the writer's view at its release
     // (a release store, or a strong store after a release fence), with its scope.
-    std::optional<View> released;
+    ViewId released = kNoView;
     Scope release_scope = Scope::Sys;
     bool strong = true;
     Scope scope = Scope::Sys;  // the store's own
@@ -123,34 +130,50 @@ class PtxMemory {
   // A release store's view, carried on by the thread's later strong stores to its
   // location (the release sequence).
   struct ReleaseHead {
-    View view;
+    ViewId view = kNoView;
     Scope scope = Scope::Sys;
   };
   struct Thread {
     Place place;
     View cur;
-    // Per fence scope (Cta, Gpu, Sys): the views an acquire fence of that scope
-    // would take in, from the releases that strong loads read so far.
-    View acquirable[3];
+    // What an acquire fence would take in: the views of the releases that strong
+    // loads read since the last one, each with the narrowest fence scope that
+    // reaches its writer; past kMaxPendingViews they are joined, by that scope.
+    struct Pending {
+      ViewId view;
+      Scope needs;
+    };
+    std::vector<Pending> acquirable;
+    View acquirable_joined[3];
     // After a release fence: the view strong stores carry, and the fence's scope.
-    std::optional<View> fence_release;
+    ViewId fence_release = kNoView;
     Scope fence_scope = Scope::Sys;
     ReadFrom last_read;
-    std::map<uint32_t, ReleaseHead> release_heads;  // by location
-    std::optional<View> sc_fence[3];                // its latest fence.sc of each scope
+    std::vector<std::pair<uint32_t, ReleaseHead>> release_heads;  // by location (few)
+    ViewId sc_fence[3] = {kNoView, kNoView, kNoView};  // its latest fence.sc of each scope
   };
 
+  static constexpr size_t kMaxPendingViews = 32;
   void widen(View& v) const;  // to every location
   static void join(View& into, const View& from);
+  void join(View& into, ViewId from) const;
+  // A frozen copy of `v`; the view that is `a` joined with `b` (either may be kNoView).
+  ViewId freeze(const View& v);
+  ViewId joined(ViewId a, ViewId b);
   // The reading thread takes in what a read of `m` gives it (order `o`, scope `s`).
   void observe(uint32_t t, const Message& m, Order o, Scope s);
   // The message thread t's store of `value` carries (order `o`, scope `s`).
-  Message message(uint32_t t, uint64_t value, Order o, Scope s) const;
+  Message message(uint32_t t, uint64_t value, Order o, Scope s);
   // Whether a load by t of scope s and the store m are morally strong.
   bool morally_strong(uint32_t t, Scope s, const Message& m) const;
 
   std::vector<Thread> threads_;
+  // Locations [0, live_locs_) are this run's; the rest keep their capacity for the next.
   std::vector<std::vector<Message>> locs_;
+  uint32_t live_locs_ = 0;
+  // The frozen views of this run, each its size then its entries (ViewId: where it
+  // starts): made with no allocation once a run of that size has been seen.
+  std::vector<uint32_t> arena_;
 };
 
 }  // namespace gpulin::sim::memory

@@ -374,6 +374,13 @@ concept WarpLanes = requires(X& x, typename X::template Regs<uint32_t, 1>& regs,
   // (relaxed, device scope); a slab of 32 words (one 128-byte line) is read in one
   // transaction, so the simulator reads the 32 words at one point
   x.load_lanes(regs, contract_args::LaneToWordAddress{});
+  // void x.load_lane_pairs(Regs<uint32_t, 1>& dst, F src_of): load_lanes with the
+  // words read in pairs: lanes 2i and 2i + 1 get the two halves of ONE 64-bit
+  // relaxed load at src_of(2i) (8-byte aligned; src_of(2i + 1) the word after it).
+  // Single-copy atomic, so a pair written by one 64-bit CAS is never seen half
+  // old, half new, which two 32-bit loads of it may be under the PTX model (they
+  // overlap the CAS only in part: docs/memory-model.md). One point, as load_lanes
+  x.load_lane_pairs(regs, contract_args::LaneToWordAddress{});
 };
 
 // ---- the block's barriers (warp actors of one block taking separate roles, the

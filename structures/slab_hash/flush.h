@@ -21,7 +21,7 @@ GPULIN_HD void slab_flush(X& x, const SlabHashView<P>& h, uint32_t bucket) {
   SlabRegs<X> r;
   uint32_t wnext = kBaseSlab, wlane = 0;  // where the next live entry goes
   for (uint32_t* slab = h.base_slab(bucket);;) {
-    read_slab(x, slab, r);
+    read_slab<P>(x, slab, r);
     const uint32_t live =
         x.ballot([&](uint32_t l) { return r.of(l)[0] != kEmptyKey && r.of(l)[0] != kDeletedKey; }) & T::kKeyLanes;
     for (uint32_t m = live; m != 0; m &= m - 1) {

@@ -6,7 +6,8 @@
 // `bucket` is h.hash(key), computed by the key's own lane before the work queue
 // runs (all lanes at once, as Fig. 2 hashes per thread).
 //
-// Every slab access is a per-lane read of the 32 words (x.load_lanes, one point)
+// Every slab access is a per-lane read of the 32 words (one point: x.load_lane_pairs
+// for slabs of pairs, a pair read whole; x.load_lanes for the set's keys)
 // followed by ballots and shuffles on registers; writes are CASes by one lane
 // (x.cas, 64-bit for a pair) or, for DELETE in the unique modes, the paper's
 // plain write of DELETED. All of them are relaxed (structures/exec/memory_order.h):
@@ -54,9 +55,16 @@ GPULIN_HD void decided(X& x) {
   if constexpr (!P::versioned) x.record_lp();
 }
 
-template <class X>
+// A slab of pairs is read a pair at a time (x.load_lane_pairs): a search that
+// finds a key reads the value the same store wrote with it. With one 32-bit load
+// a lane, the PTX model lets the value lane read an older store than the key lane
+// (docs/findings.md, S-ptx): a search returning EMPTY for a key being inserted.
+template <class P, class X>
 GPULIN_HD void read_slab(X& x, uint32_t* slab, SlabRegs<X>& r) {
-  x.load_lanes(r, [slab](uint32_t l) { return slab + l; });
+  if constexpr (ModeTraits<P::mode>::kPairs)
+    x.load_lane_pairs(r, [slab](uint32_t l) { return slab + l; });
+  else
+    x.load_lanes(r, [slab](uint32_t l) { return slab + l; });
 }
 
 template <class X>
@@ -106,14 +114,14 @@ GPULIN_HD SlabSearchResult slab_search_read(X& x, const SlabHashView<P>& h, Slab
       return {};
     }
     if (at_list_end(x, h, r, slab)) return {};
-    read_slab(x, slab, r);
+    read_slab<P>(x, slab, r);
   }
 }
 
 template <class X, class P>
 GPULIN_HD SlabSearchResult slab_search(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, uint32_t bucket, uint32_t key) {
   uint32_t* slab = h.base_slab(bucket);
-  read_slab(x, slab, r);
+  read_slab<P>(x, slab, r);
   return slab_search_read(x, h, r, key, slab);
 }
 
@@ -137,7 +145,7 @@ GPULIN_HD bool slab_insert(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, WarpA
   bool reread = true;
   for (;;) {
     if (reread) {
-      read_slab(x, slab, r);
+      read_slab<P>(x, slab, r);
       tried = 0;
     }
     reread = true;
@@ -209,7 +217,7 @@ GPULIN_HD bool remove_pair(X& x, SlabRegs<X>& r, uint32_t* spot, uint32_t lane) 
 template <class X, class P>
 GPULIN_HD void slab_delete(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, uint32_t bucket, uint32_t key) {
   for (uint32_t* slab = h.base_slab(bucket);;) {
-    read_slab(x, slab, r);
+    read_slab<P>(x, slab, r);
     const uint32_t lane = lowest_lane(lanes_holding<X, P>(x, r, key));
     if (lane != 32) {
       if constexpr (P::mode == Mode::Multimap) {
@@ -235,7 +243,7 @@ GPULIN_HD uint32_t slab_search_all(X& x, const SlabHashView<P>& h, SlabRegs<X>& 
                                    uint32_t cap, uint32_t* over = nullptr) {
   uint32_t n = 0;
   for (uint32_t* slab = h.base_slab(bucket);;) {
-    read_slab(x, slab, r);
+    read_slab<P>(x, slab, r);
     for (uint32_t m = lanes_holding<X, P>(x, r, key); m != 0; m &= m - 1) {
       if (n == cap) {
         if constexpr (P::versioned) {
@@ -259,7 +267,7 @@ GPULIN_HD uint32_t slab_search_all(X& x, const SlabHashView<P>& h, SlabRegs<X>& 
 template <class X, class P>
 GPULIN_HD void slab_delete_all(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, uint32_t bucket, uint32_t key) {
   for (uint32_t* slab = h.base_slab(bucket);;) {
-    read_slab(x, slab, r);
+    read_slab<P>(x, slab, r);
     const uint32_t m = lanes_holding<X, P>(x, r, key);
     if (m != 0) {
       remove_pair<X, P>(x, r, slab + lowest_lane(m), lowest_lane(m));

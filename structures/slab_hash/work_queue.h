@@ -235,14 +235,14 @@ GPULIN_HD void warp_search_pairs(X& x, const SlabHashView<P>& h, typename X::tem
       queue &= queue - 1;
       const uint32_t key_a = task_word(x, task, a, kTaskKey);
       uint32_t* slab_a = h.base_slab(task_word(x, task, a, kTaskBucket));
-      read_slab(x, slab_a, ra);
+      read_slab<P>(x, slab_a, ra);
       if (b == 32) {
         done(a, search_result(slab_search_read(x, h, ra, key_a, slab_a)));
         return;
       }
       const uint32_t key_b = task_word(x, task, b, kTaskKey);
       uint32_t* slab_b = h.base_slab(task_word(x, task, b, kTaskBucket));
-      read_slab(x, slab_b, rb);
+      read_slab<P>(x, slab_b, rb);
       done(a, search_result(slab_search_read(x, h, ra, key_a, slab_a)));
       done(b, search_result(slab_search_read(x, h, rb, key_b, slab_b)));
     }

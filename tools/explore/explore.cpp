@@ -102,6 +102,8 @@ struct ScheduleCounter {
     const ExecutedRun run = steps.execute(strategy);
     sum.sim_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     sum.points += run.points;
+    sum.stale_reads += run.stale_reads;
+    sum.outside_writes += run.outside_writes;
     ++sum.schedules;
     seen.insert(run.history ? history_fingerprint(*run.history) : run.output_fingerprint);
     const Judgement j = steps.judge();

@@ -58,6 +58,10 @@ struct FailureReport {
 struct ExploreSummary {
   uint64_t schedules = 0;
   uint64_t points = 0;
+  // Under the ptx memory mode: loads that read an older store than the newest, and
+  // words the structure changed around the execution context (sim::RunResult).
+  uint64_t stale_reads = 0;
+  uint64_t outside_writes = 0;
   double sim_seconds = 0;    // time inside the simulator
   double total_seconds = 0;  // simulator, checkers, shrinking
   uint64_t distinct_histories = 0;
@@ -102,6 +106,7 @@ struct ExecutedRun {
   uint64_t points = 0;              // scheduling points
   const History* history = nullptr;  // what the run recorded
   uint64_t output_fingerprint = 0;   // without a history: its output's identity
+  uint64_t stale_reads = 0, outside_writes = 0;  // sim::RunResult's
 };
 struct HistoryExploration {
   // Makes a new current program from `seed`; returns its actors.

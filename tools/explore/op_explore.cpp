@@ -114,7 +114,7 @@ ExploreSummary run_op_explore(const ExploreOptions& o, const OpStructure& s) {
   };
   steps.execute = [&](sim::Strategy& strategy) {
     e = execute_ops(s, program, strategy, o.max_points);
-    return ExecutedRun{e.run.points, &e.history};
+    return ExecutedRun{e.run.points, &e.history, 0, e.run.stale_reads, e.run.outside_writes};
   };
   PassedHistories passed;
   const JudgeOptions judged = schedule_judge_options(o, passed);

@@ -95,9 +95,10 @@ std::string report_json(const ExploreReport& r) {
   for (size_t i = 0; i < r.run.size(); ++i)
     out += fmt::format("{}{}:{}", i ? "," : "", json_quoted(r.run[i].first), r.run[i].second);
   out += fmt::format("}},\"split\":{},\"units\":{},\"outputs_are_histories\":{},\"schedules\":{},\"histories\":{},"
-                     "\"searched\":{},\"points\":{},\"sim_seconds\":{:.6f},\"total_seconds\":{:.6f},\"exhaustive\":{}",
+                     "\"searched\":{},\"points\":{},\"stale_reads\":{},\"outside_writes\":{},\"sim_seconds\":{:.6f},"
+                     "\"total_seconds\":{:.6f},\"exhaustive\":{}",
                      json_quoted(r.split), s.units, r.histories, s.schedules, s.distinct_histories, s.searched, s.points,
-                     s.sim_seconds, s.total_seconds, s.exhaustive);
+                     s.stale_reads, s.outside_writes, s.sim_seconds, s.total_seconds, s.exhaustive);
   for (const auto& [kind, name] : failure_count_fields()) out += fmt::format(",\"{}\":{}", name, count_of(s, kind));
   out += ",\"first_failures\":[";
   bool first = true;
@@ -133,6 +134,8 @@ ExploreReport parse_report_json(const std::string& text, const std::string& sour
   s.distinct_histories = in.number(obj, "histories");
   s.searched = in.number(obj, "searched");
   s.points = in.number(obj, "points");
+  s.stale_reads = in.number(obj, "stale_reads");
+  s.outside_writes = in.number(obj, "outside_writes");
   s.sim_seconds = in.real(obj, "sim_seconds");
   s.total_seconds = in.real(obj, "total_seconds");
   s.exhaustive = in.boolean(obj, "exhaustive");
@@ -202,6 +205,8 @@ ExploreReport merge_reports(const std::vector<ExploreReport>& reports, const std
     s.schedules += p.schedules;
     s.searched += p.searched;
     s.points += p.points;
+    s.stale_reads += p.stale_reads;
+    s.outside_writes += p.outside_writes;
     s.sim_seconds += p.sim_seconds;
     s.total_seconds = std::max(s.total_seconds, p.total_seconds);
     s.exhaustive = s.exhaustive && p.exhaustive;

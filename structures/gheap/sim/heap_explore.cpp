@@ -69,7 +69,7 @@ ExploreSummary run_heap_explore(const ExploreOptions& o, const HeapConfig& confi
   };
   steps.execute = [&](sim::Strategy& strategy) {
     e = runner.execute(program, strategy, o.max_points);
-    return ExecutedRun{e.run.points, &e.history};
+    return ExecutedRun{e.run.points, &e.history, 0, e.run.stale_reads, e.run.outside_writes};
   };
   PassedHistories passed;  // one exploration (one rank) meets the same histories again and again
   const JudgeOptions judged = schedule_judge_options(o, passed);

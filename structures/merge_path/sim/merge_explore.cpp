@@ -83,7 +83,7 @@ ExploreSummary run_merge_explore(const ExploreOptions& o, const MergeConfig& con
   };
   steps.execute = [&](sim::Strategy& strategy) {
     e = execute_merge(config, program, strategy, o.max_points, /*begun=*/true);
-    return ExecutedRun{e.run.points, nullptr, output_fingerprint(e)};
+    return ExecutedRun{e.run.points, nullptr, output_fingerprint(e), e.run.stale_reads, e.run.outside_writes};
   };
   steps.judge = [&] { return judge_merge(e); };
   steps.report = [&](FailureReport& r) {

@@ -90,7 +90,7 @@ SimMergeStats sim_merge_impl(MergeArgs<Key, Value, Comp> args, uint64_t blocks, 
   unsigned char* base = raw.get() + (16 - reinterpret_cast<uintptr_t>(raw.get()) % 16) % 16;
   sim::Simulator sim;
   sim.set_memory_mode(memory);
-  uint64_t points = 0;
+  uint64_t points = 0, stale = 0, outside = 0;
   for (uint64_t first = 0; first < g_count; first += per_run) {
     const uint64_t n = std::min<uint64_t>(per_run, g_count - first);
     std::memset(base, 0xA5, stride * n);  // stale shared memory: reading unloaded slots shows
@@ -107,6 +107,8 @@ SimMergeStats sim_merge_impl(MergeArgs<Key, Value, Comp> args, uint64_t blocks, 
         strategy, max_points);
     ++st.runs;
     points += st.run.points;
+    stale += st.run.stale_reads;
+    outside += st.run.outside_writes;
     for (const auto& b : blks) {
       st.bulk_bytes += b->bulk_bytes();
       st.bulk_copies += b->bulk_copies();
@@ -115,6 +117,8 @@ SimMergeStats sim_merge_impl(MergeArgs<Key, Value, Comp> args, uint64_t blocks, 
     if (!st.completed()) break;
   }
   st.run.points = points;
+  st.run.stale_reads = stale;
+  st.run.outside_writes = outside;
   return st;
 }
 

@@ -105,7 +105,7 @@ ExploreSummary run_psync_explore(const ExploreOptions& o, const PsyncConfig& con
   };
   steps.execute = [&](sim::Strategy& strategy) {
     e = execute_psync(config, program, strategy, o.max_points);
-    return ExecutedRun{e.run.points, &e.history};
+    return ExecutedRun{e.run.points, &e.history, 0, e.run.stale_reads, e.run.outside_writes};
   };
   PassedHistories passed;  // one exploration (one rank) meets the same histories again and again
   const JudgeOptions judged = schedule_judge_options(o, passed);
