@@ -40,8 +40,8 @@ grep -E "tests passed|tests failed" "$out/gpu-tests.log" | tail -1
 grep -E "Failed|\*\*\*" "$out/gpu-tests.log" | head -20
 echo "== benchmarks: ${args[*]}"
 for round in 1 2; do
-  "$before/build-gpu/bench/gpulin_bench_slab" "${args[@]}" --csv "$out/word-reads-$round.csv" >"$out/word-reads-$round.txt" 2>&1
-  build-gpu/bench/gpulin_bench_slab "${args[@]}" --csv "$out/pair-reads-$round.csv" >"$out/pair-reads-$round.txt" 2>&1
+  "$before/build-gpu/bench/slab_hash/gpulin_bench_slab" "${args[@]}" --csv "$out/word-reads-$round.csv" >"$out/word-reads-$round.txt" 2>&1
+  build-gpu/bench/slab_hash/gpulin_bench_slab "${args[@]}" --csv "$out/pair-reads-$round.csv" >"$out/pair-reads-$round.txt" 2>&1
 done
 echo "== rows (median ms per timed run; word reads, pair reads, pair/word), both rounds"
 python3 - "$out" <<'EOF'

@@ -81,16 +81,25 @@ GPULIN_HD uint32_t bu_start_node(X& x, const HeapView<Key, P>& h, const Scratch<
   const uint32_t last = h.k - 1;
   const Key least = s.items[0];
   constexpr bool compare = P::mutant != Mutant::StartAtParent;
-  // Ancestor i (from 0) is tar >> (i + 1); those below the root are read into
-  // s.merged, 2k at a time (one gather when the heap is less than 2k levels deep).
-  const uint32_t below_root = floor_log2(tar) - 1, room = 2 * h.k;
+  // Ancestor i (from 0) is tar >> (i + 1); those below the root are read k at a
+  // time, into s.a and s.b in turn (one gather when the heap is at most k + 1
+  // levels deep). Every thread scans them after the gather's barrier, and nothing
+  // orders the scan before the block's next writes but a later barrier: the next
+  // gather goes to the other buffer, whose scan ended before this gather's
+  // barrier, and when the start is the root the block next merges into s.merged
+  // (not a buffer here; with the maxima in s.merged a thread still scanning read
+  // merged keys and went another way: compute-sanitizer's racecheck found it,
+  // docs/findings.md M3). s.a and s.b are next written after a lock's barrier.
+  const uint32_t below_root = floor_log2(tar) - 1, room = h.k;
+  Key* const buffers[2] = {s.a, s.b};
   uint32_t i = 0;
-  while (compare && i < below_root) {
+  for (uint32_t round = 0; compare && i < below_root; ++round) {
+    Key* const maxima = buffers[round % 2];
     const uint32_t n = below_root - i < room ? below_root - i : room;
-    x.load_gather(s.merged, n, [&](uint32_t j) { return h.node(tar >> (i + j + 1)) + last; });
+    x.load_gather(maxima, n, [&](uint32_t j) { return h.node(tar >> (i + j + 1)) + last; });
     uint32_t j = 0;
-    for (; j < n && least < s.merged[j]; ++j)                // the batch must go higher
-      if (s.merged[j] == KeyLimits<Key>::max_value) return 1;
+    for (; j < n && least < maxima[j]; ++j)                  // the batch must go higher
+      if (maxima[j] == KeyLimits<Key>::max_value) return 1;
     i += j;
     if (j < n) break;
   }
