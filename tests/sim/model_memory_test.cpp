@@ -210,5 +210,45 @@ TEST(SimMemoryMode, AReplayThatChoosesWhereTheRunPicksIsRefused) {
   }
 }
 
+// A pair written by one 64-bit CAS, read by another warp's lanes: with a 32-bit
+// load a lane (load_lanes) the key lane may read the new key while the value lane
+// reads the old value (the two loads overlap the CAS only in part); read a pair at
+// a time (load_lane_pairs) it never tears (the slab hash's reads, docs/findings.md M2).
+bool pair_tears(bool by_pairs) {
+  Simulator sim;
+  sim.set_memory_mode(MemoryMode::Ptx);
+  DfsStrategy dfs(1000);
+  bool torn = false;
+  while (dfs.begin_run(2)) {
+    alignas(128) uint32_t slab[32];
+    for (uint32_t& w : slab) w = ~0u;  // EMPTY keys and values
+    uint32_t key = 0, value = 0;
+    sim.run(
+        2,
+        [&](uint32_t a) {
+          SimContext x(sim, a, nullptr, WarpPlace{a, 2, 0, nullptr});
+          if (a == 0) {
+            x.cas(reinterpret_cast<uint64_t*>(slab), ~uint64_t{0}, (uint64_t{7} << 32) | 5, exec::relaxed);
+            return;
+          }
+          SimContext::Regs<uint32_t, 1> r;
+          if (by_pairs)
+            x.load_lane_pairs(r, [&](uint32_t l) { return slab + l; });
+          else
+            x.load_lanes(r, [&](uint32_t l) { return slab + l; });
+          key = r.of(0)[0];
+          value = r.of(1)[0];
+        },
+        dfs, 1000);
+    torn |= key == 5 && value != 7;
+  }
+  return torn;
+}
+
+TEST(SimMemoryMode, APairReadWholeNeverTearsTwoWordReadsMay) {
+  EXPECT_TRUE(pair_tears(false));
+  EXPECT_FALSE(pair_tears(true));
+}
+
 }  // namespace
 }  // namespace gpulin::sim::memory

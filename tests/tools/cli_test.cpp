@@ -253,6 +253,40 @@ TEST(CliExplore, PaperTopDownFailsAndItsScheduleReplays) {
   fs::remove_all(out);
 }
 
+// --memory ptx: the heap authors' ordering fails, and its replay string names the
+// memory, carries its read choices and replays failing; under sc (the default, or
+// replay --memory sc on the same string) the same runs pass. A word is refused.
+TEST(CliExplore, TheMemoryModeIsChosenNamedAndReplayed) {
+  const std::string shape = "explore --structure gheap-td --mutant relaxed-locks --actors 3 --ops 3 --schedules 300 ";
+  const Result sc = gpulin(shape);
+  EXPECT_EQ(sc.code, 0) << sc.out << sc.err;
+  EXPECT_EQ(sc.out.find("memory=ptx"), std::string::npos) << sc.out;
+  const Result ptx = gpulin(shape + "--memory ptx");
+  ASSERT_EQ(ptx.code, 1) << ptx.out << ptx.err;
+  EXPECT_NE(ptx.out.find("mutant=relaxed-locks memory=ptx"), std::string::npos) << ptx.out;
+  EXPECT_NE(ptx.out.find("stale reads"), std::string::npos) << ptx.out;
+  const size_t at = ptx.out.find("replay --schedule '");
+  ASSERT_NE(at, std::string::npos) << ptx.out;
+  const size_t from = at + std::string("replay --schedule '").size();
+  const std::string schedule = ptx.out.substr(from, ptx.out.find('\'', from) - from);
+  EXPECT_NE(schedule.find(":memory=ptx|"), std::string::npos) << schedule;
+  EXPECT_NE(schedule.find(".r0"), std::string::npos) << "a stale read among the picks: " << schedule;
+  EXPECT_EQ(gpulin("replay --schedule " + quote(schedule)).code, 1) << schedule;
+  const Result under_sc = gpulin("replay --memory sc --schedule " + quote(schedule));
+  EXPECT_EQ(under_sc.code, 0) << schedule << "\n" << under_sc.err;
+  const Result json = gpulin(shape + "--memory ptx --json");
+  EXPECT_NE(json.out.find("\"memory\":\"ptx\""), std::string::npos) << json.out;
+  EXPECT_NE(json.out.find("\"stale_reads\":"), std::string::npos) << json.out;
+  for (const char* cmd : {"explore --memory tso", "survey --memory tso", "replay --memory tso --schedule x"}) {
+    const Result bad = gpulin(cmd);
+    EXPECT_EQ(bad.code, 2) << cmd << "\n" << bad.err;
+    EXPECT_NE(bad.err.find("tso"), std::string::npos) << cmd << "\n" << bad.err;
+  }
+  const Result survey = gpulin("survey --memory ptx --only counter-array --schedules 50");
+  EXPECT_EQ(survey.code, 0) << survey.out << survey.err;
+  EXPECT_NE(survey.out.find("memory: ptx"), std::string::npos) << survey.out;
+}
+
 TEST(CliExplore, MergePassesAndItsOverrunMutantFailsAndReplays) {
   const Result ok = gpulin("explore --structure merge --strategy pct --schedules 500");
   EXPECT_EQ(ok.code, 0) << ok.out << ok.err;

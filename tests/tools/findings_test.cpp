@@ -81,6 +81,11 @@ const std::vector<Pinned>& pinned() {
        "u7=468126,u8=73736,u9=423639,u6=6268,u2=61771,x,u10=222920,u11=696280,x,x,x,u12=118206|0*41.1*2.2*2.1*19.2*2.1*"
        "33.2*2.1*24.2*2.1*24.2*12.1*6",
        1, "verdict: invariant: before RESOLVE(0): |B_i+1| = 4 < d 2^(2(i+1)) + d", false},
+      {"M1", "gheap-td:fixed:k=4:t=2:mutant=relaxed-locks:memory=ptx|d;i51-6-43-15|1*8.0*2.r1*2.r0*2.r1", 1,
+       "verdict: violation", false},
+      {"M2", "slab-map:buckets=1:memory=ptx|i0=1,i0=2,i1=3;i0=4,s1|0*4.1.0*2.1*2.0.1.0.r1.r0", 0, "verdict: pass",
+       false},
+      {"M4", "slab-set:buckets=1:memory=ptx|s0;i0|1.0*2.1*3.r0", 0, "verdict: proof-points", false},
   };
   return rows;
 }
@@ -104,7 +109,7 @@ TEST(FindingsDoc, EveryReplayStringIsPinned) {
   for (const Pinned& p : pinned()) rows.insert(p.schedule);
   // NAME:CONFIG|PROGRAM|PICKS, as docs/findings.md quotes them (a CONFIG has a ':').
   const std::regex replay(R"re((?:gheap-td|gheap-bu|slab-map|slab-set|slab-multimap|bucket-heap|psync|merge))re"
-                          R"re(:[^\s|`']*\|[^\s|`']*\|[0-9.*]*)re");
+                          R"re(:[^\s|`']*\|[^\s|`']*\|[0-9.*r]*)re");
   size_t quoted = 0;
   for (std::sregex_iterator it(doc.begin(), doc.end(), replay), end; it != end; ++it) {
     ++quoted;
