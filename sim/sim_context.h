@@ -7,10 +7,11 @@
 // Every shared access is a scheduling point, spin-waits park, and recording
 // appends to the host recorder. Under the ptx memory mode (Simulator::memory())
 // each access also goes through the memory model with the order and scope the
-// GPU's access has, and a load may read an older store. A warp step - the lanes of one for_each_lane, one
-// after the other, or one per-lane load, or one barrier operation outside them -
-// passes one scheduling point, so a warp's lanes advance together between points;
-// arrivals made by the lanes take effect after the step's point.
+// GPU's access has, and a load may read an older store. A warp step - the lanes
+// of one for_each_lane, one after the other, or one per-lane load, or one barrier
+// operation outside them - passes one scheduling point, so a warp's lanes advance
+// together between points; arrivals made by the lanes take effect after the
+// step's point.
 #pragma once
 
 #include <algorithm>
