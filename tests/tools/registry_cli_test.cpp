@@ -1,7 +1,8 @@
 // The registry through the command (tools/registry/): `gpulin list` shows every
 // structure and model; the template structure explores, fails with its mutant and
 // replays like the built-in ones; an option another structure owns is refused by
-// name; the survey runs a row per registered structure and variant.
+// name; the survey runs a row per registered structure and variant; every one
+// writes shared memory through its context.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -63,6 +64,18 @@ TEST(RegistryCli, AnOptionOfAnotherStructureIsRefusedByName) {
   const CliResult replay = gpulin("replay --schedule 'counter-array:counters=99|0.0.1|0'");
   EXPECT_EQ(replay.code, 2);
   EXPECT_NE(replay.err.find("--counters 99"), std::string::npos) << replay.err;
+}
+
+// Every registered structure writes the memory other actors can see through its
+// execution context: under the ptx memory mode no word is found changed behind
+// the model's back (`outside_writes`, docs/memory-model.md; issue 38's check that
+// shared memory goes through the context, for writes - a direct read is not seen).
+TEST(RegistryCli, EveryStructureWritesSharedMemoryThroughItsContext) {
+  for (const char* s : kStructures) {
+    const CliResult r = gpulin(std::string("explore --memory ptx --schedules 20 --json --structure ") + s);
+    ASSERT_NE(r.code, 2) << s << "\n" << r.err;
+    EXPECT_NE(r.out.find("\"outside_writes\":0,"), std::string::npos) << s << " writes around its context:\n" << r.out;
+  }
 }
 
 TEST(RegistryCli, TheSurveyHasARowPerStructureAndVariant) {

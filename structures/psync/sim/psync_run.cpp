@@ -83,14 +83,17 @@ struct SimRun {
     psync::CyclePlan plan;
     const bool fresh = cycle < p.cycles.size();
     try {
-      if (fresh) {
-        std::vector<uint32_t> keys = p.cycles[cycle];
-        std::sort(keys.begin(), keys.end());
-        std::copy(keys.begin(), keys.end(), h.new_keys);
-        plan = ctl.begin_cycle(static_cast<uint32_t>(keys.size()), int64_t(cycle));
-      }
+      if (fresh) plan = ctl.begin_cycle(static_cast<uint32_t>(p.cycles[cycle].size()), int64_t(cycle));
     } catch (const std::exception& err) {
       x.fail(err.what());
+    }
+    if (fresh) {
+      // The cycle's new keys, sorted, into the heap's input (the host's copy before
+      // the root step's kernel), through the context like every write of the heap's
+      // memory, so that the ptx memory mode sees it.
+      std::vector<uint32_t> keys = p.cycles[cycle];
+      std::sort(keys.begin(), keys.end());
+      if (!keys.empty()) x.store_block(h.new_keys, keys.data(), static_cast<uint32_t>(keys.size()));
     }
     if (fresh) {
       if (psync::root_case(plan.root) == psync::RootCase::Spawn)
