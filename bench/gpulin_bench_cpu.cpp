@@ -282,8 +282,10 @@ void bench_sim(const Options& o) {
         extra = ratio;
       }
       // Judged with the witness only (search skipped): the failures the judge reports.
-      for (auto& [k, n] : failures) extra += (extra.find("judged") == std::string::npos ? "; judged: " : ", ") + k + " " + std::to_string(n);
-      add_row("sim", explore::structure_name(flavor) + " fixed" + (ptx ? " ptx" : ""), "points/s", "1/s", pps, note + extra);
+      std::string judged;
+      for (auto& [k, n] : failures) judged += (judged.empty() ? "; judged: " : ", ") + k + " " + std::to_string(n);
+      add_row("sim", explore::structure_name(flavor) + " fixed" + (ptx ? " ptx" : ""), "points/s", "1/s", pps,
+              note + extra + judged);
     }
   }
 

@@ -66,11 +66,7 @@ void SimBlock::arrive(uint64_t* bar) {
   Barrier& b = at(bar);
   if (!b.initialised) sim_.fault("arrival on an uninitialised mbarrier");
   ++b.arrivals;
-  if (auto* m = sim_.memory()) {
-    const memory::View& v = m->view(sim_.current());
-    if (b.arrived_view.size() < v.size()) b.arrived_view.resize(v.size(), 0);
-    for (size_t i = 0; i < v.size(); ++i) b.arrived_view[i] = std::max(b.arrived_view[i], v[i]);
-  }
+  if (auto* m = sim_.memory()) memory::join_views(b.arrived_view, m->view(sim_.current()));
   maybe_complete(b);
 }
 

@@ -8,6 +8,7 @@
 
 #include <fmt/core.h>
 
+#include "sim/memory/memory_mode.h"
 #include "tools/commands.h"
 #include "tools/explore_text.h"
 #include "tools/mpi_explore.h"
@@ -191,7 +192,7 @@ void add_explore(CLI::App& app, std::function<int()>& run) {
   sub->add_option("--memory", args->memory,
                   "sc: every load reads the newest store; ptx: the PTX memory model, where a load may read an older "
                   "one (docs/memory-model.md)")
-      ->check(CLI::IsMember({"sc", "ptx"}));
+      ->check(CLI::IsMember(sim::memory::memory_mode_names()));
   sub->add_option("--strategy", o.strategy, "random, pct or dfs")->check(CLI::IsMember({"random", "pct", "dfs"}));
   sub->add_option("--depth", o.depth, "PCT bug depth d")->check(CLI::Range(1, 64));
   sub->add_option("--preemptions", o.preemptions, "dfs preemption bound")->check(CLI::Range(0, 64));

@@ -4,6 +4,7 @@
 #include <fmt/core.h>
 
 #include "histories/jsonl_writer.h"
+#include "sim/memory/memory_mode.h"
 #include "tools/commands.h"
 #include "tools/explore/replay_fields.h"
 #include "tools/registry/registry.h"
@@ -69,7 +70,7 @@ void add_replay(CLI::App& app, std::function<int()>& run) {
   sub->add_option("--memory", *memory,
                   "replay under this memory instead of the string's (sc: a ptx run's interleaving with every load "
                   "reading the newest store; ptx: an sc run, every load reading the newest store)")
-      ->check(CLI::IsMember({"sc", "ptx"}));
+      ->check(CLI::IsMember(sim::memory::memory_mode_names()));
   sub->callback([schedule, max_points, render, memory, &run] {
     run = [schedule, max_points, render, memory] { return replay(*schedule, *max_points, *render, *memory); };
   });

@@ -7,6 +7,7 @@
 
 #include <fmt/core.h>
 
+#include "sim/memory/memory_mode.h"
 #include "tools/commands.h"
 #include "tools/explore/survey_table.h"
 #include "tools/registry/registry.h"
@@ -97,7 +98,7 @@ void add_survey(CLI::App& app, std::function<int()>& run) {
   sub->add_option("--seed", a->o.seed, "seed");
   sub->add_option("--out", a->o.out_dir, "folder for the minimal failing histories");
   sub->add_option("--memory", a->memory, "sc (default) or ptx: the PTX memory model (docs/memory-model.md)")
-      ->check(CLI::IsMember({"sc", "ptx"}));
+      ->check(CLI::IsMember(sim::memory::memory_mode_names()));
   sub->callback([a, &run] { run = [a] { return survey(*a); }; });
 }
 

@@ -7,12 +7,18 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace gpulin::sim::memory {
 
 enum class MemoryMode { Sc, Ptx };
 
 inline const char* to_string(MemoryMode m) { return m == MemoryMode::Sc ? "sc" : "ptx"; }
+// The modes' names, as the command line takes them.
+inline const std::vector<std::string>& memory_mode_names() {
+  static const std::vector<std::string> names = {"sc", "ptx"};
+  return names;
+}
 
 inline std::optional<MemoryMode> parse_memory_mode(std::string_view s) {
   if (s == "sc") return MemoryMode::Sc;

@@ -83,10 +83,11 @@ void PtxMemory::widen(View& v) const {
   if (v.size() < live_locs_) v.resize(live_locs_, 0);
 }
 
-void PtxMemory::join(View& into, const View& from) {
+void join_views(View& into, const View& from) {
   if (into.size() < from.size()) into.resize(from.size(), 0);
   for (size_t i = 0; i < from.size(); ++i) into[i] = std::max(into[i], from[i]);
 }
+
 
 void PtxMemory::join(View& into, ViewId from) const {
   const uint32_t n = arena_[from];
@@ -227,7 +228,7 @@ void PtxMemory::fence(uint32_t t, Order o, Scope s) {
     for (Scope needs : {Scope::Cta, Scope::Gpu, Scope::Sys})
       if (reaches(needs)) {
         View& v = f.acquirable_joined[static_cast<int>(needs)];
-        if (!v.empty()) join(f.cur, v);
+        if (!v.empty()) join_views(f.cur, v);
         v.clear();
       }
   }
@@ -252,7 +253,7 @@ void PtxMemory::fence(uint32_t t, Order o, Scope s) {
 
 void PtxMemory::barrier(const std::vector<uint32_t>& participants) {
   View all;
-  for (uint32_t p : participants) join(all, threads_[p].cur);
+  for (uint32_t p : participants) join_views(all, threads_[p].cur);
   widen(all);
   for (uint32_t p : participants) threads_[p].cur = all;
 }

@@ -58,6 +58,9 @@ bool includes(Place a, Scope s, Place b);
 
 // Per location, the index (in coherence order) of the oldest store a thread may read.
 using View = std::vector<uint32_t>;
+// into[i] = max(into[i], from[i]) for every location (into grows to from's size).
+void join_views(View& into, const View& from);
+
 // A view some stores and threads share, never changed once made (a release's): its
 // place in the model's arena of frozen views (kNoView: none).
 using ViewId = uint32_t;
@@ -101,7 +104,7 @@ class PtxMemory {
   // Thread t's view, and taking another view in (a synchronisation object the
   // caller keeps: an mbarrier's phase, joined at its arrivals, taken in by waits).
   const View& view(uint32_t t) const { return threads_[t].cur; }
-  void take_in(uint32_t t, const View& v) { join(threads_[t].cur, v); }
+  void take_in(uint32_t t, const View& v) { join_views(threads_[t].cur, v); }
 
   // The newest store of a location (a litmus test's final state).
   uint64_t final_value(uint32_t loc) const { return locs_[loc].back().value; }
@@ -155,8 +158,7 @@ class PtxMemory {
 
   static constexpr size_t kMaxPendingViews = 32;
   void widen(View& v) const;  // to every location
-  static void join(View& into, const View& from);
-  void join(View& into, ViewId from) const;
+  void join(View& into, ViewId from) const;  // join_views with a frozen view
   // A frozen copy of `v`; the view that is `a` joined with `b` (either may be kNoView).
   ViewId freeze(const View& v);
   ViewId joined(ViewId a, ViewId b);

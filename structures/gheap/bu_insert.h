@@ -87,9 +87,9 @@ GPULIN_HD uint32_t bu_start_node(X& x, const HeapView<Key, P>& h, const Scratch<
   // orders the scan before the block's next writes but a later barrier: the next
   // gather goes to the other buffer, whose scan ended before this gather's
   // barrier, and when the start is the root the block next merges into s.merged
-  // (not a buffer here; with the maxima in s.merged a thread still scanning read
-  // merged keys and went another way: compute-sanitizer's racecheck found it,
-  // docs/findings.md M3). s.a and s.b are next written after a lock's barrier.
+  // with no barrier first, so the maxima are never there: a thread still scanning
+  // would read merged keys and branch apart from its block (docs/findings.md M3).
+  // s.a and s.b are next written after a lock's barrier.
   const uint32_t below_root = floor_log2(tar) - 1, room = h.k;
   Key* const buffers[2] = {s.a, s.b};
   uint32_t i = 0;

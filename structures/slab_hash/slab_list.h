@@ -58,7 +58,7 @@ GPULIN_HD void decided(X& x) {
 // A slab of pairs is read a pair at a time (x.load_lane_pairs): a search that
 // finds a key reads the value the same store wrote with it. With one 32-bit load
 // a lane, the PTX model lets the value lane read an older store than the key lane
-// (docs/findings.md, S-ptx): a search returning EMPTY for a key being inserted.
+// (docs/findings.md M2): a search returning EMPTY for a key being inserted.
 template <class P, class X>
 GPULIN_HD void read_slab(X& x, uint32_t* slab, SlabRegs<X>& r) {
   if constexpr (ModeTraits<P::mode>::kPairs)

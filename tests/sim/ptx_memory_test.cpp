@@ -118,24 +118,25 @@ TEST(PtxMemory, AReadModifyWriteReadsTheNewestAndCarriesTheRelease) {
   EXPECT_EQ(m.final_value(flag), 2u);
 }
 
-TEST(PtxMemory, ScFencesOfOneScopeInstanceAreOrdered) {
-  // Store buffering: the second fence.sc.gpu takes in the first one's view.
+// Store buffering with SC fences: thread 0 stores x then fences (scope f0), thread 1
+// stores y then fences (f1); what thread 1 then reads of x, choosing the oldest store
+// it may (1: the fences are ordered, 0: they are not).
+uint64_t store_buffering(Scope f0, Scope f1, Order stores) {
   PtxMemory m = three_threads();
   const uint32_t x = m.add_location(0), y = m.add_location(0);
-  m.store(0, x, 1, Order::Relaxed, Scope::Gpu);
-  m.fence(0, Order::Sc, Scope::Gpu);
-  m.store(1, y, 1, Order::Relaxed, Scope::Gpu);
-  m.fence(1, Order::Sc, Scope::Gpu);
+  m.store(0, x, 1, stores, Scope::Gpu);
+  m.fence(0, Order::Sc, f0);
+  m.store(1, y, 1, stores, Scope::Gpu);
+  m.fence(1, Order::Sc, f1);
   Script oldest{0};
-  EXPECT_EQ(m.load(1, x, Order::Relaxed, Scope::Gpu, oldest.choose()), 1u);
+  return m.load(1, x, stores, Scope::Gpu, oldest.choose());
+}
+
+TEST(PtxMemory, ScFencesOfOneScopeInstanceAreOrdered) {
+  // The second fence.sc.gpu takes in the first one's view.
+  EXPECT_EQ(store_buffering(Scope::Gpu, Scope::Gpu, Order::Relaxed), 1u);
   // .cta fences of two CTAs are not.
-  PtxMemory n = three_threads();
-  const uint32_t a = n.add_location(0), b = n.add_location(0);
-  n.store(0, a, 1, Order::Relaxed, Scope::Gpu);
-  n.fence(0, Order::Sc, Scope::Cta);
-  n.store(1, b, 1, Order::Relaxed, Scope::Gpu);
-  n.fence(1, Order::Sc, Scope::Cta);
-  EXPECT_EQ(n.load(1, a, Order::Relaxed, Scope::Gpu, oldest.choose()), 0u);
+  EXPECT_EQ(store_buffering(Scope::Cta, Scope::Cta, Order::Relaxed), 0u);
 }
 
 TEST(PtxMemory, ABarrierJoinsItsParticipantsViews) {
@@ -166,14 +167,7 @@ TEST(PtxMemory, AThreadsLaterStrongStoreCarriesItsRelease) {
 // Two SC fences of different scopes, each scope including the other's thread: they
 // are morally strong, so ordered (Dartagnan's SB+sc-sys-gpu).
 TEST(PtxMemory, ScFencesOfDifferentScopesOrderWhenMorallyStrong) {
-  PtxMemory m = three_threads();
-  const uint32_t x = m.add_location(0), y = m.add_location(0);
-  m.store(0, x, 1, Order::Weak, Scope::Gpu);
-  m.fence(0, Order::Sc, Scope::Sys);
-  m.store(1, y, 1, Order::Weak, Scope::Gpu);
-  m.fence(1, Order::Sc, Scope::Gpu);
-  Script oldest{0};
-  EXPECT_EQ(m.load(1, x, Order::Weak, Scope::Gpu, oldest.choose()), 1u);
+  EXPECT_EQ(store_buffering(Scope::Sys, Scope::Gpu, Order::Weak), 1u);
 }
 
 // Coherence binds morally strong pairs only: a strong load that read a weak store

@@ -26,10 +26,6 @@ uint32_t parse_u32_field(const std::string& s, const char* kind, const char* wha
   return static_cast<uint32_t>(v);
 }
 
-}  // namespace gpulin::explore
-
-namespace gpulin::explore {
-
 std::string with_memory_mode(const std::string& schedule, sim::memory::MemoryMode m) {
   const size_t config_end = schedule.find('|');
   const size_t picks_start = schedule.rfind('|');
