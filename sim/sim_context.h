@@ -45,6 +45,15 @@ struct WarpPlace {
 
 class SimContext {
  public:
+  // The source line of a call into the context.
+  using Site = memory::SourceSite;
+  // A word and its caller's line, for the operations whose trailing tags leave no
+  // room for a defaulted `at`: made implicitly from the word at the call.
+  struct WordAt {
+    WordAt(uint32_t* p, Site at = Site::here()) : word(p), at(at) {}  // NOLINT: implicit by design
+    uint32_t* word;
+    Site at;
+  };
   // A structure's countable lock words count their holds (structures/exec/
   // counted_word.h) in every simulated run: the schedules explored are those of
   // the GPU's recording kernels, which count them.
@@ -71,48 +80,60 @@ class SimContext {
   // Under the ptx memory mode each access has the order and scope the GPU's gives
   // it (cuda/cuda_context.cuh: device scope; a load acquires, a store releases, a
   // read-modify-write does both, exec::relaxed neither, exec::acquire only the
-  // first); under sc every access reads and writes the word itself.
-  uint32_t load(uint32_t* p) {
+  // first); under sc every access reads and writes the word itself. Every access
+  // takes its caller's source line (`at`, filled in by the compiler: a structure
+  // never passes it; an operation with trailing tags takes it with its first
+  // word, WordAt), which race reports name.
+  uint32_t load(uint32_t* p, Site at = Site::here()) {
     sim_.point();
-    return read_word(p, Order::Acquire);
+    return read_word(p, Order::Acquire, at);
   }
-  void store(uint32_t* p, uint32_t v) {
+  void store(uint32_t* p, uint32_t v, Site at = Site::here()) {
     sim_.point();
-    put_word(p, v, Order::Release);
+    put_word(p, v, Order::Release, at);
   }
   // Guarded by the caller's lock, whose release publishes it: relaxed.
-  void store_guarded(uint32_t* p, uint32_t v) {
+  void store_guarded(uint32_t* p, uint32_t v, Site at = Site::here()) {
     sim_.point();
-    put_word(p, v, Order::Relaxed);
+    put_word(p, v, Order::Relaxed, at);
   }
   template <class W>
-  W cas(W* p, std::type_identity_t<W> expected, std::type_identity_t<W> desired) {
-    return cas_ordered(p, expected, desired, Order::AcqRel);
+  W cas(W* p, std::type_identity_t<W> expected, std::type_identity_t<W> desired, Site at = Site::here()) {
+    return cas_ordered(p, expected, desired, Order::AcqRel, at);
   }
-  uint32_t fetch_add(uint32_t* p, uint32_t v) { return read_modify_write(p, Order::AcqRel, [v](uint32_t o) { return o + v; }); }
-  uint32_t fetch_and(uint32_t* p, uint32_t v) { return read_modify_write(p, Order::AcqRel, [v](uint32_t o) { return o & v; }); }
-  uint32_t fetch_or(uint32_t* p, uint32_t v) { return read_modify_write(p, Order::AcqRel, [v](uint32_t o) { return o | v; }); }
-  template <class W>
-  W cas(W* p, std::type_identity_t<W> expected, std::type_identity_t<W> desired, exec::Relaxed) {
-    return cas_ordered(p, expected, desired, Order::Relaxed);
+  uint32_t fetch_add(uint32_t* p, uint32_t v, Site at = Site::here()) {
+    return read_modify_write(p, Order::AcqRel, at, [v](uint32_t o) { return o + v; });
   }
-  template <class W>
-  bool cas_won(W* p, std::type_identity_t<W> expected, std::type_identity_t<W> desired, exec::Relaxed) {
-    return cas_ordered(p, expected, desired, Order::Relaxed) == expected;
+  uint32_t fetch_and(uint32_t* p, uint32_t v, Site at = Site::here()) {
+    return read_modify_write(p, Order::AcqRel, at, [v](uint32_t o) { return o & v; });
+  }
+  uint32_t fetch_or(uint32_t* p, uint32_t v, Site at = Site::here()) {
+    return read_modify_write(p, Order::AcqRel, at, [v](uint32_t o) { return o | v; });
   }
   template <class W>
-  W cas(W* p, std::type_identity_t<W> expected, std::type_identity_t<W> desired, exec::Acquire) {
-    return cas_ordered(p, expected, desired, Order::Acquire);
+  W cas(W* p, std::type_identity_t<W> expected, std::type_identity_t<W> desired, exec::Relaxed,
+        Site at = Site::here()) {
+    return cas_ordered(p, expected, desired, Order::Relaxed, at);
   }
-  uint32_t fetch_add(uint32_t* p, uint32_t v, exec::Relaxed) {
-    return read_modify_write(p, Order::Relaxed, [v](uint32_t o) { return o + v; });
+  template <class W>
+  bool cas_won(W* p, std::type_identity_t<W> expected, std::type_identity_t<W> desired, exec::Relaxed,
+               Site at = Site::here()) {
+    return cas_ordered(p, expected, desired, Order::Relaxed, at) == expected;
   }
-  uint32_t fetch_and(uint32_t* p, uint32_t v, exec::Relaxed) {
-    return read_modify_write(p, Order::Relaxed, [v](uint32_t o) { return o & v; });
+  template <class W>
+  W cas(W* p, std::type_identity_t<W> expected, std::type_identity_t<W> desired, exec::Acquire,
+        Site at = Site::here()) {
+    return cas_ordered(p, expected, desired, Order::Acquire, at);
   }
-  void store(uint32_t* p, uint32_t v, exec::Relaxed) {
+  uint32_t fetch_add(uint32_t* p, uint32_t v, exec::Relaxed, Site at = Site::here()) {
+    return read_modify_write(p, Order::Relaxed, at, [v](uint32_t o) { return o + v; });
+  }
+  uint32_t fetch_and(uint32_t* p, uint32_t v, exec::Relaxed, Site at = Site::here()) {
+    return read_modify_write(p, Order::Relaxed, at, [v](uint32_t o) { return o & v; });
+  }
+  void store(uint32_t* p, uint32_t v, exec::Relaxed, Site at = Site::here()) {
     sim_.point();
-    put_word(p, v, Order::Relaxed);
+    put_word(p, v, Order::Relaxed, at);
   }
   // The simulator parks on the word itself (its newest store): under ptx the
   // caller's next load may still read an older one, a bounded number of times
@@ -120,102 +141,106 @@ class SimContext {
   void wait_while_equals(uint32_t* p, uint32_t seen) { sim_.park(p, seen); }
   void wait_while_equals(uint32_t* p, uint32_t seen, exec::Holding) { sim_.park(p, seen); }
   template <class Done, class... Tags>
-  uint32_t cas_until(uint32_t* p, uint32_t from, uint32_t to, Done&& done, Tags...) {
+  uint32_t cas_until(WordAt p, uint32_t from, uint32_t to, Done&& done, Tags...) {
     constexpr Order order = exec::is_acquire_v<Tags...> ? Order::Acquire : Order::AcqRel;
     for (;;) {
-      const uint32_t old = cas_ordered(p, from, to, order);
+      const uint32_t old = cas_ordered(p.word, from, to, order, p.at);
       if (done(old)) return old;
-      sim_.park(p, old);
+      sim_.park(p.word, old);
     }
   }
   // The GPU stores `to` without reading; here the word is checked, so that a
   // broken lock explored in the simulator is named where it broke (under ptx a
   // release read-modify-write: it reads the newest store, as the holder's own
   // word's last store is).
-  void release(uint32_t* p, uint32_t held, uint32_t to) {
-    if (cas_ordered(p, held, to, Order::Release) != held) fail("a release found the word changed while its holder held it");
+  void release(uint32_t* p, uint32_t held, uint32_t to, Site at = Site::here()) {
+    if (cas_ordered(p, held, to, Order::Release, at) != held) fail("a release found the word changed while its holder held it");
   }
   // The GPU's release pattern: one release fence, then both words relaxed.
-  void release_pair(uint32_t* p, uint32_t* q, uint32_t held, uint32_t to) {
-    release_fence();
-    if (cas_ordered(p, held, to, Order::Relaxed) != held || cas_ordered(q, held, to, Order::Relaxed) != held)
+  void release_pair(uint32_t* p, uint32_t* q, uint32_t held, uint32_t to, Site at = Site::here()) {
+    release_fence(at);
+    if (cas_ordered(p, held, to, Order::Relaxed, at) != held || cas_ordered(q, held, to, Order::Relaxed, at) != held)
       fail("a release found the word changed while its holder held it");
   }
   // Counted words (structures/exec/counted_word.h): one point each, the state
   // compared and changed (exec::counted_change: a hold ended adds one).
   template <class... Tags>
-  uint32_t cas(uint32_t* p, uint32_t from, uint32_t to, exec::Counted, Tags...) {
+  uint32_t cas(WordAt p, uint32_t from, uint32_t to, exec::Counted, Tags...) {
     constexpr Order order = exec::is_acquire_v<Tags...> ? Order::Acquire : Order::AcqRel;
-    return counted_cas(p, from, to, order);
+    return counted_cas(p.word, from, to, order, p.at);
   }
   template <class Done, class... Tags>
-  uint32_t cas_until(uint32_t* p, uint32_t from, uint32_t to, Done&& done, exec::Counted, Tags...) {
+  uint32_t cas_until(WordAt p, uint32_t from, uint32_t to, Done&& done, exec::Counted, Tags...) {
     constexpr Order order = exec::is_acquire_v<Tags...> ? Order::Acquire : Order::AcqRel;
     for (;;) {
-      const uint32_t old = counted_cas(p, from, to, order);
+      const uint32_t old = counted_cas(p.word, from, to, order, p.at);
       if (done(old)) return old;
-      sim_.park(p, old);
+      sim_.park(p.word, old);
     }
   }
   // The GPU adds to the word with release order.
-  void release(uint32_t* p, uint32_t held, uint32_t to, exec::Counted) { counted_release(p, held, to, Order::Release); }
-  void release_pair(uint32_t* p, uint32_t* q, uint32_t held, uint32_t to, exec::FirstCounted) {
-    release_fence();
-    counted_release(p, held, to, Order::Relaxed);
-    if (cas_ordered(q, held, to, Order::Relaxed) != held) fail("a release found the word changed while its holder held it");
+  void release(uint32_t* p, uint32_t held, uint32_t to, exec::Counted, Site at = Site::here()) {
+    counted_release(p, held, to, Order::Release, at);
   }
-  void release_pair(uint32_t* p, uint32_t* q, uint32_t held, uint32_t to, exec::SecondCounted) {
-    release_fence();
-    if (cas_ordered(p, held, to, Order::Relaxed) != held) fail("a release found the word changed while its holder held it");
-    counted_release(q, held, to, Order::Relaxed);
+  void release_pair(uint32_t* p, uint32_t* q, uint32_t held, uint32_t to, exec::FirstCounted,
+                    Site at = Site::here()) {
+    release_fence(at);
+    counted_release(p, held, to, Order::Relaxed, at);
+    if (cas_ordered(q, held, to, Order::Relaxed, at) != held) fail("a release found the word changed while its holder held it");
+  }
+  void release_pair(uint32_t* p, uint32_t* q, uint32_t held, uint32_t to, exec::SecondCounted,
+                    Site at = Site::here()) {
+    release_fence(at);
+    if (cas_ordered(p, held, to, Order::Relaxed, at) != held) fail("a release found the word changed while its holder held it");
+    counted_release(q, held, to, Order::Relaxed, at);
   }
   // Two points, p then q (the GPU issues both at once).
-  exec::WordPair load_pair(uint32_t* p, uint32_t* q) {
-    const uint32_t first = load(p);
-    return {first, load(q)};
+  exec::WordPair load_pair(uint32_t* p, uint32_t* q, Site at = Site::here()) {
+    const uint32_t first = load(p, at);
+    return {first, load(q, at)};
   }
   // Three points: the two words, then the batch (all guarded by the caller's lock,
   // so no other actor's step falls between them that could tell the orders apart).
   // The GPU loads all of them relaxed: the lock's acquire ordered them.
   template <class Key>
-  exec::WordPair load_block_and_guarded_pair(Key* dst, const Key* src, uint32_t n, uint32_t* p, uint32_t* q) {
+  exec::WordPair load_block_and_guarded_pair(Key* dst, const Key* src, uint32_t n, uint32_t* p, uint32_t* q,
+                                             Site at = Site::here()) {
     sim_.point();
-    const uint32_t first = read_word(p, Order::Relaxed);
+    const uint32_t first = read_word(p, Order::Relaxed, at);
     sim_.point();
-    const exec::WordPair w{first, read_word(q, Order::Relaxed)};
-    load_block(dst, src, n);
+    const exec::WordPair w{first, read_word(q, Order::Relaxed, at)};
+    load_block(dst, src, n, at);
     return w;
   }
   template <class... Tags>
-  exec::WordPair cas_pair(uint32_t* p, uint32_t ep, uint32_t dp, uint32_t* q, uint32_t eq, uint32_t dq, Tags...) {
+  exec::WordPair cas_pair(WordAt p, uint32_t ep, uint32_t dp, uint32_t* q, uint32_t eq, uint32_t dq, Tags...) {
     constexpr Order order = exec::is_acquire_v<Tags...> ? Order::Acquire : Order::AcqRel;
-    const uint32_t first = cas_ordered(p, ep, dp, order);
-    return {first, cas_ordered(q, eq, dq, order)};
+    const uint32_t first = cas_ordered(p.word, ep, dp, order, p.at);
+    return {first, cas_ordered(q, eq, dq, order, p.at)};
   }
 
   // ---- shared bulk data, one scheduling point per transfer ------------------
   // Relaxed device-scope loads and stores on the GPU, one per key.
   template <class Key>
-  void load_block(Key* dst, const Key* src, uint32_t n) {
+  void load_block(Key* dst, const Key* src, uint32_t n, Site at = Site::here()) {
     sim_.point();
-    for (uint32_t i = 0; i < n; ++i) dst[i] = read_bulk(src + i);
+    for (uint32_t i = 0; i < n; ++i) dst[i] = read_bulk(src + i, at);
   }
   template <class Key>
-  void load_two_blocks(Key* dst, const Key* src_a, const Key* src_b, uint32_t n) {
-    load_block(dst, src_a, n);
-    load_block(dst + n, src_b, n);
+  void load_two_blocks(Key* dst, const Key* src_a, const Key* src_b, uint32_t n, Site at = Site::here()) {
+    load_block(dst, src_a, n, at);
+    load_block(dst + n, src_b, n, at);
   }
   template <class Key, class F>
-  void load_gather(Key* dst, uint32_t n, F&& src_of) {
+  void load_gather(Key* dst, uint32_t n, F&& src_of, Site at = Site::here()) {
     sim_.point();
-    for (uint32_t i = 0; i < n; ++i) dst[i] = read_bulk(src_of(i));
+    for (uint32_t i = 0; i < n; ++i) dst[i] = read_bulk(src_of(i), at);
   }
   template <class Key>
-  void store_block(Key* dst, const Key* src, uint32_t n) {
+  void store_block(Key* dst, const Key* src, uint32_t n, Site at = Site::here()) {
     sim_.point();
-    for (uint32_t i = 0; i < n; ++i) put_bulk(dst + i, src[i]);
+    for (uint32_t i = 0; i < n; ++i) put_bulk(dst + i, src[i], at);
   }
-
   template <class F>
   void parallel_for(uint32_t n, F&& f) {
     for (uint32_t i = 0; i < n; ++i) f(i);
@@ -300,20 +325,20 @@ class SimContext {
   // One word per lane, one scheduling point: the warp reads a 128-byte line in
   // one transaction.
   template <class F>
-  void load_lanes(Regs<uint32_t, 1>& dst, F&& src_of) {
+  void load_lanes(Regs<uint32_t, 1>& dst, F&& src_of, Site at = Site::here()) {
     outside_lanes("load_lanes");
     sim_.point();
-    for (uint32_t lane = 0; lane < 32; ++lane) dst.of(lane)[0] = read_word(src_of(lane), Order::Relaxed);
+    for (uint32_t lane = 0; lane < 32; ++lane) dst.of(lane)[0] = read_word(src_of(lane), Order::Relaxed, at);
   }
   // Sixteen 64-bit loads at one point, each pair read whole.
   template <class F>
-  void load_lane_pairs(Regs<uint32_t, 1>& dst, F&& src_of) {
+  void load_lane_pairs(Regs<uint32_t, 1>& dst, F&& src_of, Site at = Site::here()) {
     outside_lanes("load_lane_pairs");
     sim_.point();
     for (uint32_t lane = 0; lane < 32; lane += 2) {
       const auto* pair = reinterpret_cast<const uint64_t*>(src_of(lane));
       if (reinterpret_cast<uintptr_t>(pair) % 8 != 0) sim_.fault("load_lane_pairs: a pair not 8-byte aligned");
-      const uint64_t v = read_word(pair, Order::Relaxed);
+      const uint64_t v = read_word(pair, Order::Relaxed, at);
       dst.of(lane)[0] = static_cast<uint32_t>(v);
       dst.of(lane + 1)[0] = static_cast<uint32_t>(v >> 32);
     }
@@ -409,19 +434,38 @@ class SimContext {
   Order bulk_order() const { return orders_ == Orders::AsWritten ? Order::Relaxed : Order::Weak; }
   uint32_t choose(uint32_t n) { return sim_.choose(n); }
 
+  memory::AccessTag tag(const Site& at) const { return {at, op_}; }
+  // After an access under ptx: the run ends at the first data race the model found.
+  void check_race(memory::ModelMemory& m) {
+    if (m.race()) sim_.race(m.describe_race());
+  }
+
+  // The order and scope an access of kind k at `at` has under ptx: as the structure
+  // asks (the mutants' Orders applied), reported to ablate's inventory, then
+  // weakened where the run weakens `at` (none: a fence dropped).
+  std::optional<std::pair<Order, memory::Scope>> ordering(memory::AccessKind k, Order o, const Site& at) {
+    if (memory::SiteInventory* sites = sim_.site_inventory()) sites->add(at, k, o, kScope);
+    if (const memory::Weakening* w = sim_.weakening(); w && w->at(at)) return w->apply(k, o, kScope);
+    return std::pair{o, kScope};
+  }
+
   template <class W>
-  W read_word(const W* p, Order o) {
+  W read_word(const W* p, Order o, const Site& at) {
     memory::ModelMemory* m = sim_.memory();
     if (!m) return *p;
-    const auto v = static_cast<W>(m->load(actor_, p, word_order(o), kScope, [this](uint32_t n) { return choose(n); }));
+    const auto [order, scope] = *ordering(memory::AccessKind::Load, word_order(o), at);
+    const auto v = static_cast<W>(m->load(actor_, p, order, scope, [this](uint32_t n) { return choose(n); }, tag(at)));
+    check_race(*m);
     fence_if_fenced(*m);
     return v;
   }
   template <class W>
-  void put_word(W* p, W v, Order o) {
+  void put_word(W* p, W v, Order o, const Site& at) {
     if (memory::ModelMemory* m = sim_.memory()) {
       fence_if_fenced(*m);
-      m->store(actor_, p, v, word_order(o), kScope);
+      const auto [order, scope] = *ordering(memory::AccessKind::Store, word_order(o), at);
+      m->store(actor_, p, v, order, scope, tag(at));
+      check_race(*m);
       fence_if_fenced(*m);
     }
     write(p, v);
@@ -434,51 +478,60 @@ class SimContext {
   }
   // A key of a batch: 32 or 64 bits (the model's words are 32; a 64-bit key is two).
   template <class Key>
-  Key read_bulk(const Key* p) {
+  Key read_bulk(const Key* p, const Site& at) {
     static_assert(sizeof(Key) == 4 || sizeof(Key) == 8, "keys of 32 or 64 bits");
     memory::ModelMemory* m = sim_.memory();
     if (!m) return *p;
     using W = std::conditional_t<sizeof(Key) == 4, uint32_t, uint64_t>;
-    return static_cast<Key>(
-        m->load(actor_, reinterpret_cast<const W*>(p), bulk_order(), kScope, [this](uint32_t n) { return choose(n); }));
+    const auto [order, scope] = *ordering(memory::AccessKind::BatchLoad, bulk_order(), at);
+    const auto v = static_cast<Key>(m->load(actor_, reinterpret_cast<const W*>(p), order, scope,
+                                            [this](uint32_t n) { return choose(n); }, tag(at)));
+    check_race(*m);
+    return v;
   }
   template <class Key>
-  void put_bulk(Key* p, Key v) {
+  void put_bulk(Key* p, Key v, const Site& at) {
     static_assert(sizeof(Key) == 4 || sizeof(Key) == 8, "keys of 32 or 64 bits");
     using W = std::conditional_t<sizeof(Key) == 4, uint32_t, uint64_t>;
-    if (memory::ModelMemory* m = sim_.memory()) m->store(actor_, reinterpret_cast<const W*>(p), static_cast<W>(v), bulk_order(), kScope);
+    if (memory::ModelMemory* m = sim_.memory()) {
+      const auto [order, scope] = *ordering(memory::AccessKind::BatchStore, bulk_order(), at);
+      m->store(actor_, reinterpret_cast<const W*>(p), static_cast<W>(v), order, scope, tag(at));
+      check_race(*m);
+    }
     write(p, v);
   }
   // One point: *p becomes next(old) where that has a value; returns old.
   template <class W, class F>
-  W rmw(W* p, Order o, F&& next) {
+  W rmw(W* p, Order o, const Site& at, F&& next) {
     sim_.point();
     const W old = *p;
     const std::optional<W> now = next(old);
     if (memory::ModelMemory* m = sim_.memory()) {
       fence_if_fenced(*m);
-      m->rmw(actor_, p, now, word_order(o), kScope);
+      const auto [order, scope] = *ordering(memory::AccessKind::Rmw, word_order(o), at);
+      m->rmw(actor_, p, now, order, scope, tag(at));
+      check_race(*m);
       fence_if_fenced(*m);
     }
     if (now) write(p, *now);
     return old;
   }
   template <class W>
-  W cas_ordered(W* p, W expected, W desired, Order o) {
+  W cas_ordered(W* p, W expected, W desired, Order o, const Site& at) {
     static_assert(sizeof(W) == 4 || sizeof(W) == 8, "CAS on 32- or 64-bit words");
-    return rmw(p, o, [=](W old) { return old == expected ? std::optional<W>(desired) : std::nullopt; });
+    return rmw(p, o, at, [=](W old) { return old == expected ? std::optional<W>(desired) : std::nullopt; });
   }
   template <class F>
-  uint32_t read_modify_write(uint32_t* p, Order o, F&& next) {
-    return rmw(p, o, [&](uint32_t old) { return std::optional<uint32_t>(next(old)); });
+  uint32_t read_modify_write(uint32_t* p, Order o, const Site& at, F&& next) {
+    return rmw(p, o, at, [&](uint32_t old) { return std::optional<uint32_t>(next(old)); });
   }
-  uint32_t counted_cas(uint32_t* p, uint32_t from, uint32_t to, Order o) {
-    return rmw(p, o, [=](uint32_t old) {
+  uint32_t counted_cas(uint32_t* p, uint32_t from, uint32_t to, Order o, const Site& at) {
+    return rmw(p, o, at, [=](uint32_t old) {
       return exec::counted_state(old) == from ? std::optional<uint32_t>(exec::counted_change(old, to)) : std::nullopt;
     });
   }
-  void counted_release(uint32_t* p, uint32_t held, uint32_t to, Order o) {
-    const uint32_t old = rmw(p, o, [=](uint32_t w) {
+  void counted_release(uint32_t* p, uint32_t held, uint32_t to, Order o, const Site& at) {
+    const uint32_t old = rmw(p, o, at, [=](uint32_t w) {
       return exec::counted_state(w) == held ? std::optional<uint32_t>(exec::counted_change(w, to)) : std::nullopt;
     });
     if (exec::counted_state(old) != held) fail("a release found the word changed while its holder held it");
@@ -488,8 +541,10 @@ class SimContext {
   }
   // fence.acq_rel.gpu (cuda::atomic_thread_fence(release, device)): no point of
   // its own, it orders the accesses around it.
-  void release_fence() {
-    if (memory::ModelMemory* m = sim_.memory()) m->fence(actor_, word_order(Order::AcqRel), kScope);
+  void release_fence(const Site& at) {
+    memory::ModelMemory* m = sim_.memory();
+    if (!m) return;
+    if (const auto os = ordering(memory::AccessKind::Fence, word_order(Order::AcqRel), at)) m->fence(actor_, os->first, os->second);
   }
   template <class W>
   void write(W* p, W v) {

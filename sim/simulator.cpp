@@ -20,6 +20,7 @@ const char* to_string(Outcome o) {
     case Outcome::Deadlock: return "deadlock";
     case Outcome::Livelock: return "livelock";
     case Outcome::Fault: return "fault";
+    case Outcome::Race: return "race";
   }
   return "?";
 }
@@ -115,12 +116,12 @@ RunResult Simulator::run(uint32_t actors, const Body& body, Strategy& strategy, 
   in_flight_ = 0;
   stopped_ = false;
   runnable_ = actors == 64 ? ~ActorSet(0) : (ActorSet(1) << actors) - 1;
-  if (mode_ == memory::MemoryMode::Sc) {
+  if (setting_.mode == memory::MemoryMode::Sc) {
     model_.reset();
-  } else if (model_) {
-    model_->reset(actors);
   } else {
-    model_ = std::make_unique<memory::ModelMemory>(actors);
+    if (model_) model_->reset(actors);
+    else model_ = std::make_unique<memory::ModelMemory>(actors);
+    model_->check_races(memory::checks_races(setting_.mode));
   }
   impl_->actors.clear();
   impl_->actors.resize(actors);
@@ -258,6 +259,12 @@ uint32_t Simulator::choose(uint32_t options) {
   if (c >= options) fault("the strategy chose value " + std::to_string(c) + " of " + std::to_string(options));
   result_->picks.push_back(c | kChoiceMark);
   return c;
+}
+
+void Simulator::race(const std::string& message) {
+  stop(Outcome::Race, message);
+  suspend(running_);
+  std::terminate();  // as fault
 }
 
 void Simulator::fault(const std::string& message) {

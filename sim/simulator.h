@@ -24,7 +24,9 @@ namespace memory {
 class ModelMemory;
 }
 
-enum class Outcome { Completed, Deadlock, Livelock, Fault };
+// Race: under the ptx memory mode, two conflicting accesses no causality orders
+// (memory::ModelMemory::race; the run ends at the first).
+enum class Outcome { Completed, Deadlock, Livelock, Fault, Race };
 const char* to_string(Outcome o);
 
 struct RunResult {
@@ -47,8 +49,14 @@ class Simulator {
   ~Simulator();
   Simulator(const Simulator&) = delete;
   // The memory of the following runs (default sc).
-  void set_memory_mode(memory::MemoryMode m) { mode_ = m; }
-  memory::MemoryMode memory_mode() const { return mode_; }
+  void set_memory_mode(const memory::MemorySetting& m) { setting_ = m; }
+  memory::MemoryMode memory_mode() const { return setting_.mode; }
+  // Under ptx: the ordering site this run weakens (gpulin ablate), and where it
+  // reports the sites it meets; nullptr for none.
+  const memory::Weakening* weakening() const {
+    return setting_.mode != memory::MemoryMode::Sc && setting_.weakening ? &*setting_.weakening : nullptr;
+  }
+  memory::SiteInventory* site_inventory() const { return setting_.inventory.get(); }
   // The running run's memory model under ptx; nullptr under sc.
   memory::ModelMemory* memory() { return model_.get(); }
   Simulator& operator=(const Simulator&) = delete;
@@ -70,6 +78,8 @@ class Simulator {
   // picks (marked, kChoiceMark), so a replay makes the same choice. At most 64 options.
   uint32_t choose(uint32_t options);
   [[noreturn]] void fault(const std::string& message);
+  // Ends the run as a data race (`message` names both accesses).
+  [[noreturn]] void race(const std::string& message);
   // Operations in flight; when the count drops to zero the quiescent hook runs.
   void op_begin() { ++in_flight_; }
   void op_end() {
@@ -86,7 +96,7 @@ class Simulator {
   void stop(Outcome o, std::string message);
 
   std::unique_ptr<Impl> impl_;
-  memory::MemoryMode mode_ = memory::MemoryMode::Sc;
+  memory::MemorySetting setting_;
   std::unique_ptr<memory::ModelMemory> model_;
   uint32_t running_ = 0;
   ActorSet runnable_ = 0;

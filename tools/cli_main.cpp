@@ -22,6 +22,7 @@ int run_main(int argc, char** argv) {
   add_knapsack(app, run);
   add_merge_reports(app, run);
   add_litmus(app, run);
+  add_ablate(app, run);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

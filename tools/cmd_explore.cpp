@@ -16,6 +16,7 @@
 #include "tools/explore/report_json.h"
 #include "tools/registry/registry.h"
 #include "tools/render_page.h"
+#include "tools/schedule_options.h"
 
 namespace gpulin::cli {
 
@@ -56,7 +57,7 @@ std::vector<std::pair<std::string, std::string>> run_fields(const ExploreArgs& a
 void print_summary(const ExploreArgs& a, const explore::ExploreSummary& s) {
   fmt::print("{} {}{}{}\n", a.row->title(a.selection), strategy_text(a.o),
              a.selection.mutant == "none" ? "" : " mutant=" + a.selection.mutant,
-             a.selection.memory == sim::memory::MemoryMode::Sc ? "" : " memory=ptx");
+             a.selection.memory == sim::memory::MemoryMode::Sc ? "" : std::string(" memory=") + to_string(a.selection.memory));
   print_counts(a.o.strategy, s, a.row->histories);
 }
 
@@ -100,12 +101,8 @@ bool select(ExploreArgs& a) {
     return bad_input(fmt::format("unknown structure '{}' ({})", a.structure, registry::joined(registry::structures().names()))),
            false;
   try {
-    a.selection = registry::default_selection(*a.row);
-    if (!a.variant.empty()) a.selection.variant = a.variant;
-    a.selection.mutant = a.mutant;
+    a.selection = registry::chosen_selection(*a.row, a.variant, a.mutant, a.given);
     a.selection.memory = *sim::memory::parse_memory_mode(a.memory);
-    registry::check_choice(*a.row, a.selection);
-    for (const auto& [name, value] : a.given) registry::set_param(*a.row, a.selection, name, value);
   } catch (const std::invalid_argument& e) {
     return bad_input(e.what()), false;
   }
@@ -191,17 +188,12 @@ void add_explore(CLI::App& app, std::function<int()>& run) {
       args->given);
   sub->add_option("--memory", args->memory,
                   "sc: every load reads the newest store; ptx: the PTX memory model, where a load may read an older "
-                  "one (docs/memory-model.md)")
+                  "one and a data race ends the run; ptx-racy: the same, races let be (docs/memory-model.md)")
       ->check(CLI::IsMember(sim::memory::memory_mode_names()));
-  sub->add_option("--strategy", o.strategy, "random, pct or dfs")->check(CLI::IsMember({"random", "pct", "dfs"}));
-  sub->add_option("--depth", o.depth, "PCT bug depth d")->check(CLI::Range(1, 64));
-  sub->add_option("--preemptions", o.preemptions, "dfs preemption bound")->check(CLI::Range(0, 64));
-  sub->add_option("--schedules", o.schedules, "schedules to run");
-  sub->add_option("--seed", o.seed, "seed of workloads and strategy");
+  add_schedule_options(sub, o, "schedules to run");
   sub->add_option("--out", o.out_dir, "folder for minimal failing histories and schedules");
   sub->add_option("--render", args->render, "write the first failure's timeline page here (gpulin render)");
   sub->add_option("--program-every", o.program_every, "random/pct: a new program every N schedules (0: one program)");
-  sub->add_option("--max-points", o.max_points, "scheduling points per run before a livelock is reported");
   sub->add_option("--search-max-ops", o.judge.search_max_ops, "run the general search on histories up to this many ops");
   sub->add_flag("--no-shrink", [&o](int64_t) { o.shrink = false; }, "report failures without shrinking them");
   sub->add_option("--shard", args->shard,

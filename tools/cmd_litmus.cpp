@@ -101,7 +101,7 @@ void add_litmus(CLI::App& app, std::function<int()>& run) {
   sub->add_option("--max-executions", *max_executions, "executions explored per test before giving up (exit 3)");
   sub->add_option("--schedule", *schedule, "replay this execution of the (single) test and print what it read");
   sub->add_option("--memory", *memory, "ptx (the PTX memory model) or sc (every load reads the newest store)")
-      ->check(CLI::IsMember(sim::memory::memory_mode_names()));
+      ->check(CLI::IsMember({"sc", "ptx"}));
   sub->callback([files, json, max_executions, schedule, memory, &run] {
     run = [files, json, max_executions, schedule, memory] {
       const litmus::MemoryMode mode = *sim::memory::parse_memory_mode(*memory);

@@ -69,7 +69,8 @@ void add_replay(CLI::App& app, std::function<int()>& run) {
   sub->add_option("--render", *render, "also write the history's timeline page here (gpulin render)");
   sub->add_option("--memory", *memory,
                   "replay under this memory instead of the string's (sc: a ptx run's interleaving with every load "
-                  "reading the newest store; ptx: an sc run, every load reading the newest store)")
+                  "reading the newest store; ptx or ptx-racy: an sc run, every load reading the newest store; "
+                  "ptx-racy: a ptx run past its data race)")
       ->check(CLI::IsMember(sim::memory::memory_mode_names()));
   sub->callback([schedule, max_points, render, memory, &run] {
     run = [schedule, max_points, render, memory] { return replay(*schedule, *max_points, *render, *memory); };

@@ -62,7 +62,9 @@ int survey(const SurveyArgs& a) {
   work();
   for (std::thread& t : pool) t.join();
 
-  if (a.memory != "sc") fmt::print("memory: {} (the PTX memory model: a load may read an older store)\n", a.memory);
+  if (a.memory != "sc")
+    fmt::print("memory: {} (the PTX memory model: a load may read an older store{})\n", a.memory,
+               a.memory == "ptx" ? "; a data race ends the run" : "; data races not checked");
   fmt::print("{}", explore::survey_header());
   bool bug = false, undecided = false, broken = false;
   for (const SurveyRun& r : runs) {
@@ -97,7 +99,7 @@ void add_survey(CLI::App& app, std::function<int()>& run) {
   sub->add_option("--jobs", a->jobs, "rows explored at once (default: the cores)")->check(CLI::Range(1u, 1024u));
   sub->add_option("--seed", a->o.seed, "seed");
   sub->add_option("--out", a->o.out_dir, "folder for the minimal failing histories");
-  sub->add_option("--memory", a->memory, "sc (default) or ptx: the PTX memory model (docs/memory-model.md)")
+  sub->add_option("--memory", a->memory, "sc (default), ptx: the PTX memory model, a data race ends a run, or ptx-racy: races let be (docs/memory-model.md)")
       ->check(CLI::IsMember(sim::memory::memory_mode_names()));
   sub->callback([a, &run] { run = [a] { return survey(*a); }; });
 }

@@ -24,5 +24,6 @@ void add_render(CLI::App& app, std::function<int()>& run);
 void add_knapsack(CLI::App& app, std::function<int()>& run);
 void add_merge_reports(CLI::App& app, std::function<int()>& run);
 void add_litmus(CLI::App& app, std::function<int()>& run);
+void add_ablate(CLI::App& app, std::function<int()>& run);
 
 }  // namespace gpulin::cli

@@ -31,6 +31,7 @@ void print_counts(const std::string& strategy, const explore::ExploreSummary& s,
   fmt::print("  deadlocks            {}\n", n(explore::Failure::Deadlock));
   fmt::print("  livelocks            {}\n", n(explore::Failure::Livelock));
   fmt::print("  faults               {}\n", n(explore::Failure::Fault));
+  fmt::print("  races                {}\n", n(explore::Failure::Race));
   if (histories) {
     fmt::print("  proof-point failures {}  (witness rule fails, search linearizes)\n", n(explore::Failure::WitnessOnly));
     fmt::print("  undecided            {}\n", n(explore::Failure::Undecided));

@@ -1,5 +1,9 @@
 #include "sim/memory/model_memory.h"
 
+#include <fmt/format.h>
+
+#include "sim/memory/access_site.h"
+
 namespace gpulin::sim::memory {
 
 namespace {
@@ -16,13 +20,14 @@ std::vector<Place> own_ctas(uint32_t actors) {
 }
 }  // namespace
 
-ModelMemory::ModelMemory(uint32_t actors) : model_(own_ctas(actors)), rereads_(actors) {}
+ModelMemory::ModelMemory(uint32_t actors) : model_(own_ctas(actors)), rereads_(actors) { model_.check_races(true); }
 
 void ModelMemory::reset(uint32_t actors) {
   model_.reset(own_ctas(actors));
   live_pages_ = 0;
   last_page_ = 0;
   newest_.clear();
+  address_.clear();
   rereads_.assign(actors, Rereads{});
   stale_reads_ = outside_writes_ = 0;
   record_clock_ = 0;
@@ -49,6 +54,7 @@ uint32_t ModelMemory::location(const uint32_t* p) {
   if (s == 0) {
     s = model_.add_location(*p) + 1;
     newest_.push_back(*p);
+    address_.push_back(p);
     return s - 1;
   }
   const uint32_t loc = s - 1;
@@ -60,11 +66,11 @@ uint32_t ModelMemory::location(const uint32_t* p) {
   return loc;
 }
 
-uint32_t ModelMemory::read(uint32_t actor, uint32_t loc, Order o, Scope s, const Choose& choose) {
+uint32_t ModelMemory::read(uint32_t actor, uint32_t loc, Order o, Scope s, const Choose& choose, const AccessTag& tag) {
   Rereads& r = rereads_[actor];
   if (r.loc != loc) r = {loc, 0};
   const bool bounded = r.stale >= kStaleRereads;
-  const auto v = static_cast<uint32_t>(model_.load(actor, loc, o, s, [&](uint32_t n) { return bounded ? n - 1 : choose(n); }));
+  const auto v = static_cast<uint32_t>(model_.load(actor, loc, o, s, [&](uint32_t n) { return bounded ? n - 1 : choose(n); }, tag));
   if (model_.last_read(actor).index + 1 < model_.stores(loc)) {
     ++r.stale;
     ++stale_reads_;
@@ -74,13 +80,15 @@ uint32_t ModelMemory::read(uint32_t actor, uint32_t loc, Order o, Scope s, const
   return v;
 }
 
-uint32_t ModelMemory::load(uint32_t actor, const uint32_t* p, Order o, Scope s, const Choose& choose) {
-  return read(actor, location(p), o, s, choose);
+uint32_t ModelMemory::load(uint32_t actor, const uint32_t* p, Order o, Scope s, const Choose& choose,
+                          const AccessTag& tag) {
+  return read(actor, location(p), o, s, choose, tag);
 }
 
-uint64_t ModelMemory::load(uint32_t actor, const uint64_t* p, Order o, Scope s, const Choose& choose) {
+uint64_t ModelMemory::load(uint32_t actor, const uint64_t* p, Order o, Scope s, const Choose& choose,
+                          const AccessTag& tag) {
   const uint32_t lo = location(low_word(p)), hi = location(low_word(p) + 1);
-  const uint32_t v_lo = read(actor, lo, o, s, choose);
+  const uint32_t v_lo = read(actor, lo, o, s, choose, tag);
   const uint32_t index = model_.last_read(actor).index;
   uint32_t v_hi = 0;
   if (o != Order::Weak && model_.stores(lo) == model_.stores(hi)) {
@@ -90,34 +98,50 @@ uint64_t ModelMemory::load(uint32_t actor, const uint64_t* p, Order o, Scope s, 
     v_hi = read(actor, hi, o, s, [&](uint32_t n) {
       const uint32_t first = model_.stores(hi) - n;
       return index >= first ? index - first : 0;
-    });
+    }, tag);
   } else {
-    v_hi = read(actor, hi, o, s, choose);
+    v_hi = read(actor, hi, o, s, choose, tag);
   }
   return uint64_t{v_hi} << 32 | v_lo;
 }
 
-void ModelMemory::store(uint32_t actor, const uint32_t* p, uint32_t v, Order o, Scope s) {
+void ModelMemory::store(uint32_t actor, const uint32_t* p, uint32_t v, Order o, Scope s, const AccessTag& tag) {
   const uint32_t loc = location(p);
-  model_.store(actor, loc, v, o, s);
+  model_.store(actor, loc, v, o, s, tag);
   newest_[loc] = v;
 }
 
-void ModelMemory::store(uint32_t actor, const uint64_t* p, uint64_t v, Order o, Scope s) {
-  store(actor, low_word(p), low(v), o, s);
-  store(actor, low_word(p) + 1, high(v), o, s);
+void ModelMemory::store(uint32_t actor, const uint64_t* p, uint64_t v, Order o, Scope s, const AccessTag& tag) {
+  store(actor, low_word(p), low(v), o, s, tag);
+  store(actor, low_word(p) + 1, high(v), o, s, tag);
 }
 
-void ModelMemory::rmw(uint32_t actor, const uint32_t* p, std::optional<uint32_t> next, Order o, Scope s) {
+void ModelMemory::rmw(uint32_t actor, const uint32_t* p, std::optional<uint32_t> next, Order o, Scope s,
+                      const AccessTag& tag) {
   const uint32_t loc = location(p);
-  model_.rmw(actor, loc, o, s, [&](uint64_t) { return next ? std::optional<uint64_t>(*next) : std::nullopt; });
+  model_.rmw(actor, loc, o, s, [&](uint64_t) { return next ? std::optional<uint64_t>(*next) : std::nullopt; }, tag);
   if (next) newest_[loc] = *next;
   rereads_[actor] = {};
 }
 
-void ModelMemory::rmw(uint32_t actor, const uint64_t* p, std::optional<uint64_t> next, Order o, Scope s) {
-  rmw(actor, low_word(p), next ? std::optional<uint32_t>(low(*next)) : std::nullopt, o, s);
-  rmw(actor, low_word(p) + 1, next ? std::optional<uint32_t>(high(*next)) : std::nullopt, o, s);
+void ModelMemory::rmw(uint32_t actor, const uint64_t* p, std::optional<uint64_t> next, Order o, Scope s,
+                      const AccessTag& tag) {
+  rmw(actor, low_word(p), next ? std::optional<uint32_t>(low(*next)) : std::nullopt, o, s, tag);
+  rmw(actor, low_word(p) + 1, next ? std::optional<uint32_t>(high(*next)) : std::nullopt, o, s, tag);
+}
+
+std::string ModelMemory::describe_race() const {
+  const std::optional<Race>& r = model_.race();
+  if (!r) return "";
+  const auto access = [](const RaceAccess& a) {
+    std::string order = to_string(a.order);
+    if (a.order != Order::Weak) order += std::string(".") + to_string(a.scope);
+    const std::string op = a.tag.op < 0 ? "outside any operation" : fmt::format("history op {}", a.tag.op);
+    return fmt::format("actor {} ({}) {} {} at {}", a.thread, op, a.write ? "write" : "read", order,
+                       site_text(a.tag.site));
+  };
+  return fmt::format("data race on word {}: {}, then {}: no causality orders them and they are not morally strong",
+                     fmt::ptr(address_[r->loc]), access(r->earlier), access(r->later));
 }
 
 }  // namespace gpulin::sim::memory

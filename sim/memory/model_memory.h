@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "sim/memory/ptx_memory.h"
@@ -39,16 +40,23 @@ class ModelMemory {
   // A fresh model for the next run, keeping what this one allocated.
   void reset(uint32_t actors);
   void place(uint32_t actor, Place p) { model_.set_place(actor, p); }
+  // Whether accesses are checked for data races (on unless turned off; a reset
+  // keeps it).
+  void check_races(bool on) { model_.check_races(on); }
 
-  uint32_t load(uint32_t actor, const uint32_t* p, Order o, Scope s, const Choose& choose);
-  uint64_t load(uint32_t actor, const uint64_t* p, Order o, Scope s, const Choose& choose);
+  // Each access carries its caller's tag (its source line and operation), which a
+  // race report names.
+  uint32_t load(uint32_t actor, const uint32_t* p, Order o, Scope s, const Choose& choose, const AccessTag& tag = {});
+  uint64_t load(uint32_t actor, const uint64_t* p, Order o, Scope s, const Choose& choose, const AccessTag& tag = {});
   // Records the store; the caller then writes the word.
-  void store(uint32_t actor, const uint32_t* p, uint32_t v, Order o, Scope s);
-  void store(uint32_t actor, const uint64_t* p, uint64_t v, Order o, Scope s);
+  void store(uint32_t actor, const uint32_t* p, uint32_t v, Order o, Scope s, const AccessTag& tag = {});
+  void store(uint32_t actor, const uint64_t* p, uint64_t v, Order o, Scope s, const AccessTag& tag = {});
   // A read-modify-write of *p, which holds the newest store: `next` is the value it
   // writes (none: a failed CAS, which reads only). Records it; the caller writes.
-  void rmw(uint32_t actor, const uint32_t* p, std::optional<uint32_t> next, Order o, Scope s);
-  void rmw(uint32_t actor, const uint64_t* p, std::optional<uint64_t> next, Order o, Scope s);
+  void rmw(uint32_t actor, const uint32_t* p, std::optional<uint32_t> next, Order o, Scope s,
+           const AccessTag& tag = {});
+  void rmw(uint32_t actor, const uint64_t* p, std::optional<uint64_t> next, Order o, Scope s,
+           const AccessTag& tag = {});
   void fence(uint32_t actor, Order o, Scope s) { model_.fence(actor, o, s); }
   void barrier(const std::vector<uint32_t>& actors) { model_.barrier(actors); }
   // A recorded event (structures/exec/context.h, Recording): the GPU's recorder
@@ -64,6 +72,12 @@ class ModelMemory {
   const View& view(uint32_t actor) const { return model_.view(actor); }
   void take_in(uint32_t actor, const View& v) { model_.take_in(actor, v); }
 
+  // The run's first data race (ptx_memory.h: every access is checked), and a line
+  // naming both accesses: actor, operation, access and source line of each, and
+  // the word.
+  const std::optional<Race>& race() const { return model_.race(); }
+  std::string describe_race() const;
+
   // Loads that returned a store older than the newest.
   uint64_t stale_reads() const { return stale_reads_; }
   // Words found changed since the model last saw them: written around the context.
@@ -72,7 +86,7 @@ class ModelMemory {
  private:
   // The word's location, made (or brought up to the word's value) now.
   uint32_t location(const uint32_t* p);
-  uint32_t read(uint32_t actor, uint32_t loc, Order o, Scope s, const Choose& choose);
+  uint32_t read(uint32_t actor, uint32_t loc, Order o, Scope s, const Choose& choose, const AccessTag& tag);
 
   struct Rereads {
     uint32_t loc = ~0u;
@@ -92,6 +106,7 @@ class ModelMemory {
   std::vector<Page> pages_;  // [0, live_pages_) this run's; the rest reused
   uint32_t live_pages_ = 0, last_page_ = 0;
   std::vector<uint32_t> newest_;  // by location: the value its newest store wrote
+  std::vector<const uint32_t*> address_;  // by location: its word
   std::vector<Rereads> rereads_;  // by actor
   uint64_t stale_reads_ = 0, outside_writes_ = 0;
   uint32_t record_clock_ = 0;

@@ -35,8 +35,6 @@ bool includes(Place a, Scope s, Place b) {
 }
 
 namespace {
-bool acquires(Order o) { return o == Order::Acquire || o == Order::AcqRel || o == Order::Sc; }
-bool releases(Order o) { return o == Order::Release || o == Order::AcqRel || o == Order::Sc; }
 // A read can return at most this many stores (the newest ones): a choice among them
 // is one strategy decision, and a decision picks from a set of at most 64.
 constexpr uint32_t kMaxCandidates = 64;
@@ -55,45 +53,66 @@ void PtxMemory::reset(const std::vector<Place>& places) {
     th.fence_release = kNoView;
     th.fence_scope = Scope::Sys;
     th.last_read = {};
+    th.last_taken = kNoView;
     th.release_heads.clear();
     for (auto& f : th.sc_fence) f = kNoView;
   }
   live_locs_ = 0;
   arena_.clear();
+  race_.reset();
+}
+
+PtxMemory::Message PtxMemory::stored_outside(uint64_t value) {
+  Message m;  // by no thread: strong, of every scope, releasing nothing
+  m.value = value;
+  return m;
 }
 
 uint32_t PtxMemory::add_location(uint64_t initial) {
   if (live_locs_ == locs_.size()) locs_.emplace_back();
   std::vector<Message>& stores = locs_[live_locs_];
   stores.clear();
-  stores.push_back(Message{initial, kInitial, kNoView, Scope::Sys, true, Scope::Sys});
+  stores.push_back(stored_outside(initial));
+  if (reads_.size() < locs_.size()) reads_.resize(locs_.size());
+  reads_[live_locs_].clear();
   return live_locs_++;
 }
 
 void PtxMemory::outside_store(uint32_t loc, uint64_t value) {
-  locs_[loc].push_back(Message{value, kInitial, kNoView, Scope::Sys, true, Scope::Sys});
+  locs_[loc].push_back(stored_outside(value));
   const auto index = static_cast<uint32_t>(locs_[loc].size() - 1);
   for (Thread& t : threads_) {
     widen(t.cur);
-    t.cur[loc] = index;
+    t.cur[at(loc)] = index;
   }
 }
 
 void PtxMemory::widen(View& v) const {
-  if (v.size() < live_locs_) v.resize(live_locs_, 0);
+  if (v.size() < at(live_locs_)) v.resize(at(live_locs_), 0);
 }
+
+namespace {
+// into[i] = max(into[i], from[i]) for i < n: the model's inner loop (every acquire
+// and release), built for AVX2 too where the machine has it (an unsigned max per
+// lane; baseline x86-64 has none and emulates it).
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+void max_into(uint32_t* __restrict into, const uint32_t* __restrict from, size_t n) {
+  for (size_t i = 0; i < n; ++i) into[i] = std::max(into[i], from[i]);
+}
+}  // namespace
 
 void join_views(View& into, const View& from) {
   if (into.size() < from.size()) into.resize(from.size(), 0);
-  for (size_t i = 0; i < from.size(); ++i) into[i] = std::max(into[i], from[i]);
+  max_into(into.data(), from.data(), from.size());
 }
 
 
 void PtxMemory::join(View& into, ViewId from) const {
   const uint32_t n = arena_[from];
-  const uint32_t* v = arena_.data() + from + 1;
   if (into.size() < n) into.resize(n, 0);
-  for (uint32_t i = 0; i < n; ++i) into[i] = std::max(into[i], v[i]);
+  max_into(into.data(), arena_.data() + from + 1, n);
 }
 
 ViewId PtxMemory::freeze(const View& v) {
@@ -110,28 +129,40 @@ ViewId PtxMemory::joined(ViewId a, ViewId b) {
   const auto id = static_cast<ViewId>(arena_.size());
   arena_.resize(arena_.size() + 1 + n, 0);  // a and b stay valid as indices
   arena_[id] = n;
-  for (uint32_t i = 0; i < n; ++i)
-    arena_[id + 1 + i] = std::max(i < na ? arena_[a + 1 + i] : 0u, i < nb ? arena_[b + 1 + i] : 0u);
+  uint32_t* out = arena_.data() + id + 1;
+  std::copy_n(arena_.data() + a + 1, na, out);
+  max_into(out, arena_.data() + b + 1, nb);
   return id;
 }
 
-void PtxMemory::observe(uint32_t t, const Message& m, Order o, Scope s) {
+bool PtxMemory::observe(uint32_t t, const Message& m, Order o, Scope s) {
   // Only strong accesses synchronise (a morally strong pair), and the initial
   // values carry nothing.
-  if (o == Order::Weak || !m.strong || m.released == kNoView || m.writer == kInitial) return;
+  if (o == Order::Weak || !m.strong || m.released == kNoView || m.writer == kInitial) return false;
   Thread& r = threads_[t];
   const Place writer = threads_[m.writer].place;
-  if (!includes(writer, m.release_scope, r.place)) return;  // the release does not reach t
+  if (!includes(writer, m.release_scope, r.place)) return false;  // the release does not reach t
+  if (acquires(o) && includes(r.place, s, writer)) {
+    // Views only grow, so a view taken in before is in the thread's view still
+    // (a spin's re-reads, the stores one release fence covers).
+    if (m.released != r.last_taken) join(r.cur, m.released);
+    r.last_taken = m.released;
+    return true;
+  }
+  // For a later acquire fence, of the narrowest scope that reaches the writer (a
+  // view already taken in needs none; one pending already, no second entry).
+  if (m.released == r.last_taken) return false;
   for (Scope fence_scope : {Scope::Cta, Scope::Gpu, Scope::Sys}) {
     if (!includes(r.place, fence_scope, writer)) continue;
-    r.acquirable.push_back({m.released, fence_scope});
+    if (r.acquirable.empty() || r.acquirable.back().view != m.released || r.acquirable.back().needs != fence_scope)
+      r.acquirable.push_back({m.released, fence_scope});
     break;
   }
   if (r.acquirable.size() > kMaxPendingViews) {
     for (const Thread::Pending& p : r.acquirable) join(r.acquirable_joined[static_cast<int>(p.needs)], p.view);
     r.acquirable.clear();
   }
-  if (acquires(o) && includes(r.place, s, writer)) join(r.cur, m.released);
+  return false;
 }
 
 bool PtxMemory::morally_strong(uint32_t t, Scope s, const Message& m) const {
@@ -141,9 +172,69 @@ bool PtxMemory::morally_strong(uint32_t t, Scope s, const Message& m) const {
   return includes(r, s, w) && includes(w, m.scope, r);
 }
 
+bool PtxMemory::strong_pair(uint32_t a, Order oa, Scope sa, uint32_t b, Order ob, Scope sb) const {
+  const Place pa = threads_[a].place, pb = threads_[b].place;
+  return oa != Order::Weak && ob != Order::Weak && includes(pa, sa, pb) && includes(pb, sb, pa);
+}
+
+void PtxMemory::found(uint32_t loc, RaceAccess earlier, RaceAccess later) {
+  if (!race_) race_ = Race{loc, earlier, later};
+}
+
+void PtxMemory::check_stores(uint32_t t, uint32_t loc, bool write, Order o, Scope s, const AccessTag& tag) {
+  const Thread& r = threads_[t];
+  const auto& stores = locs_[loc];
+  const auto size = static_cast<uint32_t>(stores.size());
+  // Stores up to the thread's view of the location it has observed (or a store
+  // after them): causality orders them before this access.
+  const uint32_t from = std::max(r.cur[at(loc)] + 1, size > kMaxCandidates ? size - kMaxCandidates : 0u);
+  for (uint32_t i = size; i-- > from;) {
+    const Message& m = stores[i];
+    if (m.writer == kInitial || m.writer == t || r.cur[m.writer] >= m.epoch) continue;
+    if (strong_pair(m.writer, m.order, m.scope, t, o, s)) continue;
+    return found(loc, {m.writer, true, m.order, m.scope, m.tag}, {t, write, o, s, tag});
+  }
+}
+
+void PtxMemory::check_reads(uint32_t t, uint32_t loc, Order o, Scope s, const AccessTag& tag) {
+  const Thread& w = threads_[t];
+  for (const ReadMark& m : reads_[loc]) {
+    if (m.thread == t) continue;
+    const uint32_t known = w.cur[m.thread];
+    if (m.weak_epoch > known)
+      return found(loc, {m.thread, false, Order::Weak, Scope::Cta, m.weak_tag}, {t, true, o, s, tag});
+    if (m.strong_epoch > known && !strong_pair(m.thread, m.strong_order, m.strong_scope, t, o, s))
+      return found(loc, {m.thread, false, m.strong_order, m.strong_scope, m.strong_tag}, {t, true, o, s, tag});
+  }
+}
+
+void PtxMemory::mark_read(uint32_t t, uint32_t loc, uint32_t epoch, Order o, Scope s, const AccessTag& tag) {
+  auto& marks = reads_[loc];
+  auto it = std::find_if(marks.begin(), marks.end(), [t](const ReadMark& m) { return m.thread == t; });
+  if (it == marks.end()) {
+    it = marks.insert(marks.end(), ReadMark{});
+    it->thread = t;
+  }
+  if (o == Order::Weak) {
+    it->weak_epoch = epoch;
+    it->weak_tag = tag;
+  } else {
+    it->strong_epoch = epoch;
+    it->strong_order = o;
+    it->strong_scope = s;
+    it->strong_tag = tag;
+  }
+}
+
 PtxMemory::Message PtxMemory::message(uint32_t t, uint64_t value, Order o, Scope s) {
   const Thread& w = threads_[t];
-  Message m{value, t, kNoView, s, o != Order::Weak, s};
+  Message m;
+  m.value = value;
+  m.writer = t;
+  m.release_scope = s;
+  m.strong = o != Order::Weak;
+  m.scope = s;
+  m.order = o;
   if (releases(o)) {
     m.released = freeze(w.cur);
   } else if (m.strong && w.fence_release != kNoView) {
@@ -153,27 +244,39 @@ PtxMemory::Message PtxMemory::message(uint32_t t, uint64_t value, Order o, Scope
   return m;
 }
 
-uint64_t PtxMemory::load(uint32_t t, uint32_t loc, Order o, Scope s, const Choose& choose) {
+uint64_t PtxMemory::load(uint32_t t, uint32_t loc, Order o, Scope s, const Choose& choose, const AccessTag& tag) {
   Thread& r = threads_[t];
   widen(r.cur);
+  const uint32_t epoch = tick(t);
+  if (check_races_) {
+    check_stores(t, loc, false, o, s, tag);
+    mark_read(t, loc, epoch, o, s, tag);
+  }
   const auto& stores = locs_[loc];
   const auto size = static_cast<uint32_t>(stores.size());
-  uint32_t first = r.cur[loc];
+  uint32_t first = r.cur[at(loc)];
   if (size - first > kMaxCandidates) first = size - kMaxCandidates;
   const uint32_t n = size - first;
   const uint32_t index = first + (n > 1 ? std::min(choose(n), n - 1) : 0);
   const Message& m = stores[index];
-  if (o != Order::Weak && morally_strong(t, s, m)) r.cur[loc] = std::max(r.cur[loc], index);
+  if (o != Order::Weak && morally_strong(t, s, m)) r.cur[at(loc)] = std::max(r.cur[at(loc)], index);
   observe(t, m, o, s);
   r.last_read = {m.writer, index};
   return m.value;
 }
 
-void PtxMemory::store(uint32_t t, uint32_t loc, uint64_t value, Order o, Scope s) {
+void PtxMemory::store(uint32_t t, uint32_t loc, uint64_t value, Order o, Scope s, const AccessTag& tag) {
   Thread& w = threads_[t];
   widen(w.cur);
-  w.cur[loc] = static_cast<uint32_t>(locs_[loc].size());  // the release view includes the store
+  const uint32_t epoch = tick(t);
+  if (check_races_) {
+    check_stores(t, loc, true, o, s, tag);
+    check_reads(t, loc, o, s, tag);
+  }
+  w.cur[at(loc)] = static_cast<uint32_t>(locs_[loc].size());  // the release view includes the store
   Message m = message(t, value, o, s);
+  m.epoch = epoch;
+  m.tag = tag;
   if (releases(o)) {
     auto head = std::find_if(w.release_heads.begin(), w.release_heads.end(), [loc](const auto& h) { return h.first == loc; });
     if (head == w.release_heads.end()) head = w.release_heads.insert(w.release_heads.end(), {loc, {}});
@@ -190,21 +293,32 @@ void PtxMemory::store(uint32_t t, uint32_t loc, uint64_t value, Order o, Scope s
 }
 
 uint64_t PtxMemory::rmw(uint32_t t, uint32_t loc, Order o, Scope s,
-                        const std::function<std::optional<uint64_t>(uint64_t)>& update) {
+                        const std::function<std::optional<uint64_t>(uint64_t)>& update, const AccessTag& tag) {
   Thread& w = threads_[t];
   widen(w.cur);
+  const uint32_t epoch = tick(t);
   const auto index = static_cast<uint32_t>(locs_[loc].size() - 1);
   // The store it reads, until its own goes after it (which may move the vector).
   const Message& old = locs_[loc][index];
   const uint64_t old_value = old.value;
-  w.cur[loc] = index;
-  observe(t, old, acquires(o) ? Order::Acquire : Order::Relaxed, s);
+  const std::optional<uint64_t> now = update(old_value);
+  if (check_races_) {
+    check_stores(t, loc, now.has_value(), o, s, tag);
+    // One that writes is checked later as its store is; one that fails, as a read.
+    if (now) check_reads(t, loc, o, s, tag);
+    else mark_read(t, loc, epoch, o, s, tag);
+  }
+  w.cur[at(loc)] = index;
+  const bool took_in = observe(t, old, acquires(o) ? Order::Acquire : Order::Relaxed, s);
   w.last_read = {old.writer, index};
-  if (const std::optional<uint64_t> now = update(old_value)) {
-    w.cur[loc] = index + 1;
+  if (now) {
+    w.cur[at(loc)] = index + 1;
     Message m = message(t, *now, o, s);
-    // A release sequence: an RMW carries on what the store it read released.
-    if (old.released != kNoView && old.writer != kInitial) {
+    m.epoch = epoch;
+    m.tag = tag;
+    // A release sequence: an RMW carries on what the store it read released
+    // (already in its own released view when it acquired that: then not joined).
+    if (old.released != kNoView && old.writer != kInitial && !(took_in && releases(o))) {
       if (m.released == kNoView) m.release_scope = old.release_scope;
       m.released = joined(m.released, old.released);
     }

@@ -23,6 +23,21 @@
 //     with (each scope including the other's thread): those are totally ordered;
 //   - a CTA barrier joins the views of the threads it releases.
 //
+// Data races (PTX ISA, "Data races"), when asked for (check_races): two
+// conflicting accesses to a location (one a write) that are not morally strong
+// and that causality does not order. Causality is tracked by a clock per thread
+// kept in the views themselves (each access ticks its thread's own entry), so
+// whatever carries a view - a release read by an acquire, a fence.sc, a barrier,
+// an mbarrier phase - carries the happened-before; and a morally strong load that
+// read a store (observation order) orders that store before the loader's later
+// accesses, as the thread's view of the location already says. The first race of
+// a run is kept (race()). Checked: each access against the stores of its location
+// newer than its thread's view (the newest kMaxCandidates), and each write also
+// against every other thread's latest weak and latest strong read of the location.
+// Not seen: a store ordered only by a later store of the same location (a view
+// that moved past both counts as observing both), and a read hidden behind a
+// newer read of the same kind by the same thread.
+//
 // Stronger than the axiomatic model, so some allowed outcomes are never produced
 // (docs/memory-model.md lists them): stores are placed last in coherence order at
 // the moment they run (no reordering of a thread's stores to different locations
@@ -38,6 +53,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/memory/access_site.h"
+
 namespace gpulin::sim::memory {
 
 // The semantics of an access or fence (PTX's .weak, .relaxed, .acquire, .release,
@@ -47,6 +64,9 @@ enum class Order { Weak, Relaxed, Acquire, Release, AcqRel, Sc };
 enum class Scope { Cta, Gpu, Sys };
 const char* to_string(Order o);
 const char* to_string(Scope s);
+// Whether an order has an acquire half, a release half.
+inline bool acquires(Order o) { return o == Order::Acquire || o == Order::AcqRel || o == Order::Sc; }
+inline bool releases(Order o) { return o == Order::Release || o == Order::AcqRel || o == Order::Sc; }
 
 // Where a thread runs.
 struct Place {
@@ -56,10 +76,32 @@ struct Place {
 // Whether scope `s` of a thread at `a` includes a thread at `b`.
 bool includes(Place a, Scope s, Place b);
 
-// Per location, the index (in coherence order) of the oldest store a thread may read.
+// A thread's knowledge: first one clock per thread (entry u: the latest access of
+// thread u known to have happened before), then, per location, the index (in
+// coherence order) of the oldest store the thread may read.
 using View = std::vector<uint32_t>;
 // into[i] = max(into[i], from[i]) for every location (into grows to from's size).
 void join_views(View& into, const View& from);
+
+// Who made an access, for a race's report: the caller's (the simulator gives the
+// execution context's call site and the actor's operation; litmus tests nothing).
+struct AccessTag {
+  SourceSite site;
+  int64_t op = -1;
+};
+// One side of a data race.
+struct RaceAccess {
+  uint32_t thread = 0;
+  bool write = false;
+  Order order = Order::Weak;
+  Scope scope = Scope::Gpu;
+  AccessTag tag;
+};
+// Two conflicting accesses to location `loc`, `earlier` made first.
+struct Race {
+  uint32_t loc = 0;
+  RaceAccess earlier, later;
+};
 
 // A view some stores and threads share, never changed once made (a release's): its
 // place in the model's arena of frozen views (kNoView: none).
@@ -83,12 +125,17 @@ class PtxMemory {
   uint32_t locations() const { return live_locs_; }
   uint32_t threads() const { return static_cast<uint32_t>(threads_.size()); }
 
-  uint64_t load(uint32_t t, uint32_t loc, Order o, Scope s, const Choose& choose);
-  void store(uint32_t t, uint32_t loc, uint64_t value, Order o, Scope s);
+  uint64_t load(uint32_t t, uint32_t loc, Order o, Scope s, const Choose& choose, const AccessTag& tag = {});
+  void store(uint32_t t, uint32_t loc, uint64_t value, Order o, Scope s, const AccessTag& tag = {});
   // Reads the newest store and, when `update` gives a value, writes it (a CAS that
   // fails writes nothing but still reads with the RMW's order). Returns the old value.
   uint64_t rmw(uint32_t t, uint32_t loc, Order o, Scope s,
-               const std::function<std::optional<uint64_t>(uint64_t)>& update);
+               const std::function<std::optional<uint64_t>(uint64_t)>& update, const AccessTag& tag = {});
+
+  // Whether accesses are checked for data races (off until asked; reset keeps it).
+  void check_races(bool on) { check_races_ = on; }
+  // The run's first race, if any was found.
+  const std::optional<Race>& race() const { return race_; }
   // fence.acq_rel (Order::AcqRel), fence.sc (Order::Sc); also fence.acquire and
   // fence.release (Order::Acquire, Order::Release), one half of acq_rel each.
   void fence(uint32_t t, Order o, Scope s);
@@ -129,6 +176,17 @@ class PtxMemory {
     Scope release_scope = Scope::Sys;
     bool strong = true;
     Scope scope = Scope::Sys;  // the store's own
+    Order order = Order::Relaxed;
+    uint32_t epoch = 0;  // the writer's clock at the store
+    AccessTag tag;
+  };
+  // A thread's latest weak and latest strong read of a location (epoch 0: none).
+  struct ReadMark {
+    uint32_t thread = 0;
+    uint32_t weak_epoch = 0, strong_epoch = 0;
+    Order strong_order = Order::Relaxed;
+    Scope strong_scope = Scope::Gpu;
+    AccessTag weak_tag, strong_tag;
   };
   // A release store's view, carried on by the thread's later strong stores to its
   // location (the release sequence).
@@ -152,6 +210,7 @@ class PtxMemory {
     ViewId fence_release = kNoView;
     Scope fence_scope = Scope::Sys;
     ReadFrom last_read;
+    ViewId last_taken = kNoView;  // the frozen view an acquire last took in
     std::vector<std::pair<uint32_t, ReleaseHead>> release_heads;  // by location (few)
     ViewId sc_fence[3] = {kNoView, kNoView, kNoView};  // its latest fence.sc of each scope
   };
@@ -162,17 +221,36 @@ class PtxMemory {
   // A frozen copy of `v`; the view that is `a` joined with `b` (either may be kNoView).
   ViewId freeze(const View& v);
   ViewId joined(ViewId a, ViewId b);
-  // The reading thread takes in what a read of `m` gives it (order `o`, scope `s`).
-  void observe(uint32_t t, const Message& m, Order o, Scope s);
+  // The reading thread takes in what a read of `m` gives it (order `o`, scope `s`);
+  // whether its view took in m's released view now.
+  bool observe(uint32_t t, const Message& m, Order o, Scope s);
   // The message thread t's store of `value` carries (order `o`, scope `s`).
   Message message(uint32_t t, uint64_t value, Order o, Scope s);
+  // An initial value, or a store from outside the model.
+  static Message stored_outside(uint64_t value);
   // Whether a load by t of scope s and the store m are morally strong.
   bool morally_strong(uint32_t t, Scope s, const Message& m) const;
+  // Where location `loc` is in a view (after the threads' clocks).
+  uint32_t at(uint32_t loc) const { return static_cast<uint32_t>(threads_.size()) + loc; }
+  // Thread t's next access: its clock ticks; returns the access's epoch.
+  uint32_t tick(uint32_t t) { return ++threads_[t].cur[t]; }
+  // Race checks of thread t's access (order o, scope s) to loc, made at `epoch`:
+  // against the location's stores t has not observed, then (a write) its reads.
+  void check_stores(uint32_t t, uint32_t loc, bool write, Order o, Scope s, const AccessTag& tag);
+  void check_reads(uint32_t t, uint32_t loc, Order o, Scope s, const AccessTag& tag);
+  void mark_read(uint32_t t, uint32_t loc, uint32_t epoch, Order o, Scope s, const AccessTag& tag);
+  // Whether two accesses by threads a and b, with these orders and scopes, are
+  // morally strong (both strong, each scope including the other's thread).
+  bool strong_pair(uint32_t a, Order oa, Scope sa, uint32_t b, Order ob, Scope sb) const;
+  void found(uint32_t loc, RaceAccess earlier, RaceAccess later);
 
   std::vector<Thread> threads_;
   // Locations [0, live_locs_) are this run's; the rest keep their capacity for the next.
   std::vector<std::vector<Message>> locs_;
   uint32_t live_locs_ = 0;
+  std::vector<std::vector<ReadMark>> reads_;  // by location, as locs_ (race checks only)
+  bool check_races_ = false;
+  std::optional<Race> race_;
   // The frozen views of this run, each its size then its entries (ViewId: where it
   // starts): made with no allocation once a run of that size has been seen.
   std::vector<uint32_t> arena_;

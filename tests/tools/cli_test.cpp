@@ -253,9 +253,10 @@ TEST(CliExplore, PaperTopDownFailsAndItsScheduleReplays) {
   fs::remove_all(out);
 }
 
-// --memory ptx: the heap authors' ordering fails, and its replay string names the
-// memory, carries its read choices and replays failing; under sc (the default, or
-// replay --memory sc on the same string) the same runs pass. A word is refused.
+// --memory ptx: the heap authors' ordering races (both accesses named); under
+// ptx-racy (races let be) it fails, and its replay string names the memory,
+// carries its read choices and replays failing; under sc (the default, or replay
+// --memory sc on the same string) the same runs pass. A word is refused.
 TEST(CliExplore, TheMemoryModeIsChosenNamedAndReplayed) {
   const std::string shape = "explore --structure gheap-td --mutant relaxed-locks --actors 3 --ops 3 --schedules 300 ";
   const Result sc = gpulin(shape);
@@ -264,12 +265,20 @@ TEST(CliExplore, TheMemoryModeIsChosenNamedAndReplayed) {
   const Result ptx = gpulin(shape + "--memory ptx");
   ASSERT_EQ(ptx.code, 1) << ptx.out << ptx.err;
   EXPECT_NE(ptx.out.find("mutant=relaxed-locks memory=ptx"), std::string::npos) << ptx.out;
-  EXPECT_NE(ptx.out.find("stale reads"), std::string::npos) << ptx.out;
-  const size_t at = ptx.out.find("replay --schedule '");
-  ASSERT_NE(at, std::string::npos) << ptx.out;
+  EXPECT_NE(ptx.out.find("first race"), std::string::npos) << ptx.out;
+  EXPECT_NE(ptx.out.find("write weak at structures/gheap/"), std::string::npos) << ptx.out;
+  const Result racy = gpulin(shape + "--memory ptx-racy");
+  ASSERT_EQ(racy.code, 1) << racy.out << racy.err;
+  EXPECT_NE(racy.out.find("races                0"), std::string::npos) << racy.out;
+  EXPECT_NE(racy.out.find("stale reads"), std::string::npos) << racy.out;
+  size_t first_bug = racy.out.find("first violation");
+  if (first_bug == std::string::npos) first_bug = racy.out.find("first invariant");
+  ASSERT_NE(first_bug, std::string::npos) << racy.out;
+  const size_t at = racy.out.find("replay --schedule '", first_bug);
+  ASSERT_NE(at, std::string::npos) << racy.out;
   const size_t from = at + std::string("replay --schedule '").size();
-  const std::string schedule = ptx.out.substr(from, ptx.out.find('\'', from) - from);
-  EXPECT_NE(schedule.find(":memory=ptx|"), std::string::npos) << schedule;
+  const std::string schedule = racy.out.substr(from, racy.out.find('\'', from) - from);
+  EXPECT_NE(schedule.find(":memory=ptx-racy|"), std::string::npos) << schedule;
   EXPECT_NE(schedule.find(".r0"), std::string::npos) << "a stale read among the picks: " << schedule;
   EXPECT_EQ(gpulin("replay --schedule " + quote(schedule)).code, 1) << schedule;
   const Result under_sc = gpulin("replay --memory sc --schedule " + quote(schedule));

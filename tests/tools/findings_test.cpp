@@ -81,8 +81,14 @@ const std::vector<Pinned>& pinned() {
        "u7=468126,u8=73736,u9=423639,u6=6268,u2=61771,x,u10=222920,u11=696280,x,x,x,u12=118206|0*41.1*2.2*2.1*19.2*2.1*"
        "33.2*2.1*24.2*2.1*24.2*12.1*6",
        1, "verdict: invariant: before RESOLVE(0): |B_i+1| = 4 < d 2^(2(i+1)) + d", false},
-      {"M1", "gheap-td:fixed:k=4:t=2:mutant=relaxed-locks:memory=ptx|d;i51-6-43-15|1*8.0*2.r1*2.r0*2.r1", 1,
+      {"M1", "gheap-td:fixed:k=4:t=2:mutant=relaxed-locks:memory=ptx|d;i31-28-19-33|1*8.0*2.r1*2", 1,
+       "read weak at structures/gheap/td_delete.h:", false},
+      {"M1", "gheap-td:fixed:k=4:t=2:mutant=relaxed-locks:memory=ptx-racy|d;i51-6-43-15|1*8.0*2.r1*2.r0*2.r1", 1,
        "verdict: violation", false},
+      {"M5",
+       "gheap-bu:fixed:k=4:t=2:mutant=relaxed-locks-fenced:memory=ptx|i45-30-52-59,i22-41-38-58;i58-54-47-8,i28-39-40-"
+       "40;i60-17-22-50,i25-28-35-25|1*20.0*25.2*25.r1",
+       1, "read weak at structures/gheap/bu_insert.h:", false},
       {"M2", "slab-map:buckets=1:memory=ptx|i0=1,i0=2,i1=3;i0=4,s1|0*4.1.0*2.1*2.0.1.0.r1.r0", 0, "verdict: pass",
        false},
       {"M4", "slab-set:buckets=1:memory=ptx|s0;i0|1.0*2.1*3.r0", 0, "verdict: proof-points", false},

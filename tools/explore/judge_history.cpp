@@ -69,12 +69,7 @@ Judgement judge_history(const History& history, const JudgeOptions& options) {
 
 Judgement judge_run(const sim::RunResult& run, const History& history, const std::optional<std::string>& invariant,
                     const JudgeOptions& options) {
-  switch (run.outcome) {
-    case sim::Outcome::Deadlock: return {Failure::Deadlock, run.message, false};
-    case sim::Outcome::Livelock: return {Failure::Livelock, run.message, false};
-    case sim::Outcome::Fault: return {Failure::Fault, run.message, false};
-    case sim::Outcome::Completed: break;
-  }
+  if (auto stopped = judge_stopped_run(run)) return *stopped;
   Judgement j = judge_history(history, options);
   if (j.failure != Failure::None) return j;
   if (invariant) return {Failure::Invariant, *invariant, j.searched};

@@ -11,9 +11,21 @@ const char* to_string(Failure f) {
     case Failure::Deadlock: return "deadlock";
     case Failure::Livelock: return "livelock";
     case Failure::Fault: return "fault";
+    case Failure::Race: return "race";
     case Failure::Undecided: return "undecided";
   }
   return "?";
+}
+
+std::optional<Judgement> judge_stopped_run(const sim::RunResult& run) {
+  switch (run.outcome) {
+    case sim::Outcome::Deadlock: return Judgement{Failure::Deadlock, run.message, false};
+    case sim::Outcome::Livelock: return Judgement{Failure::Livelock, run.message, false};
+    case sim::Outcome::Fault: return Judgement{Failure::Fault, run.message, false};
+    case sim::Outcome::Race: return Judgement{Failure::Race, run.message, false};
+    case sim::Outcome::Completed: break;
+  }
+  return std::nullopt;
 }
 
 bool is_bug(Failure f) { return f != Failure::None && f != Failure::WitnessOnly && f != Failure::Undecided; }

@@ -3,7 +3,10 @@
 // both produce these; neither includes the other.)
 #pragma once
 
+#include <optional>
 #include <string>
+
+#include "sim/simulator.h"
 
 namespace gpulin::explore {
 
@@ -15,6 +18,7 @@ enum class Failure {
   Deadlock,
   Livelock,
   Fault,          // an impossible state the structure detected
+  Race,           // under the ptx memory mode: a data race (the run stops at the first)
   Undecided,      // witness failed and the search ran out of budget
 };
 const char* to_string(Failure f);
@@ -26,5 +30,9 @@ struct Judgement {
   std::string message;
   bool searched = false;  // the search ran on this history
 };
+
+// The judgement of a run the simulator stopped before it completed (deadlock,
+// livelock, fault, data race); none for a completed run.
+std::optional<Judgement> judge_stopped_run(const sim::RunResult& run);
 
 }  // namespace gpulin::explore

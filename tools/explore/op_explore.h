@@ -37,7 +37,7 @@ struct OpStructure {
   Header header;                   // model, params and lp_rule of its histories
   uint32_t lanes = 1;              // threads of a simulated actor
   uint32_t actors = 3, ops = 4;    // the generated programs' shape
-  sim::memory::MemoryMode memory = sim::memory::MemoryMode::Sc;
+  sim::memory::MemorySetting memory;
   std::function<std::unique_ptr<OpInstance>()> make;
   std::function<OpCall(std::mt19937_64& rng)> random_call;
 };

@@ -14,7 +14,8 @@ const std::vector<std::pair<Failure, std::string>>& failure_count_fields() {
   static const std::vector<std::pair<Failure, std::string>> fields = {
       {Failure::Violation, "violations"},   {Failure::Invariant, "invariant_failures"},
       {Failure::Deadlock, "deadlocks"},     {Failure::Livelock, "livelocks"},
-      {Failure::Fault, "faults"},           {Failure::WitnessOnly, "proof_point_failures"},
+      {Failure::Fault, "faults"},           {Failure::Race, "races"},
+      {Failure::WitnessOnly, "proof_point_failures"},
       {Failure::Undecided, "undecided"}};
   return fields;
 }
@@ -77,7 +78,7 @@ class Reader {
 
 Failure failure_named(const Reader& in, const std::string& name, const std::string& where) {
   for (Failure f : {Failure::Violation, Failure::WitnessOnly, Failure::Invariant, Failure::Deadlock, Failure::Livelock,
-                    Failure::Fault, Failure::Undecided})
+                    Failure::Fault, Failure::Race, Failure::Undecided})
     if (name == to_string(f)) return f;
   in.fail(fmt::format("field '{}kind': unknown failure kind '{}'", where, name));
 }

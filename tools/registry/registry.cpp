@@ -121,4 +121,14 @@ void check_choice(const StructureRow& row, const Selection& s) {
                                             row.mutants.empty() ? "" : ", ", joined(row.mutants)));
 }
 
+Selection chosen_selection(const StructureRow& row, const std::string& variant, const std::string& mutant,
+                           const std::map<std::string, std::string>& given) {
+  Selection s = default_selection(row);
+  if (!variant.empty()) s.variant = variant;
+  s.mutant = mutant;
+  check_choice(row, s);
+  for (const auto& [name, value] : given) set_param(row, s, name, value);
+  return s;
+}
+
 }  // namespace gpulin::registry

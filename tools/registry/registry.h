@@ -7,6 +7,7 @@
 // line (tools/cli_main.h, docs/own-structure.md).
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,10 @@ void set_param(const StructureRow& row, Selection& s, const std::string& name, c
 void set_stress_param(const StructureRow& row, Selection& s, const std::string& name, const std::string& value);
 // Checks the selection's variant and mutant against the row (throws as set_param).
 void check_choice(const StructureRow& row, const Selection& s);
+// What a command line chose: the default selection with `variant` (empty: the
+// first), `mutant` and the explore parameters `given`, checked (throws as set_param).
+Selection chosen_selection(const StructureRow& row, const std::string& variant, const std::string& mutant,
+                           const std::map<std::string, std::string>& given);
 
 // "a, b, c"
 std::string joined(const std::vector<std::string>& names);

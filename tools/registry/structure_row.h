@@ -51,7 +51,7 @@ struct Selection {
   std::map<std::string, std::string> params;
   // The simulator's memory: sc, or the PTX model (sim/memory/); its replay strings
   // name it (memory_config_field).
-  sim::memory::MemoryMode memory = sim::memory::MemoryMode::Sc;
+  sim::memory::MemorySetting memory;
 
   uint64_t num(const std::string& name) const;        // a numeric parameter (throws if absent)
   uint32_t u32(const std::string& name) const { return static_cast<uint32_t>(num(name)); }

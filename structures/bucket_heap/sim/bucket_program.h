@@ -24,7 +24,7 @@ struct BucketConfig {
   uint32_t d = 2;
   bucket_heap::Variant variant = bucket_heap::Variant::Fixed;
   bucket_heap::Mutant mutant = bucket_heap::Mutant::None;
-  sim::memory::MemoryMode memory = sim::memory::MemoryMode::Sc;  // the simulator's memory (replay strings name it)
+  sim::memory::MemorySetting memory;  // the simulator's memory (replay strings name it)
   // Generation only:
   uint32_t ops = 40;
 };

@@ -17,7 +17,7 @@ struct HeapConfig {
   gheap::Mutant mutant = gheap::Mutant::None;
   uint32_t k = 4;
   uint32_t threads = 2;  // lanes per simulated block: exercises the merge-path split
-  sim::memory::MemoryMode memory = sim::memory::MemoryMode::Sc;
+  sim::memory::MemorySetting memory;
 };
 
 std::string structure_name(gheap::Flavor f);                 // gheap-td, gheap-bu

@@ -20,7 +20,9 @@ Execution HeapRunner::execute(const Program& program, sim::Strategy& strategy, u
   size_t inserts = 0;
   for (const auto& ops : program.actors)
     for (const auto& op : ops) inserts += op.insert;
-  if (!heap_ || heap_->capacity() < inserts + 1 || heap_->k() != config_.k)
+  // The heap of exactly this program's size, as a replay of it makes: its size is
+  // part of the run (the quiescent checks look at every node).
+  if (!heap_ || heap_->capacity() != gheap::heap_capacity_for(inserts + 1) || heap_->k() != config_.k)
     heap_.emplace(config_.k, static_cast<uint32_t>(inserts + 1));
   heap_->reset();
   recorder_.clear();
@@ -79,14 +81,10 @@ Execution HeapRunner::execute(const Program& program, sim::Strategy& strategy, u
 
 Judgement judge(const Execution& e, const JudgeOptions& options) {
   Judgement j;
-  switch (e.run.outcome) {
-    case sim::Outcome::Deadlock: return {Failure::Deadlock, e.run.message, false};
-    case sim::Outcome::Livelock: return {Failure::Livelock, e.run.message, false};
-    case sim::Outcome::Fault:
-      if (e.invariant_failure) return {Failure::Invariant, *e.invariant_failure, false};
-      return {Failure::Fault, e.run.message, false};
-    case sim::Outcome::Completed: break;
-  }
+  // A fault raised by the invariant's own check is the invariant's failure.
+  if (e.run.outcome == sim::Outcome::Fault && e.invariant_failure)
+    return {Failure::Invariant, *e.invariant_failure, false};
+  if (auto stopped = judge_stopped_run(e.run)) return *stopped;
   if (e.invariant_failure) return {Failure::Invariant, *e.invariant_failure, false};
   try {
     return judge_history(e.history, options);

@@ -19,7 +19,7 @@ namespace gpulin::explore {
 struct MergeConfig {
   merge_path::MergeMutant mutant = merge_path::MergeMutant::None;
   uint32_t blocks = 3;   // at most; a merge has no more blocks than windows
-  sim::memory::MemoryMode memory = sim::memory::MemoryMode::Sc;  // the simulator's memory (replay strings name it)
+  sim::memory::MemorySetting memory;  // the simulator's memory (replay strings name it)
   uint32_t max_len = 64; // generation only: inputs of 0 .. max_len keys each
 };
 

@@ -75,12 +75,7 @@ MergeExecution execute_merge(const MergeConfig& c, const MergeProgram& p, sim::S
 }
 
 Judgement judge_merge(const MergeExecution& e) {
-  switch (e.run.outcome) {
-    case sim::Outcome::Deadlock: return {Failure::Deadlock, e.run.message, false};
-    case sim::Outcome::Livelock: return {Failure::Livelock, e.run.message, false};
-    case sim::Outcome::Fault: return {Failure::Fault, e.run.message, false};
-    case sim::Outcome::Completed: break;
-  }
+  if (auto stopped = judge_stopped_run(e.run)) return *stopped;
   const size_t n = e.expected_keys.size() - kGuard;
   for (size_t k = 0; k < e.expected_keys.size(); ++k) {
     if (e.keys[k] == e.expected_keys[k] && e.tags[k] == e.expected_tags[k]) continue;

@@ -61,7 +61,7 @@ uint64_t sim_merge_blocks(uint64_t na, uint64_t nb, uint64_t blocks) {
 template <class Policy, MergeMutant Mutant = MergeMutant::None, class Key, class Value, class Comp>
 SimMergeStats sim_merge_impl(MergeArgs<Key, Value, Comp> args, uint64_t blocks, sim::Strategy& strategy,
                              uint64_t max_points, bool begun = false,
-                             sim::memory::MemoryMode memory = sim::memory::MemoryMode::Sc) {
+                             const sim::memory::MemorySetting& memory = {}) {
   SimMergeStats st;
   const uint64_t total = args.na + args.nb;
   if (total == 0) return st;

@@ -20,7 +20,7 @@ namespace gpulin::explore {
 struct PsyncConfig {
   uint32_t r = 2;
   psync::Mutant mutant = psync::Mutant::None;
-  sim::memory::MemoryMode memory = sim::memory::MemoryMode::Sc;  // the simulator's memory (replay strings name it)
+  sim::memory::MemorySetting memory;  // the simulator's memory (replay strings name it)
   // Generation only:
   uint32_t cycles = 16;
   uint32_t keys = 100;  // keys drawn from [0, keys)

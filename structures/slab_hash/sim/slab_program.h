@@ -29,7 +29,7 @@ struct SlabConfig {
   slab_hash::Mutant mutant = slab_hash::Mutant::None;
   bool light = true;      // SlabAlloc-light, or the regular SlabAlloc
   uint32_t buckets = 1;   // few buckets: lists grow past their base slab, warps race to extend them
-  sim::memory::MemoryMode memory = sim::memory::MemoryMode::Sc;  // the simulator's memory (replay strings name it)
+  sim::memory::MemorySetting memory;  // the simulator's memory (replay strings name it)
   // Generation only:
   uint32_t warps = 4;
   uint32_t ops = 16;      // per warp, at most 32 (one per lane)

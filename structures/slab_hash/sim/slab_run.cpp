@@ -75,12 +75,7 @@ SlabExecution execute_slab(const SlabConfig& c, const SlabProgram& p, sim::Strat
 }
 
 Judgement judge_slab(const SlabExecution& e, const JudgeOptions& options) {
-  switch (e.run.outcome) {
-    case sim::Outcome::Deadlock: return {Failure::Deadlock, e.run.message, false};
-    case sim::Outcome::Livelock: return {Failure::Livelock, e.run.message, false};
-    case sim::Outcome::Fault: return {Failure::Fault, e.run.message, false};
-    case sim::Outcome::Completed: break;
-  }
+  if (auto stopped = judge_stopped_run(e.run)) return *stopped;
   if (e.alloc_failures) return {Failure::Fault, "SlabAlloc found no free slab (the simulated pool is too small)", false};
   if (e.at_rest_failure) return {Failure::Invariant, "table at rest: " + *e.at_rest_failure, false};
   return judge_history(e.history, options);
