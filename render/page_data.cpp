@@ -117,8 +117,26 @@ std::string page_json(const History& h, const Timeline& tl, const PageOptions& o
   j += ']';
   list("window", tl.window);
   list("prefix", tl.prefix);
-  j += fmt::format(",\"failing\":{},\"fail_t\":{}}}", tl.failing >= 0 ? new_index[tl.failing] : -1,
+  j += fmt::format(",\"failing\":{},\"fail_t\":{}", tl.failing >= 0 ? new_index[tl.failing] : -1,
                    tl.failing_t >= 0 ? tl.failing_t - static_cast<double>(t0) : -1.0);
+  // The run's marks between drawn ops; a read of a value from before the run (no
+  // op) is drawn from the timeline's start on the reader's lane.
+  j += ",\"marks\":[";
+  first = true;
+  const auto drawn = [&](int64_t op) -> int64_t {
+    const auto it = index_of.find(op);
+    return it == index_of.end() ? -1 : new_index[it->second];
+  };
+  for (const RunMark& m : o.marks) {
+    const int64_t b = drawn(m.to_op), a = m.from_op < 0 ? b : drawn(m.from_op);
+    if (a < 0 || b < 0) continue;
+    const double from_t = m.from_op < 0 ? 0.0 : m.from_t - static_cast<double>(t0);
+    j += fmt::format("{}[{},{},{},{},{},", first ? "" : ",", m.race ? 1 : 0, a, from_t, b, m.to_t - static_cast<double>(t0));
+    str(j, m.text);
+    j += ']';
+    first = false;
+  }
+  j += "]}";
   return j;
 }
 

@@ -55,6 +55,9 @@ const ops = D.ops.map((o, i) => ({i, id: o[0], lane: o[1], f: o[2], args: o[3], 
 let tMax = 1;
 for (const o of ops) tMax = Math.max(tMax, o.inv, o.ret);
 for (const h of D.holds) { ops[h[0]].holds.push({node: h[1], acq: h[2], rel: h[3]}); tMax = Math.max(tMax, h[2], h[3]); }
+// The run's marks under ptx: stale reads (from the store read to the load) and a race.
+const marks = D.marks.map(m => ({race: m[0] === 1, from: m[1], ft: m[2], to: m[3], tt: m[4], text: m[5]}));
+for (const m of marks) tMax = Math.max(tMax, m.ft, m.tt);
 const end = o => (o.ret < 0 ? tMax : o.ret);
 D.points.forEach((p, k) => { ops[p[0]].point = k; });
 const inWindow = new Set(D.window), inPrefix = new Set(D.prefix);
@@ -69,8 +72,10 @@ text("title", D.title || "gpulin timeline");
 const vd = document.getElementById("verdict");
 vd.textContent = D.verdict; vd.className = D.verdict === "linearizable" ? "pass" : D.verdict === "undecided" ? "undecided" : "fail";
 text("method", "(" + D.method + ", model " + D.model + (D.rule ? ", lp_rule " + D.rule : "") + ")");
+const races = marks.filter(m => m.race).length;
 text("counts", ops.length + " of " + D.total_ops + " operations shown, " + D.actors.length + " actors, " +
-  D.points.length + " points");
+  D.points.length + " points" + (marks.length ? ", " + (marks.length - races) + " stale reads" : "") +
+  (races ? ", a data race (red)" : ""));
 text("note", D.note); text("message", D.message); text("notes", D.notes);
 const x = t => LEFT + (t - view.t0) / (view.t1 - view.t0) * (W - LEFT - 10);
 const tAt = px => view.t0 + (px - LEFT) / (W - LEFT - 10) * (view.t1 - view.t0);
@@ -173,6 +178,15 @@ function draw() {
     }
     ctx.fill();
   }
+  // The marks: a stale read's read-from edge dashed orange from the store to the
+  // load, a race red from the earlier access to the later; a dot at the later end.
+  for (const m of marks) {
+    const y0 = TOP + ops[m.from].lane * LANE + LANE / 2, y1 = TOP + ops[m.to].lane * LANE + LANE / 2;
+    ctx.strokeStyle = ctx.fillStyle = m.race ? "#b3141b" : "#e08a00";
+    ctx.lineWidth = m.race ? 2 : 1.5; ctx.setLineDash(m.race ? [] : [5, 3]);
+    ctx.beginPath(); ctx.moveTo(x(m.ft), y0); ctx.lineTo(x(m.tt), y1); ctx.stroke(); ctx.setLineDash([]);
+    ctx.beginPath(); ctx.arc(x(m.tt), y1, 3, 0, 2 * Math.PI); ctx.fill(); ctx.lineWidth = 1;
+  }
   // Where the rule's replay fails: a red cross at the failing op's point.
   if (D.fail_t >= 0 && D.failing >= 0 && D.fail_t >= view.t0 && D.fail_t <= view.t1) {
     const px = x(D.fail_t), py = TOP + ops[D.failing].lane * LANE + 9;
@@ -221,6 +235,7 @@ function describe(o) {
   if (o.i === D.failing) s += "\nTHE FAILING OPERATION";
   if (inWindow.has(o.i)) s += "\nin the minimal failing window";
   if (inPrefix.has(o.i)) s += "\nin the longest linearizable prefix";
+  for (const m of marks) if (m.from === o.i || m.to === o.i) s += "\n" + (m.race ? "RACE: " : "") + m.text;
   return s;
 }
 function select(i) { selected = i; details.textContent = i < 0 ? "Click an operation." : describe(ops[i]); draw(); }
@@ -262,7 +277,7 @@ window.addEventListener("resize", resize);
 resize();
 if (D.window.length || D.failing >= 0) document.getElementById("gofail").onclick();
 // For tests: the page's state and a way to click an operation by index.
-window.gpulin = {ops: ops.length, points: D.points.length, window: D.window.length, lanes: lanes.length,
+window.gpulin = {ops: ops.length, points: D.points.length, window: D.window.length, lanes: lanes.length, marks: marks.length,
   select, selected: () => selected, details: () => details.textContent};
 // page.html#selftest: the page checks itself as a user would - a real click (mouse
 // events on the canvas, at the failing op's bar or the first op's) must show that
@@ -270,7 +285,7 @@ window.gpulin = {ops: ops.length, points: D.points.length, window: D.window.leng
 // headless Chromium's --dump-dom reads back (tests/render/browser_test.sh).
 if (location.hash === "#selftest") {
   const loaded = performance.now();
-  const r = {ops: ops.length, lanes: lanes.length, points: D.points.length, window: D.window.length,
+  const r = {ops: ops.length, lanes: lanes.length, points: D.points.length, window: D.window.length, marks: marks.length,
     verdict: D.verdict, canvas: canvas.width > 0 && canvas.height > 0, load_ms: Math.round(loaded)};
   // The elements a reader needs, and the verdict shown as the data says.
   r.elements = ["title", "verdict", "message", "c", "details", "fit", "gofail"].every(id => document.getElementById(id)) &&

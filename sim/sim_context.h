@@ -434,7 +434,8 @@ class SimContext {
   Order bulk_order() const { return orders_ == Orders::AsWritten ? Order::Relaxed : Order::Weak; }
   uint32_t choose(uint32_t n) { return sim_.choose(n); }
 
-  memory::AccessTag tag(const Site& at) const { return {at, op_}; }
+  // The access's tag: where, in which operation, after how many recorded events.
+  memory::AccessTag tag(const Site& at) const { return {at, op_, rec_ ? rec_->size() : 0}; }
   // After an access under ptx: the run ends at the first data race the model found.
   void check_race(memory::ModelMemory& m) {
     if (m.race()) sim_.race(m.describe_race());

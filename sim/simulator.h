@@ -16,13 +16,10 @@
 #include <vector>
 
 #include "sim/memory/memory_mode.h"
+#include "sim/memory/model_memory.h"
 #include "sim/strategy.h"
 
 namespace gpulin::sim {
-
-namespace memory {
-class ModelMemory;
-}
 
 // Race: under the ptx memory mode, two conflicting accesses no causality orders
 // (memory::ModelMemory::race; the run ends at the first).
@@ -39,6 +36,8 @@ struct RunResult {
   // execution context).
   uint64_t stale_reads = 0;
   uint64_t outside_writes = 0;
+  // Under ptx: the stale reads and the race, for the run's page (ModelMemory::marks).
+  std::vector<memory::ModelMemory::Mark> marks;
 };
 
 class Simulator {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "histories/history.h"
+#include "render/page.h"
 
 namespace gpulin::cli {
 
@@ -15,6 +16,7 @@ namespace gpulin::cli {
 // file cannot be written.
 std::string write_timeline_page(const History& h, const std::string& path, const std::string& title,
                                 std::optional<uint64_t> from = {}, std::optional<uint64_t> to = {},
-                                double search_seconds = 20, const std::string& note = "");
+                                double search_seconds = 20, const std::string& note = "",
+                                std::vector<render::RunMark> marks = {});
 
 }  // namespace gpulin::cli

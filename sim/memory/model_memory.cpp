@@ -29,6 +29,7 @@ void ModelMemory::reset(uint32_t actors) {
   newest_.clear();
   address_.clear();
   rereads_.assign(actors, Rereads{});
+  stale_marks_.clear();
   stale_reads_ = outside_writes_ = 0;
   record_clock_ = 0;
 }
@@ -71,9 +72,21 @@ uint32_t ModelMemory::read(uint32_t actor, uint32_t loc, Order o, Scope s, const
   if (r.loc != loc) r = {loc, 0};
   const bool bounded = r.stale >= kStaleRereads;
   const auto v = static_cast<uint32_t>(model_.load(actor, loc, o, s, [&](uint32_t n) { return bounded ? n - 1 : choose(n); }, tag));
-  if (model_.last_read(actor).index + 1 < model_.stores(loc)) {
+  if (const PtxMemory::ReadFrom from = model_.last_read(actor); from.index + 1 < model_.stores(loc)) {
     ++r.stale;
     ++stale_reads_;
+    if (stale_marks_.size() < kMaxMarks) {
+      Mark m;
+      m.earlier = model_.store_access(loc, from.index);
+      m.later = {actor, false, o, s, tag};
+      const uint32_t newer = model_.stores(loc) - from.index - 1;
+      m.text = fmt::format("stale read of word {}: {} returned {}, not the {} store{} after it", fmt::ptr(address_[loc]),
+                           access_text(m.later),
+                           m.earlier.thread == PtxMemory::kInitial ? "the value the word held before the run"
+                                                                    : "what " + access_text(m.earlier) + " wrote",
+                           newer, newer == 1 ? "" : "s");
+      stale_marks_.push_back(std::move(m));
+    }
   } else {
     r.stale = 0;
   }
@@ -130,18 +143,24 @@ void ModelMemory::rmw(uint32_t actor, const uint64_t* p, std::optional<uint64_t>
   rmw(actor, low_word(p) + 1, next ? std::optional<uint32_t>(high(*next)) : std::nullopt, o, s, tag);
 }
 
+std::string ModelMemory::access_text(const RaceAccess& a) {
+  std::string order = to_string(a.order);
+  if (a.order != Order::Weak) order += std::string(".") + to_string(a.scope);
+  const std::string op = a.tag.op < 0 ? "outside any operation" : fmt::format("history op {}", a.tag.op);
+  return fmt::format("actor {} ({}) {} {} at {}", a.thread, op, a.write ? "write" : "read", order, site_text(a.tag.site));
+}
+
 std::string ModelMemory::describe_race() const {
   const std::optional<Race>& r = model_.race();
   if (!r) return "";
-  const auto access = [](const RaceAccess& a) {
-    std::string order = to_string(a.order);
-    if (a.order != Order::Weak) order += std::string(".") + to_string(a.scope);
-    const std::string op = a.tag.op < 0 ? "outside any operation" : fmt::format("history op {}", a.tag.op);
-    return fmt::format("actor {} ({}) {} {} at {}", a.thread, op, a.write ? "write" : "read", order,
-                       site_text(a.tag.site));
-  };
   return fmt::format("data race on word {}: {}, then {}: no causality orders them and they are not morally strong",
-                     fmt::ptr(address_[r->loc]), access(r->earlier), access(r->later));
+                     fmt::ptr(address_[r->loc]), access_text(r->earlier), access_text(r->later));
+}
+
+std::vector<ModelMemory::Mark> ModelMemory::marks() const {
+  std::vector<Mark> out = stale_marks_;
+  if (const std::optional<Race>& r = model_.race()) out.push_back(Mark{true, r->earlier, r->later, describe_race()});
+  return out;
 }
 
 }  // namespace gpulin::sim::memory

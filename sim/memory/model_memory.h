@@ -78,6 +78,16 @@ class ModelMemory {
   const std::optional<Race>& race() const { return model_.race(); }
   std::string describe_race() const;
 
+  // What a run's page draws (gpulin replay --render): each stale read (the store it
+  // read, `earlier`, and the load, `later`; the first kMaxMarks), then the race.
+  struct Mark {
+    bool race = false;
+    RaceAccess earlier, later;
+    std::string text;
+  };
+  static constexpr size_t kMaxMarks = 256;
+  std::vector<Mark> marks() const;
+
   // Loads that returned a store older than the newest.
   uint64_t stale_reads() const { return stale_reads_; }
   // Words found changed since the model last saw them: written around the context.
@@ -87,6 +97,8 @@ class ModelMemory {
   // The word's location, made (or brought up to the word's value) now.
   uint32_t location(const uint32_t* p);
   uint32_t read(uint32_t actor, uint32_t loc, Order o, Scope s, const Choose& choose, const AccessTag& tag);
+  // "actor 1 (history op 7) write weak at FILE:LINE"
+  static std::string access_text(const RaceAccess& a);
 
   struct Rereads {
     uint32_t loc = ~0u;
@@ -108,6 +120,7 @@ class ModelMemory {
   std::vector<uint32_t> newest_;  // by location: the value its newest store wrote
   std::vector<const uint32_t*> address_;  // by location: its word
   std::vector<Rereads> rereads_;  // by actor
+  std::vector<Mark> stale_marks_;
   uint64_t stale_reads_ = 0, outside_writes_ = 0;
   uint32_t record_clock_ = 0;
 };

@@ -88,6 +88,7 @@ void join_views(View& into, const View& from);
 struct AccessTag {
   SourceSite site;
   int64_t op = -1;
+  uint64_t when = 0;  // the caller's clock (the simulator: events recorded before it)
 };
 // One side of a data race.
 struct RaceAccess {
@@ -165,6 +166,11 @@ class PtxMemory {
     uint32_t index = 0;
   };
   ReadFrom last_read(uint32_t t) const { return threads_[t].last_read; }
+  // Store `index` of a location, as a race report tells an access.
+  RaceAccess store_access(uint32_t loc, uint32_t index) const {
+    const Message& m = locs_[loc][index];
+    return {m.writer, true, m.order, m.scope, m.tag};
+  }
 
  private:
   struct Message {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # gpulin render's pages in a real browser (headless Chromium): the failing `paper`
-# heap's page, and two 10^5-operation pages whose load times are measured and printed:
+# heap's page, a racing run's page under the ptx memory model (the race drawn), and
+# two 10^5-operation pages whose load times are measured and printed:
 # a GPU history (data/bucket-heap-gpu-1e5.jsonl.gz: `gpulin stress --structure
 # bucket-heap --d 1 --ops 100000 --record` on an H100, 100 011 operations) and a
 # generated one of the heap's shape (128 actors, lock holds).
@@ -45,7 +46,19 @@ echo "paper heap page: $r"
 timeout 120 "$browser" "${flags[@]}" --window-size=1400,700 --screenshot="$out/paper.png" "file://$out/paper.html" >/dev/null 2>&1
 [ -s "$out/paper.png" ] || fail "no screenshot"
 
-# 2. 10^5 operations: each page loads (parsed, drawn, clicked), and the times are
+# 2. A run under the ptx memory model: the heap authors' ordering racing on a batch
+# (docs/findings.md M1): the page draws the race between the insert and the delete.
+"$gpulin" replay --render "$out/race.html" \
+  --schedule 'gheap-td:fixed:k=4:t=2:mutant=relaxed-locks:memory=ptx|d;i31-28-19-33|1*8.0*2.r1*2' \
+  >"$out/race.log" 2>&1
+grep -q 'verdict: race' "$out/race.log" || fail "the replay did not race (see $out/race.log)"
+r=$(selftest "$out/race.html")
+echo "race page: $r"
+[ "$(field "$r" marks)" = "1" ] || fail "the race page drew $(field "$r" marks) marks, not the race"
+[ "$(field "$r" details_shown)" = "true" ] || fail "a click on the race page showed no details"
+timeout 120 "$browser" "${flags[@]}" --window-size=1400,400 --screenshot="$out/race.png" "file://$out/race.html" >/dev/null 2>&1
+
+# 3. 10^5 operations: each page loads (parsed, drawn, clicked), and the times are
 # printed. The load bound is a guard against a regression to per-operation DOM work
 # (tens of seconds), not a speed target: a load time depends on the browser and the
 # machine's load, which a test does not control.
@@ -67,4 +80,4 @@ large gpu 100011
 "$big" "$out/big.jsonl" 100000 || fail "generating the large history"
 large big 100000
 timeout 120 "$browser" "${flags[@]}" --window-size=1400,4200 --screenshot="$out/big.png" "file://$out/big.html" >/dev/null 2>&1
-echo "PASS (screenshots: $out/paper.png, $out/big.png)"
+echo "PASS (screenshots: $out/paper.png, $out/race.png, $out/big.png)"

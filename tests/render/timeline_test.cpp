@@ -147,5 +147,25 @@ TEST(Page, DataIsEmbeddedSafelyAndWindowed) {
   EXPECT_NE(late.find("\"read\""), std::string::npos);
 }
 
+// The run's marks (a stale read, a race) between drawn ops, in the page's op indices
+// and times less t0; a read of a value from before the run starts at the timeline's
+// start on its reader's lane; a mark whose op is not drawn is left out.
+TEST(Page, RunMarksJoinTheirOpsAndSkipThoseNotDrawn) {
+  HistoryBuilder b("register");
+  b.op(7, 10, 20, "write", A({S("a")}), N());
+  b.op(9, 15, 30, "read", A({}), S("a"));
+  const History h = b.build();
+  const Timeline tl = build_timeline(h);
+  PageOptions o;
+  o.marks = {{true, 7, 9, 12.5, 16.5, "race"},
+             {false, -1, 9, 0, 17.5, "stale"},
+             {false, 7, 42, 12.5, 18.5, "op 42 is no op of the history"}};
+  const std::string j = page_json(h, tl, o);
+  EXPECT_NE(j.find("\"marks\":[[1,0,2.5,1,6.5,\"race\"],[0,1,0,1,7.5,\"stale\"]]"), std::string::npos) << j;
+  o.from = 25;  // the write is not drawn: the race is left out
+  const std::string late = page_json(h, tl, o);
+  EXPECT_NE(late.find("\"marks\":[[0,0,0,0,"), std::string::npos) << late;
+}
+
 }  // namespace
 }  // namespace gpulin::render
