@@ -236,21 +236,26 @@ void bench_sim(const Options& o) {
           "boost::context::fiber ping-pong, " + std::to_string(round_trips) + " round trips");
 
   const uint64_t schedules = o.quick ? 30 : 2000;
-  // Each heap under sc, then under the ptx memory mode (the same programs and
-  // schedule seeds; under ptx a stale read is one more decision, so the schedules
-  // differ), the ptx row's note giving its speed against the sc row's.
+  // Each heap under sc and under the ptx memory mode (the same programs and schedule
+  // seeds; under ptx a stale read is one more decision, so the schedules differ),
+  // the two interleaved run by run, so that a change in the machine's load between
+  // runs falls on both: the ptx row's note gives the median of the runs' ratios.
   for (auto flavor : {gheap::Flavor::TopDown, gheap::Flavor::BottomUp}) {
-    double sc_median = 0;
-    for (auto memory : {sim::memory::MemoryMode::Sc, sim::memory::MemoryMode::Ptx}) {
+    struct Mode {
+      sim::memory::MemoryMode memory;
       std::vector<double> pps, per_sched;
       std::map<std::string, uint64_t> failures;  // by kind, over all runs
       uint64_t stale = 0;
-      for (int r = 0; r < o.runs; ++r) {
+    };
+    Mode modes[2] = {{sim::memory::MemoryMode::Sc, {}, {}, {}, 0}, {sim::memory::MemoryMode::Ptx, {}, {}, {}, 0}};
+    std::vector<double> ratios;
+    for (int r = 0; r < o.runs; ++r) {
+      for (Mode& m : modes) {
         explore::HeapExploreOptions eo;
         eo.config.flavor = flavor;
         eo.config.variant = gheap::Variant::Fixed;
         eo.config.k = 4;
-        eo.config.memory = memory;
+        eo.config.memory = m.memory;
         eo.shape.actors = 4;
         eo.shape.ops = 8;
         eo.shape.k = 4;
@@ -260,31 +265,34 @@ void bench_sim(const Options& o) {
         eo.judge.search_max_ops = 0;
         eo.shrink = false;
         const explore::ExploreSummary sum = explore::run_heap_explore(eo);
-        const double p = static_cast<double>(sum.points) / sum.sim_seconds;
-        pps.push_back(p);
-        per_sched.push_back(static_cast<double>(sum.points) / static_cast<double>(sum.schedules));
-        stale += sum.stale_reads;
-        for (auto& [k, n] : sum.counts) failures[explore::to_string(k)] += n;
+        m.pps.push_back(static_cast<double>(sum.points) / sum.sim_seconds);
+        m.per_sched.push_back(static_cast<double>(sum.points) / static_cast<double>(sum.schedules));
+        m.stale += sum.stale_reads;
+        for (auto& [k, n] : sum.counts) m.failures[explore::to_string(k)] += n;
       }
-      const bool ptx = memory == sim::memory::MemoryMode::Ptx;
-      const double pps_med = stats_of(pps).median;
-      if (!ptx) sc_median = pps_med;
+      ratios.push_back(modes[1].pps.back() / modes[0].pps.back());
+    }
+    for (const Mode& m : modes) {
+      const bool ptx = m.memory == sim::memory::MemoryMode::Ptx;
+      const double pps_med = stats_of(m.pps).median;
       char note[300];
       std::snprintf(note, sizeof note,
                     "pct, 4 actors x 8 ops, k=4, %llu schedules, %.0f points/schedule, %.1f ns/point = %.1f bare switches",
-                    static_cast<unsigned long long>(schedules), stats_of(per_sched).median, 1e9 / pps_med,
+                    static_cast<unsigned long long>(schedules), stats_of(m.per_sched).median, 1e9 / pps_med,
                     (1e9 / pps_med) / switch_ns);
       std::string extra;
       if (ptx) {
-        char ratio[160];
-        std::snprintf(ratio, sizeof ratio, "; %.2fx the sc row's points/s; %llu stale reads in %d runs", pps_med / sc_median,
-                      static_cast<unsigned long long>(stale), o.runs);
+        const Stats rs = stats_of(ratios);
+        char ratio[200];
+        std::snprintf(ratio, sizeof ratio,
+                      "; %.3fx the sc row's points/s (median of the runs' ratios, %.3f..%.3f); %llu stale reads in %d runs",
+                      rs.median, rs.min, rs.max, static_cast<unsigned long long>(m.stale), o.runs);
         extra = ratio;
       }
       // Judged with the witness only (search skipped): the failures the judge reports.
       std::string judged;
-      for (auto& [k, n] : failures) judged += (judged.empty() ? "; judged: " : ", ") + k + " " + std::to_string(n);
-      add_row("sim", explore::structure_name(flavor) + " fixed" + (ptx ? " ptx" : ""), "points/s", "1/s", pps,
+      for (auto& [k, n] : m.failures) judged += (judged.empty() ? "; judged: " : ", ") + k + " " + std::to_string(n);
+      add_row("sim", explore::structure_name(flavor) + " fixed" + (ptx ? " ptx" : ""), "points/s", "1/s", m.pps,
               note + extra + judged);
     }
   }

@@ -129,7 +129,7 @@ python3 - "$out" "$repeats" $ranks <<'PY'
 import json, os, statistics, sys
 out, repeats, ranks = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 fields = ["schedules", "histories", "violations", "invariant_failures", "deadlocks", "livelocks", "faults",
-          "proof_point_failures", "undecided", "exhaustive"]
+          "races", "proof_point_failures", "undecided", "exhaustive"]
 reps = range(1, repeats + 1)
 wholes = [json.load(open(f"{out}/mpi-whole-{k}.json")) for k in reps]
 whole = wholes[0]

@@ -435,7 +435,9 @@ class SimContext {
   uint32_t choose(uint32_t n) { return sim_.choose(n); }
 
   // The access's tag: where, in which operation, after how many recorded events.
-  memory::AccessTag tag(const Site& at) const { return {at, op_, rec_ ? rec_->size() : 0}; }
+  memory::AccessTag tag(const Site& at) const {
+    return {at.file, at.line, rec_ ? static_cast<uint32_t>(rec_->size()) : 0u, op_};
+  }
   // After an access under ptx: the run ends at the first data race the model found.
   void check_race(memory::ModelMemory& m) {
     if (m.race()) sim_.race(m.describe_race());
@@ -445,6 +447,10 @@ class SimContext {
   // asks (the mutants' Orders applied), reported to ablate's inventory, then
   // weakened where the run weakens `at` (none: a fence dropped).
   std::optional<std::pair<Order, memory::Scope>> ordering(memory::AccessKind k, Order o, const Site& at) {
+    if (!sim_.site_hooks()) [[likely]] return std::pair{o, kScope};
+    return site_ordering(k, o, at);
+  }
+  std::optional<std::pair<Order, memory::Scope>> site_ordering(memory::AccessKind k, Order o, const Site& at) {
     if (memory::SiteInventory* sites = sim_.site_inventory()) sites->add(at, k, o, kScope);
     if (const memory::Weakening* w = sim_.weakening(); w && w->at(at)) return w->apply(k, o, kScope);
     return std::pair{o, kScope};

@@ -171,7 +171,7 @@ RunResult Simulator::run(uint32_t actors, const Body& body, Strategy& strategy, 
   if (model_) {
     result.stale_reads = model_->stale_reads();
     result.outside_writes = model_->outside_writes();
-    result.marks = model_->marks();
+    if (model_->stale_reads() || model_->race()) result.marks = model_->marks();
   }
   // Unfinished actors' stacks are unwound (deadlock, livelock, fault), and finished
   // ones leave their last switch.

@@ -48,7 +48,12 @@ class Simulator {
   ~Simulator();
   Simulator(const Simulator&) = delete;
   // The memory of the following runs (default sc).
-  void set_memory_mode(const memory::MemorySetting& m) { setting_ = m; }
+  void set_memory_mode(const memory::MemorySetting& m) {
+    setting_ = m;
+    site_hooks_ = m.mode != memory::MemoryMode::Sc && (m.weakening || m.inventory);
+  }
+  // Whether the accesses' sites matter to this run (a weakening or an inventory).
+  bool site_hooks() const { return site_hooks_; }
   memory::MemoryMode memory_mode() const { return setting_.mode; }
   // Under ptx: the ordering site this run weakens (gpulin ablate), and where it
   // reports the sites it meets; nullptr for none.
@@ -96,6 +101,7 @@ class Simulator {
 
   std::unique_ptr<Impl> impl_;
   memory::MemorySetting setting_;
+  bool site_hooks_ = false;
   std::unique_ptr<memory::ModelMemory> model_;
   uint32_t running_ = 0;
   ActorSet runnable_ = 0;

@@ -25,7 +25,7 @@ std::vector<render::RunMark> page_marks(const sim::RunResult& run) {
   std::vector<render::RunMark> out;
   for (const sim::memory::ModelMemory::Mark& m : run.marks)
     out.push_back({m.race, m.earlier.tag.op, m.later.tag.op, static_cast<double>(m.earlier.tag.when) + 0.5,
-                   static_cast<double>(m.later.tag.when) + 0.5, m.text});
+                   static_cast<double>(m.later.tag.when) + 0.5, sim::memory::ModelMemory::describe(m)});
   return out;
 }
 

@@ -75,18 +75,9 @@ uint32_t ModelMemory::read(uint32_t actor, uint32_t loc, Order o, Scope s, const
   if (const PtxMemory::ReadFrom from = model_.last_read(actor); from.index + 1 < model_.stores(loc)) {
     ++r.stale;
     ++stale_reads_;
-    if (stale_marks_.size() < kMaxMarks) {
-      Mark m;
-      m.earlier = model_.store_access(loc, from.index);
-      m.later = {actor, false, o, s, tag};
-      const uint32_t newer = model_.stores(loc) - from.index - 1;
-      m.text = fmt::format("stale read of word {}: {} returned {}, not the {} store{} after it", fmt::ptr(address_[loc]),
-                           access_text(m.later),
-                           m.earlier.thread == PtxMemory::kInitial ? "the value the word held before the run"
-                                                                    : "what " + access_text(m.earlier) + " wrote",
-                           newer, newer == 1 ? "" : "s");
-      stale_marks_.push_back(std::move(m));
-    }
+    if (stale_marks_.size() < kMaxMarks)
+      stale_marks_.push_back(Mark{false, model_.store_access(loc, from.index), RaceAccess{actor, false, o, s, tag},
+                                  address_[loc], model_.stores(loc) - from.index - 1});
   } else {
     r.stale = 0;
   }
@@ -147,19 +138,27 @@ std::string ModelMemory::access_text(const RaceAccess& a) {
   std::string order = to_string(a.order);
   if (a.order != Order::Weak) order += std::string(".") + to_string(a.scope);
   const std::string op = a.tag.op < 0 ? "outside any operation" : fmt::format("history op {}", a.tag.op);
-  return fmt::format("actor {} ({}) {} {} at {}", a.thread, op, a.write ? "write" : "read", order, site_text(a.tag.site));
+  return fmt::format("actor {} ({}) {} {} at {}", a.thread, op, a.write ? "write" : "read", order, site_text(a.tag.site()));
+}
+
+std::string ModelMemory::describe(const Mark& m) {
+  if (m.race)
+    return fmt::format("data race on word {}: {}, then {}: no causality orders them and they are not morally strong",
+                       m.word, access_text(m.earlier), access_text(m.later));
+  return fmt::format("stale read of word {}: {} returned {}, not the {} store{} after it", m.word, access_text(m.later),
+                     m.earlier.thread == PtxMemory::kInitial ? "the value the word held before the run"
+                                                              : "what " + access_text(m.earlier) + " wrote",
+                     m.newer, m.newer == 1 ? "" : "s");
 }
 
 std::string ModelMemory::describe_race() const {
   const std::optional<Race>& r = model_.race();
-  if (!r) return "";
-  return fmt::format("data race on word {}: {}, then {}: no causality orders them and they are not morally strong",
-                     fmt::ptr(address_[r->loc]), access_text(r->earlier), access_text(r->later));
+  return r ? describe(Mark{true, r->earlier, r->later, address_[r->loc], 0}) : "";
 }
 
 std::vector<ModelMemory::Mark> ModelMemory::marks() const {
   std::vector<Mark> out = stale_marks_;
-  if (const std::optional<Race>& r = model_.race()) out.push_back(Mark{true, r->earlier, r->later, describe_race()});
+  if (const std::optional<Race>& r = model_.race()) out.push_back(Mark{true, r->earlier, r->later, address_[r->loc], 0});
   return out;
 }
 

@@ -29,7 +29,7 @@ namespace gpulin::sim::memory {
 
 class ModelMemory {
  public:
-  using Choose = PtxMemory::Choose;
+  using Choose = PtxMemory::ChooseRef;
   // A spin loop re-reading one word sees a newer store after at most this many
   // stale reads in a row (the model's eventual visibility, made a bound so that an
   // exploration never spins on stale values forever).
@@ -83,10 +83,14 @@ class ModelMemory {
   struct Mark {
     bool race = false;
     RaceAccess earlier, later;
-    std::string text;
+    const void* word = nullptr;
+    uint32_t newer = 0;  // a stale read: the stores after the one it read
   };
   static constexpr size_t kMaxMarks = 256;
   std::vector<Mark> marks() const;
+  // A mark as a line: the race's report (describe_race), or "stale read of word W:
+  // <the load> returned what <the store> wrote, not the N stores after it".
+  static std::string describe(const Mark& m);
 
   // Loads that returned a store older than the newest.
   uint64_t stale_reads() const { return stale_reads_; }

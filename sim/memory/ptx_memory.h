@@ -54,6 +54,7 @@
 #include <vector>
 
 #include "sim/memory/access_site.h"
+#include "sim/memory/function_ref.h"
 
 namespace gpulin::sim::memory {
 
@@ -86,9 +87,11 @@ void join_views(View& into, const View& from);
 // Who made an access, for a race's report: the caller's (the simulator gives the
 // execution context's call site and the actor's operation; litmus tests nothing).
 struct AccessTag {
-  SourceSite site;
+  const char* file = "";  // the source line (SourceSite's), kept flat: a tag is in every store
+  uint32_t line = 0;
+  uint32_t when = 0;  // the caller's clock (the simulator: events recorded before it)
   int64_t op = -1;
-  uint64_t when = 0;  // the caller's clock (the simulator: events recorded before it)
+  SourceSite site() const { return {file, line}; }
 };
 // One side of a data race.
 struct RaceAccess {
@@ -113,6 +116,9 @@ class PtxMemory {
  public:
   // Picks one of `n` candidate stores (0 the oldest candidate, n - 1 the newest).
   using Choose = std::function<uint32_t(uint32_t n)>;
+  // What load and rmw take: a Choose, or any callable of its kind, by reference.
+  using ChooseRef = FunctionRef<uint32_t(uint32_t)>;
+  using UpdateRef = FunctionRef<std::optional<uint64_t>(uint64_t)>;
 
   explicit PtxMemory(std::vector<Place> threads);
   // As a fresh model of these threads, keeping what it allocated (a simulator makes
@@ -126,12 +132,12 @@ class PtxMemory {
   uint32_t locations() const { return live_locs_; }
   uint32_t threads() const { return static_cast<uint32_t>(threads_.size()); }
 
-  uint64_t load(uint32_t t, uint32_t loc, Order o, Scope s, const Choose& choose, const AccessTag& tag = {});
+  uint64_t load(uint32_t t, uint32_t loc, Order o, Scope s, ChooseRef choose, const AccessTag& tag = {});
   void store(uint32_t t, uint32_t loc, uint64_t value, Order o, Scope s, const AccessTag& tag = {});
   // Reads the newest store and, when `update` gives a value, writes it (a CAS that
   // fails writes nothing but still reads with the RMW's order). Returns the old value.
   uint64_t rmw(uint32_t t, uint32_t loc, Order o, Scope s,
-               const std::function<std::optional<uint64_t>(uint64_t)>& update, const AccessTag& tag = {});
+               UpdateRef update, const AccessTag& tag = {});
 
   // Whether accesses are checked for data races (off until asked; reset keeps it).
   void check_races(bool on) { check_races_ = on; }

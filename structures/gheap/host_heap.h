@@ -19,7 +19,10 @@ template <class Key = uint32_t>
 class HostHeap {
  public:
   // Room for `max_full_nodes` nodes in fill order (heap_capacity_for).
-  HostHeap(uint32_t k, uint64_t max_full_nodes) {
+  HostHeap(uint32_t k, uint64_t max_full_nodes) { reshape(k, max_full_nodes); }
+  // The same as a new heap of this shape, reusing the memory held (the simulator
+  // makes one per run).
+  void reshape(uint32_t k, uint64_t max_full_nodes) {
     m_.k = k;
     m_.capacity = heap_capacity_for(max_full_nodes);
     if (m_.capacity == 0) throw std::runtime_error("HostHeap: too many nodes");

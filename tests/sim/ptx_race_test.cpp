@@ -26,7 +26,7 @@ PtxMemory checked() {
   return m;
 }
 const PtxMemory::Choose kNewest = [](uint32_t n) { return n - 1; };
-AccessTag at(uint32_t line, int64_t op = 7) { return {{"structures/x/y.h", line}, op}; }
+AccessTag at(uint32_t line, int64_t op = 7) { return {"structures/x/y.h", line, 0, op}; }
 
 TEST(PtxRaces, AWeakWriteAndAnUnorderedReadRace) {
   PtxMemory m = checked();
@@ -40,11 +40,11 @@ TEST(PtxRaces, AWeakWriteAndAnUnorderedReadRace) {
   EXPECT_EQ(r.earlier.thread, 0u);
   EXPECT_TRUE(r.earlier.write);
   EXPECT_EQ(r.earlier.order, Order::Weak);
-  EXPECT_EQ(r.earlier.tag.site.line, 10u);
+  EXPECT_EQ(r.earlier.tag.line, 10u);
   EXPECT_EQ(r.earlier.tag.op, 3);
   EXPECT_EQ(r.later.thread, 1u);
   EXPECT_FALSE(r.later.write);
-  EXPECT_EQ(r.later.tag.site.line, 20u);
+  EXPECT_EQ(r.later.tag.line, 20u);
   EXPECT_EQ(r.later.tag.op, 4);
 }
 

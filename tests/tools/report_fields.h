@@ -14,7 +14,7 @@ namespace cli_test {
 // The counts that define a run's outcome: schedules, distinct histories, every
 // failure category, exhaustive.
 inline const char* const kOutcomeFields[] = {"schedules", "histories", "violations", "invariant_failures", "deadlocks",
-                                             "livelocks", "faults", "proof_point_failures", "undecided"};
+                                             "livelocks", "faults", "races", "proof_point_failures", "undecided"};
 
 struct ReportFields {
   std::map<std::string, uint64_t> counts;

@@ -22,9 +22,10 @@ Execution HeapRunner::execute(const Program& program, sim::Strategy& strategy, u
     for (const auto& op : ops) inserts += op.insert;
   // The heap of exactly this program's size, as a replay of it makes: its size is
   // part of the run (the quiescent checks look at every node).
-  if (!heap_ || heap_->capacity() != gheap::heap_capacity_for(inserts + 1) || heap_->k() != config_.k)
+  if (!heap_)
     heap_.emplace(config_.k, static_cast<uint32_t>(inserts + 1));
-  heap_->reset();
+  else
+    heap_->reshape(config_.k, static_cast<uint32_t>(inserts + 1));
   recorder_.clear();
   const auto memory = heap_->memory();
   const uint32_t k = config_.k;
