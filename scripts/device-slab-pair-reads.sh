@@ -13,13 +13,13 @@ mkdir -p "$out"
 args=("$@")
 [ ${#args[@]} -eq 0 ] && args=(--only fig4,fig7a --runs 5)
 source scripts/device-configure.sh
+source scripts/device-tree-copy.sh
 echo "== build (pair reads)"
 cmake --build build-gpu -j"$(nproc)" --target gpulin_bench_slab slab_hash_gpu_test slab_mutant_gpu_test gheap_gpu_test \
   >"$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -30; exit 2; }
 echo "== build (word reads)"
 before=/tmp/gpulin-word-reads
-rm -rf "$before" && mkdir -p "$before"
-tar --exclude='./build*' --exclude='./out' --exclude='./.git' -cf - . | tar -xf - -C "$before"
+copy_tree "$before"
 # read_slab with the word reads: load_lanes for every mode.
 python3 - "$before/structures/slab_hash/slab_list.h" <<'EOF'
 import sys
@@ -30,9 +30,7 @@ assert old in s, "read_slab is not as this script expects"
 s = s.replace(old, "  x.load_lanes")
 open(p, "w").write(s)
 EOF
-(cd "$before" && out="$out/before" && mkdir -p "$out" && source scripts/device-configure.sh &&
-  cmake --build build-gpu -j"$(nproc)" --target gpulin_bench_slab >"$out/build.log" 2>&1) ||
-  { echo "word-read build failed"; tail -20 "$out/before/build.log"; exit 2; }
+build_copy "$before" "$out/before" gpulin_bench_slab || exit 2
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/gpu.txt"
 echo "== gpu tests (slab, heap)"
 ctest --test-dir build-gpu -L gpu -R "Slab|slab|Heap|heap" --output-on-failure --timeout 300 >"$out/gpu-tests.log" 2>&1

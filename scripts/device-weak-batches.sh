@@ -17,13 +17,13 @@ mkdir -p "$out"
 args=("$@")
 [ ${#args[@]} -eq 0 ] && args=(--only table1,fig15 --max-log2n 24)
 source scripts/device-configure.sh
+source scripts/device-tree-copy.sh
 echo "== build (relaxed batches, as written)"
 cmake --build build-gpu -j"$(nproc)" --target gpulin_bench_gheap >"$out/build.log" 2>&1 ||
   { grep -E "error" "$out/build.log" | head -30; exit 2; }
 echo "== build (weak batches)"
 weak=/tmp/gpulin-weak-batches
-rm -rf "$weak" && mkdir -p "$weak"
-tar --exclude='./build*' --exclude='./out' --exclude='./.git' -cf - . | tar -xf - -C "$weak"
+copy_tree "$weak"
 python3 - "$weak/cuda/cuda_context.cuh" <<'PY'
 import sys
 p = sys.argv[1]
@@ -34,9 +34,7 @@ assert load in s and store in s, "cuda_context.cuh's batch accesses are not as t
 s = s.replace(load, "if (i < n) v[u] = *src_of(i);").replace(store, "dst[i] = src[i];")
 open(p, "w").write(s)
 PY
-(cd "$weak" && out="$out/weak" && mkdir -p "$out" && source scripts/device-configure.sh &&
-  cmake --build build-gpu -j"$(nproc)" --target gpulin_bench_gheap >"$out/build.log" 2>&1) ||
-  { echo "weak-batch build failed"; tail -20 "$out/weak/build.log"; exit 2; }
+build_copy "$weak" "$out/weak" gpulin_bench_gheap || exit 2
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/gpu.txt"
 echo "== benchmarks: ${args[*]}"
 for round in 1 2; do
