@@ -83,7 +83,8 @@ int finish(const ExploreArgs& a, const explore::ExploreSummary& s) {
         fmt::print(out, "  page: {}\n", write_timeline_page(*first->history, a.render,
                                                        fmt::format("first {} (schedule {}): {}", explore::to_string(first->kind),
                                                                    first->found_at, first->schedule),
-                                                       {}, {}, 20, std::string(explore::to_string(first->kind)) + ": " + first->message));
+                                                       {}, {}, 20, std::string(explore::to_string(first->kind)) + ": " + first->message,
+                                                       page_marks(first->marks)));
       } catch (const std::exception& e) {
         fmt::print(stderr, "gpulin explore: no page: {}\n", e.what());
       }

@@ -19,16 +19,6 @@ int replay_bad_input(const std::string& message) {
   return int(kBadInput);
 }
 
-// The run's stale reads and race as the page draws them: an access made after
-// event ticket t (t events recorded) is at t + 0.5.
-std::vector<render::RunMark> page_marks(const sim::RunResult& run) {
-  std::vector<render::RunMark> out;
-  for (const sim::memory::ModelMemory::Mark& m : run.marks)
-    out.push_back({m.race, m.earlier.tag.op, m.later.tag.op, static_cast<double>(m.earlier.tag.when) + 0.5,
-                   static_cast<double>(m.later.tag.when) + 0.5, sim::memory::ModelMemory::describe(m)});
-  return out;
-}
-
 int replay(std::string schedule, uint64_t max_points, const std::string& render, const std::string& memory) {
   if (!memory.empty()) {
     try {
@@ -53,7 +43,7 @@ int replay(std::string schedule, uint64_t max_points, const std::string& render,
     if (!render.empty()) {
       try {
         fmt::print(stderr, "page: {}\n", write_timeline_page(*r.history, render, "gpulin replay: " + r.history->source,
-                                                          {}, {}, 20, "", page_marks(r.run)));
+                                                          {}, {}, 20, "", page_marks(r.run.marks)));
       } catch (const std::exception& e) {
         fmt::print(stderr, "gpulin replay: no page: {}\n", e.what());
       }

@@ -24,4 +24,12 @@ std::string write_timeline_page(const History& h, const std::string& path, const
                      tl.window.empty() ? "" : fmt::format(", a failing window of {} operations", tl.window.size()));
 }
 
+std::vector<render::RunMark> page_marks(const std::vector<sim::memory::ModelMemory::Mark>& marks) {
+  std::vector<render::RunMark> out;
+  for (const sim::memory::ModelMemory::Mark& m : marks)
+    out.push_back({m.race, m.earlier.tag.op, m.later.tag.op, static_cast<double>(m.earlier.tag.when) + 0.5,
+                   static_cast<double>(m.later.tag.when) + 0.5, sim::memory::ModelMemory::describe(m)});
+  return out;
+}
+
 }  // namespace gpulin::cli

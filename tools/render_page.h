@@ -8,6 +8,7 @@
 
 #include "histories/history.h"
 #include "render/page.h"
+#include "sim/memory/model_memory.h"
 
 namespace gpulin::cli {
 
@@ -18,5 +19,9 @@ std::string write_timeline_page(const History& h, const std::string& path, const
                                 std::optional<uint64_t> from = {}, std::optional<uint64_t> to = {},
                                 double search_seconds = 20, const std::string& note = "",
                                 std::vector<render::RunMark> marks = {});
+
+// A ptx run's stale reads and race as the page draws them: an access made after
+// event ticket t (t events recorded) at t + 0.5.
+std::vector<render::RunMark> page_marks(const std::vector<sim::memory::ModelMemory::Mark>& marks);
 
 }  // namespace gpulin::cli

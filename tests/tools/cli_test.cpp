@@ -296,6 +296,22 @@ TEST(CliExplore, TheMemoryModeIsChosenNamedAndReplayed) {
   EXPECT_NE(survey.out.find("memory: ptx"), std::string::npos) << survey.out;
 }
 
+// A race's page, from explore --render and from replay --render: the race drawn
+// between its two operations (the data's "marks", a 1 for a race).
+TEST(CliExplore, ARacesPageDrawsTheRace) {
+  const fs::path dir = scratch_dir("race_page");
+  const std::string page = (dir / "race.html").string();
+  const Result r = gpulin("explore --structure gheap-td --mutant relaxed-locks --memory ptx --schedules 20 --render " +
+                          quote(page));
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_NE(slurp(page).find("\"marks\":[[1,"), std::string::npos) << r.out;
+  const std::string replayed = (dir / "replayed.html").string();
+  const Result rr = gpulin("replay --render " + quote(replayed) + " --schedule " +
+                           quote("gheap-td:fixed:k=4:t=2:mutant=relaxed-locks:memory=ptx|d;i31-28-19-33|1*8.0*2.r1*2"));
+  EXPECT_EQ(rr.code, 1) << rr.err;
+  EXPECT_NE(slurp(replayed).find("\"marks\":[[1,0,"), std::string::npos) << rr.err;
+}
+
 TEST(CliExplore, MergePassesAndItsOverrunMutantFailsAndReplays) {
   const Result ok = gpulin("explore --structure merge --strategy pct --schedules 500");
   EXPECT_EQ(ok.code, 0) << ok.out << ok.err;

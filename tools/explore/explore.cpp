@@ -225,7 +225,8 @@ void set_schedule_field(History& h, const std::string& schedule) {
 }
 
 void write_failure_files(FailureReport& r, const std::string& out_dir, const std::string& name,
-                         const History* history) {
+                         const History* history, const sim::RunResult* run) {
+  if (run) r.marks = run->marks;
   if (history) {
     History h = *history;
     set_schedule_field(h, r.schedule);

@@ -14,6 +14,7 @@
 #include <string>
 #include <unordered_set>
 
+#include "sim/memory/model_memory.h"
 #include "sim/strategy.h"
 #include "tools/explore/judge_history.h"
 #include "tools/explore/work_units.h"
@@ -53,6 +54,7 @@ struct FailureReport {
   uint64_t unit = 0;             // the part of a split run it was found in
   std::string history_path;      // written to out_dir
   std::optional<History> history;  // the minimal failing run's, where it has one
+  std::vector<sim::memory::ModelMemory::Mark> marks;  // its stale reads and race under ptx
 };
 
 struct ExploreSummary {
@@ -137,9 +139,9 @@ void set_schedule_field(History& h, const std::string& schedule);
 // The first failure's files, under out_dir (nothing when it is ""):
 // NAME-KIND.schedule (the replay string, then "# KIND: message") and, given the
 // run's history, NAME-KIND.jsonl with the replay string in its header
-// (r.history_path names it).
+// (r.history_path names it). r keeps the history and, given the run, its marks.
 void write_failure_files(FailureReport& r, const std::string& out_dir, const std::string& name,
-                         const History* history);
+                         const History* history, const sim::RunResult* run = nullptr);
 
 // The strategy named by options.strategy (random, pct, dfs), seeded; PCT draws its
 // first run's change points over `pct_length` decisions.

@@ -127,7 +127,7 @@ ExploreSummary run_op_explore(const ExploreOptions& o, const OpStructure& s) {
     r.message = judge_ops(m, o.judge).message;
     r.schedule = op_replay_string(s, p, m.run.picks);
     r.ops = p.op_count();
-    write_failure_files(r, o.out_dir, s.file_name, &m.history);
+    write_failure_files(r, o.out_dir, s.file_name, &m.history, &m.run);
   };
   return explore_histories(o, steps);
 }

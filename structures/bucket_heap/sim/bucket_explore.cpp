@@ -73,7 +73,7 @@ ExploreSummary run_bucket_explore(const ExploreOptions& o, const BucketConfig& c
     write_failure_files(r, o.out_dir,
                         "bucket-heap-" + bucket_variant_name(config.variant) +
                             (config.mutant == bucket_heap::Mutant::None ? "" : "-" + bucket_mutant_name(config.mutant)),
-                        &m.history);
+                        &m.history, &m.run);
   };
   return explore_histories(o, steps);
 }

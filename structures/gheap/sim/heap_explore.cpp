@@ -88,7 +88,7 @@ ExploreSummary run_heap_explore(const ExploreOptions& o, const HeapConfig& confi
     write_failure_files(r, o.out_dir,
                         structure_name(config.flavor) + "-" + variant_name(config.variant) +
                             (config.mutant == gheap::Mutant::None ? "" : "-" + mutant_name(config.mutant)),
-                        &minimal.history);
+                        &minimal.history, &minimal.run);
   };
   return explore_histories(o, steps);
 }

@@ -98,7 +98,7 @@ ExploreSummary run_merge_explore(const ExploreOptions& o, const MergeConfig& con
     r.ops = p.size();
     write_failure_files(r, o.out_dir,
                         "merge" + (c.mutant == merge_path::MergeMutant::None ? "" : "-" + merge_mutant_name(c.mutant)),
-                        nullptr);
+                        nullptr, &minimal.run);
   };
   return explore_histories(o, steps);
 }

@@ -119,7 +119,7 @@ ExploreSummary run_psync_explore(const ExploreOptions& o, const PsyncConfig& con
     r.ops = minimal.program.cycles.size();
     write_failure_files(r, o.out_dir,
                         "psync" + (config.mutant == psync::Mutant::None ? "" : "-" + psync_mutant_name(config.mutant)),
-                        &m.history);
+                        &m.history, &m.run);
   };
   return explore_histories(o, steps);
 }

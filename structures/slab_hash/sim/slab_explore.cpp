@@ -180,7 +180,7 @@ ExploreSummary run_slab_explore(const ExploreOptions& o, const SlabConfig& confi
                             (mc.mode == slab_hash::Mode::Multimap ? "-" + slab_variant_name(mc.variant) : "") +
                             (mc.light ? "" : "-regular") +
                             (mc.mutant == slab_hash::Mutant::None ? "" : "-" + slab_mutant_name(mc.mutant)),
-                        &m.history);
+                        &m.history, &m.run);
   };
   return explore_histories(o, steps);
 }
