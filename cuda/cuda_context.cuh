@@ -131,6 +131,10 @@ class CudaContext {
   __device__ void store(uint32_t* p, uint32_t v, exec::Relaxed) {
     if (scope_.rank() == 0) device_ref<uint32_t>(*p).store(v, cuda::memory_order_relaxed);
   }
+  __device__ uint32_t load(uint32_t* p, exec::Relaxed) {
+    return scope_.template from_leader<uint32_t>(
+        [p] { return device_ref<uint32_t>(*p).load(cuda::memory_order_relaxed); });
+  }
   // A release the actor does not wait for: the barrier orders every thread's
   // earlier writes before the leader's release store (as in store()); nothing
   // after it needs its result, so no barrier follows and no round trip is waited
@@ -367,6 +371,12 @@ class CudaContext {
     scope_.sync();
   }
   __device__ uint32_t threads() const { return scope_.size(); }
+  // The actor's private memory (shared memory), as the algorithms hold it
+  // (structures/exec/private_memory.h): plain pointers.
+  template <class T>
+  using Private = T*;
+  template <class T>
+  __device__ T* private_view(T* base, size_t) const { return base; }
   // Collectives of a block actor (cuda/block_collectives.cuh), each ending at a barrier.
   __device__ uint32_t exclusive_sum(const uint32_t* in, uint32_t n, uint32_t* out) {
     static_assert(std::is_same_v<Scope, BlockScope>, "block actors' collective");

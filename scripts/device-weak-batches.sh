@@ -37,27 +37,6 @@ PY
 build_copy "$weak" "$out/weak" gpulin_bench_gheap || exit 2
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/gpu.txt"
 echo "== benchmarks: ${args[*]}"
-for round in 1 2; do
-  build-gpu/bench/gheap/gpulin_bench_gheap "${args[@]}" --csv "$out/relaxed-$round.csv" >"$out/relaxed-$round.txt" 2>&1
-  echo "relaxed round $round: exit $?"
-  "$weak/build-gpu/bench/gheap/gpulin_bench_gheap" "${args[@]}" --csv "$out/weak-$round.csv" >"$out/weak-$round.txt" 2>&1
-  echo "weak round $round: exit $?"
-done
-grep -h "FAIL" "$out"/relaxed-*.txt "$out"/weak-*.txt | head -10
+ab_rounds "$out" relaxed build-gpu/bench/gheap/gpulin_bench_gheap weak "$weak/build-gpu/bench/gheap/gpulin_bench_gheap" "${args[@]}"
 echo "== rows: total seconds relaxed, weak, weak/relaxed; checks (both rounds)"
-python3 - "$out" <<'PY'
-import csv, sys, os
-out = sys.argv[1]
-def rows(name):
-    with open(os.path.join(out, name)) as f:
-        return [r for r in csv.DictReader(f)]
-for rnd in (1, 2):
-    a, b = rows(f"relaxed-{rnd}.csv"), rows(f"weak-{rnd}.csv")
-    for ra, rb in zip(a, b):
-        label = f"{ra['section']} {ra['name']} {ra['heap']} n={ra['n']} k={ra['k']}"
-        try:
-            ta, tb = float(ra["total_s"]), float(rb["total_s"])
-            print(f"{rnd} {label:<50} {ta:10.4f} {tb:10.4f} {tb / ta:6.3f}  {ra['check']}/{rb['check']}")
-        except ValueError:
-            print(rnd, label, ra["total_s"], rb["total_s"], ra["check"], rb["check"])
-PY
+python3 scripts/ab_rows.py "$out" relaxed weak total_s section name heap n k --also check

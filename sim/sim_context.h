@@ -12,11 +12,20 @@
 // operation outside them - passes one scheduling point, so a warp's lanes advance
 // together between points; arrivals made by the lanes take effect after the
 // step's point.
+//
+// A block actor's private memory (the GPU's shared memory: Private<T>, made by
+// private_array or private_view) is checked for races between the block's
+// threads within each barrier phase (sim/private_memory/barrier_phases.h), under
+// every memory mode:
+// each operation that has a barrier of the block on the GPU (cuda/cuda_context.cuh)
+// ends a phase here, and the accesses inside parallel_for, the transfers and the
+// collectives are made by the thread the GPU gives each index.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -24,11 +33,14 @@
 
 #include "histories/recorder.h"
 #include "sim/memory/model_memory.h"
+#include "sim/private_memory/barrier_phases.h"
+#include "sim/private_memory/private_ptr.h"
 #include "sim/sim_block.h"
 #include "sim/simulator.h"
 #include "structures/exec/context.h"
 #include "structures/exec/counted_word.h"
 #include "structures/exec/memory_order.h"
+#include "structures/exec/private_memory.h"
 #include "structures/exec/waiting.h"
 #include "structures/exec/word_pair.h"
 
@@ -60,11 +72,21 @@ class SimContext {
   static constexpr bool kCountsHolds = true;
   // A block actor of `threads` threads.
   SimContext(Simulator& sim, uint32_t actor, HostRecorder* recorder, uint32_t threads)
-      : sim_(sim), actor_(actor), rec_(recorder), threads_(threads) {}
+      : sim_(sim), actor_(actor), rec_(recorder), threads_(threads),
+        phases_(std::make_unique<BarrierPhases>(sim, actor, threads)) {}
   // A warp actor.
   SimContext(Simulator& sim, uint32_t actor, HostRecorder* recorder, WarpPlace place)
       : sim_(sim), actor_(actor), rec_(recorder), threads_(32), place_(place) {
     if (memory::ModelMemory* m = sim_.memory()) m->place(actor_, {static_cast<uint32_t>(place.block), 0});
+  }
+  // An actor that is a block of `block_threads` threads on the GPU (its private
+  // memory checked per barrier phase) and shares barriers with the other actors
+  // through `place` (P-Sync's step actors: one block each, a grid-wide barrier
+  // between steps).
+  SimContext(Simulator& sim, uint32_t actor, HostRecorder* recorder, WarpPlace place, uint32_t block_threads)
+      : SimContext(sim, actor, recorder, place) {
+    threads_ = block_threads;
+    phases_ = std::make_unique<BarrierPhases>(sim, actor, block_threads);
   }
 
   // How the actor's accesses are ordered under the ptx memory mode (nothing
@@ -86,10 +108,12 @@ class SimContext {
   // word, WordAt), which race reports name.
   uint32_t load(uint32_t* p, Site at = Site::here()) {
     sim_.point();
+    barrier(at);
     return read_word(p, Order::Acquire, at);
   }
   void store(uint32_t* p, uint32_t v, Site at = Site::here()) {
     sim_.point();
+    barrier(at);
     put_word(p, v, Order::Release, at);
   }
   // Guarded by the caller's lock, whose release publishes it: relaxed.
@@ -135,11 +159,22 @@ class SimContext {
     sim_.point();
     put_word(p, v, Order::Relaxed, at);
   }
+  uint32_t load(uint32_t* p, exec::Relaxed, Site at = Site::here()) {
+    sim_.point();
+    barrier(at);  // the leader's load, broadcast
+    return read_word(p, Order::Relaxed, at);
+  }
   // The simulator parks on the word itself (its newest store): under ptx the
   // caller's next load may still read an older one, a bounded number of times
   // (memory::ModelMemory::kStaleRereads).
-  void wait_while_equals(uint32_t* p, uint32_t seen) { sim_.park(p, seen); }
-  void wait_while_equals(uint32_t* p, uint32_t seen, exec::Holding) { sim_.park(p, seen); }
+  void wait_while_equals(uint32_t* p, uint32_t seen, Site at = Site::here()) {
+    sim_.park(p, seen);
+    barrier(at);
+  }
+  void wait_while_equals(uint32_t* p, uint32_t seen, exec::Holding, Site at = Site::here()) {
+    sim_.park(p, seen);
+    barrier(at);
+  }
   template <class Done, class... Tags>
   uint32_t cas_until(WordAt p, uint32_t from, uint32_t to, Done&& done, Tags...) {
     constexpr Order order = exec::is_acquire_v<Tags...> ? Order::Acquire : Order::AcqRel;
@@ -202,9 +237,9 @@ class SimContext {
   // Three points: the two words, then the batch (all guarded by the caller's lock,
   // so no other actor's step falls between them that could tell the orders apart).
   // The GPU loads all of them relaxed: the lock's acquire ordered them.
-  template <class Key>
-  exec::WordPair load_block_and_guarded_pair(Key* dst, const Key* src, uint32_t n, uint32_t* p, uint32_t* q,
-                                             Site at = Site::here()) {
+  template <class Dst>
+  exec::WordPair load_block_and_guarded_pair(Dst dst, const exec::private_element_t<Dst>* src, uint32_t n, uint32_t* p,
+                                             uint32_t* q, Site at = Site::here()) {
     sim_.point();
     const uint32_t first = read_word(p, Order::Relaxed, at);
     sim_.point();
@@ -220,58 +255,101 @@ class SimContext {
   }
 
   // ---- shared bulk data, one scheduling point per transfer ------------------
-  // Relaxed device-scope loads and stores on the GPU, one per key.
-  template <class Key>
-  void load_block(Key* dst, const Key* src, uint32_t n, Site at = Site::here()) {
+  // Relaxed device-scope loads and stores on the GPU, one per key; key i is
+  // thread i % threads()'s, and a barrier ends the transfer (the destination or
+  // source is private memory: Dst, Src).
+  template <class Dst>
+  void load_block(Dst dst, const exec::private_element_t<Dst>* src, uint32_t n, Site at = Site::here()) {
+    lands_in_private_memory<Dst>();
     sim_.point();
-    for (uint32_t i = 0; i < n; ++i) dst[i] = read_bulk(src + i, at);
+    by_threads(PhaseCode::BulkLoad, at, n, [&](uint32_t i) { dst[i] = read_bulk(src + i, at); });
   }
-  template <class Key>
-  void load_two_blocks(Key* dst, const Key* src_a, const Key* src_b, uint32_t n, Site at = Site::here()) {
-    load_block(dst, src_a, n, at);
-    load_block(dst + n, src_b, n, at);
-  }
-  template <class Key, class F>
-  void load_gather(Key* dst, uint32_t n, F&& src_of, Site at = Site::here()) {
+  // One transfer on the GPU (one barrier), two points here.
+  template <class Dst>
+  void load_two_blocks(Dst dst, const exec::private_element_t<Dst>* src_a, const exec::private_element_t<Dst>* src_b,
+                       uint32_t n, Site at = Site::here()) {
+    lands_in_private_memory<Dst>();
     sim_.point();
-    for (uint32_t i = 0; i < n; ++i) dst[i] = read_bulk(src_of(i), at);
+    if (n == 0) sim_.point();
+    by_threads(PhaseCode::BulkLoad, at, 2 * n, [&](uint32_t i) {
+      if (i == n) sim_.point();  // the second batch's
+      dst[i] = read_bulk(i < n ? src_a + i : src_b + (i - n), at);
+    });
   }
-  template <class Key>
-  void store_block(Key* dst, const Key* src, uint32_t n, Site at = Site::here()) {
+  template <class Dst, class F>
+  void load_gather(Dst dst, uint32_t n, F&& src_of, Site at = Site::here()) {
+    lands_in_private_memory<Dst>();
     sim_.point();
-    for (uint32_t i = 0; i < n; ++i) put_bulk(dst + i, src[i], at);
+    by_threads(PhaseCode::BulkLoad, at, n, [&](uint32_t i) { dst[i] = read_bulk(src_of(i), at); });
+  }
+  template <class Src>
+  void store_block(exec::private_element_t<Src>* dst, Src src, uint32_t n, Site at = Site::here()) {
+    sim_.point();
+    using Key = exec::private_element_t<Src>;
+    by_threads(PhaseCode::BulkStore, at, n, [&](uint32_t i) { put_bulk(dst + i, static_cast<Key>(src[i]), at); });
   }
   template <class F>
-  void parallel_for(uint32_t n, F&& f) {
-    for (uint32_t i = 0; i < n; ++i) f(i);
+  void parallel_for(uint32_t n, F&& f, Site at = Site::here()) {
+    by_threads(PhaseCode::ParallelFor, at, n, f);
   }
   uint32_t threads() const { return threads_; }
-  // Collectives (structures/exec/context.h): the GPU's block-wide ones, run serially.
-  uint32_t exclusive_sum(const uint32_t* in, uint32_t n, uint32_t* out) {
+  // The actor's private memory, checked for races between the block's threads (a
+  // warp actor's: unchecked): n elements of T the context owns, or memory the
+  // structure laid out (a scratch in global memory only this actor uses) viewed
+  // as such. Views of memory inside an earlier view share its phases.
+  template <class T>
+  using Private = PrivatePtr<T>;
+  template <class T>
+  Private<T> private_array(size_t n) {
+    auto r = std::make_unique<PrivateRegion>(*phases_or_unchecked(), static_cast<uint32_t>(regions_.size()), nullptr,
+                                             (n * sizeof(T) + 3) / 4);
+    r->owned.assign(r->words + 1, 0u);  // one word more: 8-byte aligned below
+    uint32_t* at = r->owned.data();
+    r->base = reinterpret_cast<std::byte*>(at + (reinterpret_cast<uintptr_t>(at) % 8 ? 1 : 0));
+    regions_.push_back(std::move(r));
+    return Private<T>(regions_.back().get(), reinterpret_cast<T*>(regions_.back()->base));
+  }
+  template <class T>
+  Private<T> private_view(T* base, size_t n) {
+    const auto* lo = reinterpret_cast<const std::byte*>(base);
+    for (const auto& r : regions_)
+      if (lo >= r->base && lo + n * sizeof(T) <= r->base + r->words * 4) return Private<T>(r.get(), base);
+    regions_.push_back(std::make_unique<PrivateRegion>(*phases_or_unchecked(), static_cast<uint32_t>(regions_.size()),
+                                                       reinterpret_cast<std::byte*>(base), (n * sizeof(T) + 3) / 4));
+    return Private<T>(regions_.back().get(), base);
+  }
+  // Collectives (structures/exec/context.h): the GPU's block-wide ones, run
+  // serially; value i is read by the thread the GPU's reads it (a barrier ends each).
+  template <class In, class Out>
+  uint32_t exclusive_sum(In in, uint32_t n, Out out, Site at = Site::here()) {
+    // cuda/block_collectives.cuh: thread t sums its run of `per` values, a barrier,
+    // then writes their prefixes over them.
+    const uint32_t per = (n + threads_ - 1) / threads_;
+    by_threads(PhaseCode::Collective, at, n, [&](uint32_t i) { (void)static_cast<uint32_t>(in[i]); }, per);
     uint32_t run = 0;
-    for (uint32_t i = 0; i < n; ++i) {
+    by_threads(PhaseCode::Collective, at, n, [&](uint32_t i) {
       const uint32_t v = in[i];
       out[i] = run;
       run += v;
-    }
+    }, per);
     return run;
   }
   template <class F>
-  uint64_t sum_of(uint32_t n, F&& f) {
+  uint64_t sum_of(uint32_t n, F&& f, Site at = Site::here()) {
     uint64_t s = 0;
-    for (uint32_t i = 0; i < n; ++i) s += f(i);
+    by_threads(PhaseCode::Collective, at, n, [&](uint32_t i) { s += f(i); });
     return s;
   }
   template <class F>
-  uint64_t min_of(uint32_t n, F&& f) {
+  uint64_t min_of(uint32_t n, F&& f, Site at = Site::here()) {
     uint64_t m = ~uint64_t{0};
-    for (uint32_t i = 0; i < n; ++i) m = std::min<uint64_t>(m, f(i));
+    by_threads(PhaseCode::Collective, at, n, [&](uint32_t i) { m = std::min<uint64_t>(m, f(i)); });
     return m;
   }
   template <class F>
-  uint64_t kth_smallest(uint32_t n, uint32_t k, F&& f) {
+  uint64_t kth_smallest(uint32_t n, uint32_t k, F&& f, Site at = Site::here()) {
     std::vector<uint64_t> keys(n);
-    for (uint32_t i = 0; i < n; ++i) keys[i] = f(i);
+    by_threads(PhaseCode::Collective, at, n, [&](uint32_t i) { keys[i] = f(i); });
     std::nth_element(keys.begin(), keys.begin() + (k - 1), keys.end());
     return keys[k - 1];
   }
@@ -355,10 +433,17 @@ class SimContext {
   }
 
   // ---- the block's barriers (warp actors whose block shares them) ------------
-  void block_sync() {
+  // A block actor's own __syncthreads: its threads only, no other actor's step
+  // (no scheduling point), a barrier phase ends.
+  void block_sync(Site at = Site::here()) {
+    if (phases_ && !place_.shared) {
+      phases_->barrier(at);
+      return;
+    }
     outside_lanes("block_sync");
     sim_.point();
     shared("block_sync").block_sync();
+    barrier(at);
   }
   void publish_barrier_init() {}
   void init_barrier(uint64_t* bar, uint32_t count) {
@@ -390,6 +475,7 @@ class SimContext {
   // ---- recording -----------------------------------------------------------
   void begin_op(int64_t op) {
     op_ = op;
+    if (phases_) phases_->set_op(op);
     sim_.op_begin();
   }
   void end_op() { sim_.op_end(); }
@@ -410,17 +496,19 @@ class SimContext {
     record_order(Order::AcqRel);
     rec_->hold(EventKind::Lp, op_, actor_, 0);
   }
-  template <class Key>
-  void record_inv(uint32_t fn, const Key* args, uint32_t n) {
+  template <class Ptr>
+  void record_inv(uint32_t fn, Ptr args, uint32_t n, Site at = Site::here()) {
     if (!rec_) return;
     record_order(Order::Acquire);
-    rec_->inv(op_, actor_, fn, args, n);
+    const auto keys = recorded_keys(args, n, at);
+    rec_->inv(op_, actor_, fn, keys.data(), n);
   }
-  template <class Key>
-  void record_ret(const Key* res, uint32_t n, bool is_null) {
+  template <class Ptr>
+  void record_ret(Ptr res, uint32_t n, bool is_null, Site at = Site::here()) {
     if (!rec_) return;
     record_order(Order::Release);
-    rec_->ret(op_, actor_, res, n, is_null);
+    const auto keys = recorded_keys(res, n, at);
+    rec_->ret(op_, actor_, keys.data(), n, is_null);
   }
   [[noreturn]] void fail(const char* what) { sim_.fault(what); }
 
@@ -511,6 +599,7 @@ class SimContext {
   template <class W, class F>
   W rmw(W* p, Order o, const Site& at, F&& next) {
     sim_.point();
+    barrier(at);  // every read-modify-write has a barrier of the block on the GPU (before or after)
     const W old = *p;
     const std::optional<W> now = next(old);
     if (memory::ModelMemory* m = sim_.memory()) {
@@ -571,10 +660,55 @@ class SimContext {
     return *place_.shared;
   }
 
+  // A transfer's destination is the actor's private memory, made by private_array
+  // or private_view, so that its threads' accesses are checked: a plain pointer
+  // (memory the context does not see) does not compile.
+  template <class Dst>
+  static constexpr void lands_in_private_memory() {
+    static_assert(std::is_same_v<Dst, Private<exec::private_element_t<Dst>>>,
+                  "a transfer lands in the actor's private memory: pass x.private_array or x.private_view's pointer");
+  }
+  // A barrier of the block (block actors; a warp actor's private memory is not
+  // checked).
+  void barrier(const Site& at) {
+    if (phases_) phases_->barrier(at);
+  }
+  // f(i) for i in [0, n), index i made by thread i / per (per > 0) or i % threads(),
+  // then a barrier.
+  template <class F>
+  void by_threads(PhaseCode code, const Site& at, uint32_t n, F&& f, uint32_t per = 0) {
+    if (!phases_) {
+      for (uint32_t i = 0; i < n; ++i) f(i);
+      return;
+    }
+    phases_->enter(code, at);
+    for (uint32_t i = 0; i < n; ++i) {
+      phases_->thread(per ? i / per : i % threads_);
+      f(i);
+    }
+    phases_->barrier(at);
+  }
+  // An event's keys, copied as the GPU's recording context copies them
+  // (cuda/cuda_context.cuh, with_keys): after the leader's broadcast (a barrier),
+  // key i by thread i % threads(), then a barrier.
+  template <class Ptr>
+  std::vector<exec::private_element_t<Ptr>> recorded_keys(Ptr p, uint32_t n, const Site& at) {
+    std::vector<exec::private_element_t<Ptr>> keys(n);
+    barrier(at);
+    by_threads(PhaseCode::Record, at, n, [&](uint32_t i) { keys[i] = p[i]; });
+    return keys;
+  }
+  BarrierPhases* phases_or_unchecked() {
+    if (!phases_) phases_ = std::make_unique<BarrierPhases>(sim_, actor_, 1);  // one thread: nothing races
+    return phases_.get();
+  }
+
   Simulator& sim_;
   uint32_t actor_;
   HostRecorder* rec_;
   uint32_t threads_;
+  std::unique_ptr<BarrierPhases> phases_;  // a block actor's (a warp actor's: none)
+  std::vector<std::unique_ptr<PrivateRegion>> regions_;  // its private memory
   WarpPlace place_;
   int64_t op_ = 0;
   Orders orders_ = Orders::AsWritten;

@@ -22,7 +22,9 @@
 namespace gpulin::sim {
 
 // Race: under the ptx memory mode, two conflicting accesses no causality orders
-// (memory::ModelMemory::race; the run ends at the first).
+// (memory::ModelMemory::race), or, under any mode, two threads of one block
+// touching a word of its private memory in one barrier phase, one writing
+// (private_memory/barrier_phases.h); the run ends at the first.
 enum class Outcome { Completed, Deadlock, Livelock, Fault, Race };
 const char* to_string(Outcome o);
 

@@ -147,8 +147,8 @@ GPULIN_HD uint64_t bound_at(const KnapsackView& v, uint64_t key) {
 }
 
 // n keys inserted, k an operation.
-template <class X, class P>
-GPULIN_HD void insert_keys(X& x, const gheap::HeapView<uint64_t, P>& h, const gheap::Scratch<uint64_t>& s,
+template <class X, class P, class S>
+GPULIN_HD void insert_keys(X& x, const gheap::HeapView<uint64_t, P>& h, const gheap::Scratch<uint64_t, S>& s,
                            uint64_t* keys, uint32_t n, int64_t& op) {
   for (uint32_t off = 0; off < n; off += h.k) {
     x.begin_op(op++);
@@ -158,8 +158,8 @@ GPULIN_HD void insert_keys(X& x, const gheap::HeapView<uint64_t, P>& h, const gh
 }
 
 // The slots of n deleted keys to the actor's stash, as many as fit.
-template <class X>
-GPULIN_HD void stash_slots(X& x, const uint64_t* keys, uint32_t n, uint32_t* stash, uint32_t& stashed, uint32_t cap) {
+template <class X, class Keys>
+GPULIN_HD void stash_slots(X& x, Keys keys, uint32_t n, uint32_t* stash, uint32_t& stashed, uint32_t cap) {
   const uint32_t freed = n < cap - stashed ? n : cap - stashed;
   x.parallel_for(freed, [&](uint32_t j) { stash[stashed + j] = static_cast<uint32_t>(keys[j]); });
   stashed += freed;
@@ -168,8 +168,8 @@ GPULIN_HD void stash_slots(X& x, const uint64_t* keys, uint32_t n, uint32_t* sta
 // The children in the actor's scratch, counted pending before they can be taken
 // (see the top), given slots (the stash's first), written and inserted, k an
 // operation.
-template <Order O, class X, class P>
-GPULIN_HD void insert_children(X& x, const gheap::HeapView<uint64_t, P>& h, const gheap::Scratch<uint64_t>& s,
+template <Order O, class X, class P, class S>
+GPULIN_HD void insert_children(X& x, const gheap::HeapView<uint64_t, P>& h, const gheap::Scratch<uint64_t, S>& s,
                                const KnapsackScratch& c, const KnapsackView& v, uint32_t* stash, uint32_t& stashed,
                                uint32_t children, int64_t& op) {
   x.fetch_add(v.pending, children);
@@ -188,8 +188,8 @@ GPULIN_HD void insert_children(X& x, const gheap::HeapView<uint64_t, P>& h, cons
 
 // The garbage collector's sweep (see the top): the batches the heap held when
 // `pending` was read, the live keys kept in v.gc_keys and inserted back.
-template <Order O, class X, class P>
-GPULIN_HD void sweep(X& x, const gheap::HeapView<uint64_t, P>& h, const gheap::Scratch<uint64_t>& s,
+template <Order O, class X, class P, class S>
+GPULIN_HD void sweep(X& x, const gheap::HeapView<uint64_t, P>& h, const gheap::Scratch<uint64_t, S>& s,
                      const KnapsackScratch& c, const KnapsackView& v, uint32_t* stash, uint32_t& stashed,
                      uint32_t pending, int64_t& op) {
   uint32_t live = 0, dropped = 0;
@@ -225,8 +225,8 @@ GPULIN_HD void sweep(X& x, const gheap::HeapView<uint64_t, P>& h, const gheap::S
 // One actor's share of the search. Actor 0 first inserts the root (node 0, which
 // the host wrote, with pending = 1 and next_node = 1). `stop()` is asked before
 // each delete (the GPU's watchdog; the simulator's never stops).
-template <Order O, class X, class P, class Stop>
-GPULIN_HD void branch_and_bound(X& x, const gheap::HeapView<uint64_t, P>& h, const gheap::Scratch<uint64_t>& s,
+template <Order O, class X, class P, class Stop, class S>
+GPULIN_HD void branch_and_bound(X& x, const gheap::HeapView<uint64_t, P>& h, const gheap::Scratch<uint64_t, S>& s,
                                 const KnapsackScratch& c, const KnapsackView& v, uint32_t actor, int64_t op_base,
                                 Stop&& stop) {
   int64_t op = op_base;

@@ -84,8 +84,8 @@ GPULIN_HD inline uint64_t frontier_key(uint32_t dist, uint32_t v) { return uint6
 // One actor's part of the run. `keys` is the actor's room for one batch (k keys);
 // `stop()` is asked at each round's start (the GPU's watchdog), `now()` reads a
 // clock in ns for the heap/compute split.
-template <class X, class P, class Stop, class Now>
-GPULIN_HD FrontierRounds frontier_sssp(X& x, const gheap::HeapView<uint64_t, P>& h, const gheap::Scratch<uint64_t>& s,
+template <class X, class P, class Stop, class Now, class S>
+GPULIN_HD FrontierRounds frontier_sssp(X& x, const gheap::HeapView<uint64_t, P>& h, const gheap::Scratch<uint64_t, S>& s,
                                        uint64_t* keys, const FrontierView& v, uint32_t actor, uint32_t actors,
                                        int64_t op_base, Stop&& stop, Now&& now) {
   const uint32_t k = h.k, threads = x.threads();

@@ -39,7 +39,7 @@ inline bool rows_sorted(uint32_t n, const uint64_t* offsets, const uint32_t* tar
 struct RoundScratch {
   bucket_heap::Element* updates;  // d: the round's BULKUPDATE
   uint64_t* keys;                 // next_pow2(d): the relaxed edges, the sort's work below
-  bucket_heap::OpsScratch ops;    // d words each
+  bucket_heap::OpsScratch<uint32_t*> ops;  // d words each
 };
 
 // Level 0's work: dist (n words, all 0xffffffff) gets the distances from `source`.
@@ -50,7 +50,7 @@ GPULIN_HD void pardijkstra_rounds(X& x, const bucket_heap::View& h, const GraphV
                                   const RoundScratch& r) {
   using namespace bucket_heap;
   Element* updates = r.updates;
-  const OpsScratch& s = r.ops;
+  const auto& s = r.ops;
   uint32_t k = 0;  // operations so far
   auto op_done = [&] { scheduled_resolve<X, P>(x, h, 0, ++k, NoChecks{}); };
   x.parallel_for(1, [&](uint32_t) { updates[0] = make_element(source, 0); });

@@ -36,6 +36,8 @@ enum class Mutant : uint32_t {
   EveryThird,      // RESOLVE(i) after every third RESOLVE(i-1), the rest of the schedule as it was
   AdjacentOverlap, // RESOLVE(i-1) does not wait for RESOLVE(i): adjacent levels overlap
   KeepDuplicates,  // DELETEDUPLICATES removes nothing
+  ShiftInPlace,    // EXTRACTMIN closes B_0's gap in its scratch copy, in place, as the
+                   // first GPU version did: a race between the level actor's threads
 };
 
 template <Variant V, Mutant M = Mutant::None>

@@ -18,20 +18,24 @@
 namespace gpulin::bucket_heap {
 
 // Scratch a level's subroutines share: two arrays of n words (flags, positions).
+// The arrays here are the actor's private memory (structures/exec/
+// private_memory.h): Words is the context's Private<uint32_t>, In and Out its
+// Private<Element>, or plain pointers.
+template <class Words>
 struct OpsScratch {
-  uint32_t* flags;
-  uint32_t* pos;
+  Words flags;
+  Words pos;
 };
 
 // out[0, na + nb) = a and b merged by value (then priority).
-template <class X>
-GPULIN_HD void merge_by_value(X& x, const Element* a, uint32_t na, const Element* b, uint32_t nb, Element* out) {
+template <class X, class In, class Out>
+GPULIN_HD void merge_by_value(X& x, In a, uint32_t na, In b, uint32_t nb, Out out) {
   merge_path::block_merge(x, a, na, b, nb, out);
 }
 
 // out gets in[i] for every flagged i, in order; returns their count.
-template <class X>
-GPULIN_HD uint32_t compact(X& x, const Element* in, uint32_t n, const OpsScratch& s, Element* out) {
+template <class X, class In, class Words, class Out>
+GPULIN_HD uint32_t compact(X& x, In in, uint32_t n, const OpsScratch<Words>& s, Out out) {
   const uint32_t total = x.exclusive_sum(s.flags, n, s.pos);
   x.parallel_for(n, [&](uint32_t i) {
     if (s.flags[i]) out[s.pos[i]] = in[i];
@@ -43,9 +47,8 @@ GPULIN_HD uint32_t compact(X& x, const Element* in, uint32_t n, const OpsScratch
 // value's copies it removes them all and stays (to go on down), or goes too at the
 // last level; else the copy of smallest priority stays (§2.1, "remove those with
 // larger priority"). Returns the count.
-template <class X, class P>
-GPULIN_HD uint32_t delete_duplicates(X& x, const Element* in, uint32_t n, Element* out, bool last_level,
-                                     const OpsScratch& s) {
+template <class X, class P, class In, class Out, class Words>
+GPULIN_HD uint32_t delete_duplicates(X& x, In in, uint32_t n, Out out, bool last_level, const OpsScratch<Words>& s) {
   x.parallel_for(n, [&](uint32_t i) {
     if constexpr (P::mutant == Mutant::KeepDuplicates) {
       s.flags[i] = 1;
@@ -67,8 +70,8 @@ using exec::next_pow2;
 // SELECT: the rank key of the k-th smallest (1-based) non-DELETE element of in[0, n),
 // or of the largest when there are fewer than k (at least one there). DELETEs count
 // as ~0, after every rank key.
-template <class X>
-GPULIN_HD uint64_t select_rank(X& x, const Element* in, uint32_t n, uint32_t k) {
+template <class X, class In>
+GPULIN_HD uint64_t select_rank(X& x, In in, uint32_t n, uint32_t k) {
   auto key = [&](uint32_t i) { return is_del(in[i]) ? ~uint64_t{0} : rank_key(in[i]); };
   const auto m = static_cast<uint32_t>(x.sum_of(n, [&](uint32_t i) { return is_del(in[i]) ? 0u : 1u; }));
   return x.kth_smallest(n, k < m ? k : m, key);
@@ -81,9 +84,9 @@ GPULIN_HD inline bool goes_down(Element e, uint64_t th) { return is_del(e) || ra
 // in[0, n) split, order kept: the ones that stay to stay[0, *ns), the others to
 // down[0, *nd) (one prefix sum: an element's place among those going down is its
 // index less the ones staying before it).
-template <class X>
-GPULIN_HD void split_by(X& x, const Element* in, uint32_t n, uint64_t th, Element* stay, uint32_t* ns, Element* down,
-                        uint32_t* nd, const OpsScratch& s) {
+template <class X, class In, class Out, class Words>
+GPULIN_HD void split_by(X& x, In in, uint32_t n, uint64_t th, Out stay, uint32_t* ns, Out down, uint32_t* nd,
+                        const OpsScratch<Words>& s) {
   x.parallel_for(n, [&](uint32_t i) { s.flags[i] = goes_down(in[i], th) ? 0u : 1u; });
   *ns = x.exclusive_sum(s.flags, n, s.pos);
   *nd = n - *ns;
@@ -94,8 +97,8 @@ GPULIN_HD void split_by(X& x, const Element* in, uint32_t n, uint64_t th, Elemen
 }
 
 // Count of elements that stay at a level of threshold th.
-template <class X>
-GPULIN_HD uint32_t count_staying(X& x, const Element* in, uint32_t n, uint64_t th) {
+template <class X, class In>
+GPULIN_HD uint32_t count_staying(X& x, In in, uint32_t n, uint64_t th) {
   return static_cast<uint32_t>(x.sum_of(n, [&](uint32_t i) { return goes_down(in[i], th) ? 0u : 1u; }));
 }
 

@@ -18,7 +18,7 @@ enum Fn : uint32_t { kFnUpdate = 0, kFnExtractMin = 1, kFnDelete = 2, kFnCount =
 template <exec::SharedWords X, class P>
   requires exec::BulkData<X> && exec::BlockCollectives<X> && exec::Recording<X>
 GPULIN_HD bool extract_min(X& x, const View& h, uint32_t* value, uint32_t* prio) {
-  Element* b = h.scratch_of(0);
+  const auto b = x.private_view(h.scratch_of(0), scratch_for_level(h.d, 0));
   x.record_inv(kFnExtractMin, static_cast<const uint32_t*>(nullptr), 0u);
   const uint32_t n = load_array(x, b, h.bucket(0), h.bucket_n + 0);
   if (n == 0) {
@@ -35,7 +35,12 @@ GPULIN_HD bool extract_min(X& x, const View& h, uint32_t* value, uint32_t* prio)
   // stays as it was - every thread of the actor scans it above, and on the GPU a
   // thread may still be scanning when another writes (an in-place shift once made
   // threads of one block disagree on the minimum and diverge at a barrier).
-  x.store_block(h.bucket(0) + at, b + at + 1, n - 1 - at);
+  if constexpr (P::mutant == Mutant::ShiftInPlace) {
+    x.parallel_for(n - 1 - at, [&](uint32_t i) { b[at + i] = b[at + i + 1]; });
+    x.store_block(h.bucket(0) + at, b + at, n - 1 - at);
+  } else {
+    x.store_block(h.bucket(0) + at, b + at + 1, n - 1 - at);
+  }
   x.store(h.bucket_n + 0, n - 1);
   x.record_lp();
   if constexpr (P::variant == Variant::Fixed) {
@@ -53,7 +58,8 @@ GPULIN_HD bool extract_min(X& x, const View& h, uint32_t* value, uint32_t* prio)
 template <exec::SharedWords X, class P>
   requires exec::BulkData<X> && exec::Recording<X>
 GPULIN_HD void bulk_update(X& x, const View& h, const Element* updates, uint32_t n) {
-  auto* flat = reinterpret_cast<uint32_t*>(h.scratch_of(0));
+  using exec::private_cast;
+  const auto flat = private_cast<uint32_t>(x.private_view(h.scratch_of(0), scratch_for_level(h.d, 0)));
   x.parallel_for(n, [&](uint32_t i) {
     flat[2 * i] = value_of(updates[i]);
     flat[2 * i + 1] = prio_of(updates[i]);

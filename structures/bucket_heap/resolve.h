@@ -11,18 +11,19 @@
 
 #include "structures/bucket_heap/level_ops.h"
 #include "structures/bucket_heap/view.h"
+#include "structures/exec/private_memory.h"
 
 namespace gpulin::bucket_heap {
 
 // Level i's arrays through the context: each transfer one scheduling point.
-template <class X>
-GPULIN_HD uint32_t load_array(X& x, Element* dst, Element* src, uint32_t* count) {
+template <class X, class Dst>
+GPULIN_HD uint32_t load_array(X& x, Dst dst, Element* src, uint32_t* count) {
   const uint32_t n = x.load(count);
   x.load_block(dst, src, n);
   return n;
 }
-template <class X>
-GPULIN_HD void store_array(X& x, Element* dst, uint32_t* count, const Element* src, uint32_t n, uint64_t cap,
+template <class X, class Src>
+GPULIN_HD void store_array(X& x, Element* dst, uint32_t* count, Src src, uint32_t n, uint64_t cap,
                            const char* overflow) {
   if (n > cap) x.fail(overflow);
   x.store_block(dst, src, n);
@@ -30,8 +31,8 @@ GPULIN_HD void store_array(X& x, Element* dst, uint32_t* count, const Element* s
 }
 // Through a scratch slot: a block transfer lands in memory the actor's threads
 // share (a thread-local array would hold it in one thread only).
-template <class X>
-GPULIN_HD uint64_t load_threshold(X& x, uint64_t* p, uint64_t* slot) {
+template <class X, class Slot>
+GPULIN_HD uint64_t load_threshold(X& x, uint64_t* p, Slot slot) {
   x.load_block(slot, p, 1);
   return *slot;
 }
@@ -46,15 +47,17 @@ GPULIN_HD void resolve(X& x, const View& h, uint32_t i) {
   const uint32_t d = h.d;
   const bool last = i + 1 == h.levels;
   const uint64_t region = scratch_region(d, i), cap = bucket_cap(d, i);
-  Element* r0 = h.scratch_of(i);
-  Element* r1 = r0 + region;
-  Element* r2 = r1 + region;
-  Element* r3 = r2 + region;
-  Element* r4 = r3 + region;
-  Element* r5 = r4 + region;
-  auto* words = reinterpret_cast<uint32_t*>(r5 + region);  // one region: two word arrays
-  const OpsScratch ops{words, words + region};
-  uint64_t* slot = r5 + 2 * region;
+  // The level's scratch: memory only this actor touches, as its private memory.
+  const auto r0 = x.private_view(h.scratch_of(i), scratch_for_level(d, i));
+  const auto r1 = r0 + region;
+  const auto r2 = r1 + region;
+  const auto r3 = r2 + region;
+  const auto r4 = r3 + region;
+  const auto r5 = r4 + region;
+  using exec::private_cast;
+  const auto words = private_cast<uint32_t>(r5 + region);  // one region: two word arrays
+  const OpsScratch<decltype(words)> ops{words, words + region};
+  const auto slot = r5 + 2 * region;
 
   // Lines 1-3: S_i merged into B_i, duplicates removed.
   const uint32_t nb = load_array(x, r0, h.bucket(i), h.bucket_n + i);
@@ -65,7 +68,7 @@ GPULIN_HD void resolve(X& x, const View& h, uint32_t i) {
   // (and every DELETE) goes to S_{i+1}.
   uint64_t th = load_threshold(x, h.threshold + i, slot);
   uint32_t kept = n, down = 0;
-  Element* stay = r2;
+  auto stay = r2;
   if (!last) {
     if (count_staying(x, r2, n, th) > cap) th = select_rank(x, r2, n, static_cast<uint32_t>(cap));
     split_by(x, r2, n, th, r3, &kept, r4, &down, ops);

@@ -19,8 +19,8 @@ GPULIN_HD inline uint32_t next_pow2(uint32_t n) {
 
 // Sorts keys[0, n) ascending. `work` holds next_pow2(n) keys: the input is padded
 // there with `pad` (a key no smaller than any of them), sorted, and copied back.
-template <class X, class Key>
-GPULIN_HD void block_sort(X& x, Key* keys, uint32_t n, Key* work, Key pad) {
+template <class X, class Ptr, class Key>
+GPULIN_HD void block_sort(X& x, Ptr keys, uint32_t n, Ptr work, Key pad) {
   const uint32_t size = next_pow2(n);
   x.parallel_for(size, [&](uint32_t i) { work[i] = i < n ? keys[i] : pad; });
   for (uint32_t run = 2; run <= size; run <<= 1) {

@@ -114,7 +114,7 @@ concept SharedWords = requires(X& x, uint32_t* p, uint32_t* q, uint64_t* p64, ui
   { x.fetch_add(p, v) } -> std::same_as<uint32_t>;
   { x.fetch_and(p, v) } -> std::same_as<uint32_t>;
   { x.fetch_or(p, v) } -> std::same_as<uint32_t>;
-  // x.cas / fetch_add / fetch_and / store(..., exec::relaxed): the same access
+  // x.cas / fetch_add / fetch_and / store / load(..., exec::relaxed): the same access
   // without ordering (structures/exec/memory_order.h): for lock-free words that
   // carry all a reader needs (the slab hash)
   { x.cas(p, v, v, Relaxed{}) } -> std::same_as<uint32_t>;
@@ -122,6 +122,7 @@ concept SharedWords = requires(X& x, uint32_t* p, uint32_t* q, uint64_t* p64, ui
   { x.fetch_add(p, v, Relaxed{}) } -> std::same_as<uint32_t>;
   { x.fetch_and(p, v, Relaxed{}) } -> std::same_as<uint32_t>;
   x.store(p, v, Relaxed{});
+  { x.load(p, Relaxed{}) } -> std::same_as<uint32_t>;
   // bool x.cas_won(W* p, W expected, W desired, exec::relaxed):
   // x.cas(p, expected, desired, exec::relaxed) == expected, for a caller that
   // needs only the verdict (GPU: one word broadcast, not the old value); the same
@@ -207,15 +208,17 @@ concept CountedWords = SharedWords<X> && requires(X& x, uint32_t* p, uint32_t* q
 // either order, so a structure uses them only where no other actor can tell the
 // orders apart (it says why where it calls them).
 template <class X>
-concept PairedWords = SharedWords<X> && requires(X& x, uint32_t* p, uint32_t* q, uint32_t v, uint32_t* keys32,
-                                                 const uint32_t* src32, uint64_t* keys64, const uint64_t* src64) {
+concept PairedWords = SharedWords<X> && requires(X& x, uint32_t* p, uint32_t* q, uint32_t v,
+                                                 typename X::template Private<uint32_t> keys32, const uint32_t* src32,
+                                                 typename X::template Private<uint64_t> keys64,
+                                                 const uint64_t* src64) {
   // WordPair x.load_pair(uint32_t* p, uint32_t* q)   (structures/exec/word_pair.h)
   { x.load_pair(p, q) } -> std::same_as<WordPair>;
   // WordPair x.cas_pair(uint32_t* p, uint32_t ep, uint32_t dp,
   //                     uint32_t* q, uint32_t eq, uint32_t dq [, exec::acquire])
   { x.cas_pair(p, v, v, q, v, v) } -> std::same_as<WordPair>;
   { x.cas_pair(p, v, v, q, v, v, Acquire{}) } -> std::same_as<WordPair>;
-  // WordPair x.load_block_and_guarded_pair(Key* dst_private, const Key* src, uint32_t n,
+  // WordPair x.load_block_and_guarded_pair(Private<Key> dst_private, const Key* src, uint32_t n,
   //                                        uint32_t* p, uint32_t* q):
   // a batch and two words, all guarded by a lock the caller holds (store_guarded's
   // kind), in one round trip: the words' loads need no ordering of their own
@@ -226,32 +229,47 @@ concept PairedWords = SharedWords<X> && requires(X& x, uint32_t* p, uint32_t* q,
 
 // ---- actor-cooperative work on actor-private memory (no scheduling point) ------
 template <class X>
-concept ActorLoops = requires(X& x, uint32_t n) {
+concept ActorLoops = requires(X& x, uint32_t n, uint32_t* p) {
   // void x.parallel_for(uint32_t n, F f): f(i) for i in [0, n) over the actor's
   // threads, then a barrier (per-thread atomics on shared words inside it:
   // structures/exec/lane_atomics.h)
   x.parallel_for(n, contract_args::IndexStep{});
   // uint32_t x.threads(): threads of the actor (lanes in the sim)
   { x.threads() } -> std::same_as<uint32_t>;
+  // X::Private<T>: a pointer to the actor's private memory (a block's shared
+  // memory), indexed as an array (structures/exec/private_memory.h): T* on the GPU;
+  // in the simulator every element access is checked against the block's barrier
+  // phases (a race between two of its threads ends the run)
+  typename X::template Private<uint32_t>;
+  // Private<T> x.private_view(T* base, size_t n): [base, base + n) as the actor's
+  // private memory (a scratch the structure laid out, in shared or global memory,
+  // that no other actor touches)
+  { x.private_view(p, n) } -> std::same_as<typename X::template Private<uint32_t>>;
 };
 
 // ---- shared bulk data (a heap node's batch), one scheduling point per transfer,
 // spread over the actor's threads -----------------------------------------------
+// A transfer's destination in the actor is its private memory (X::Private<Key>:
+// the block's threads each land their share of it); a stored batch may come from
+// private memory or from a thread's own array (every thread holding the same).
 template <class X>
-concept BulkData = ActorLoops<X> && requires(X& x, uint32_t n, uint32_t* keys32, const uint32_t* src32,
-                                             uint64_t* keys64, const uint64_t* src64) {
-  // void x.load_block(Key* dst_private, const Key* src_global, uint32_t n)
+concept BulkData = ActorLoops<X> && requires(X& x, uint32_t n, typename X::template Private<uint32_t> keys32,
+                                             const uint32_t* src32, typename X::template Private<uint64_t> keys64,
+                                             const uint64_t* src64, uint32_t* dst32, uint64_t* dst64) {
+  // void x.load_block(Private<Key> dst_private, const Key* src_global, uint32_t n)
   x.load_block(keys32, src32, n);
   x.load_block(keys64, src64, n);
-  // void x.store_block(Key* dst_global, const Key* src_private, uint32_t n)
-  x.store_block(keys32, src32, n);
-  x.store_block(keys64, src64, n);
-  // void x.load_two_blocks(Key* dst_private, const Key* src_a, const Key* src_b, uint32_t n):
+  // void x.store_block(Key* dst_global, Src src, uint32_t n): src a Private<Key> or a
+  // thread's const Key*
+  x.store_block(dst32, keys32, n);
+  x.store_block(dst64, keys64, n);
+  x.store_block(dst32, src32, n);
+  // void x.load_two_blocks(Private<Key> dst_private, const Key* src_a, const Key* src_b, uint32_t n):
   // dst[0, n) = src_a[0, n), dst[n, 2n) = src_b[0, n): two transfers (two
   // scheduling points) that the GPU issues together
   x.load_two_blocks(keys32, src32, src32, n);
   x.load_two_blocks(keys64, src64, src64, n);
-  // void x.load_gather(Key* dst_private, uint32_t n, F src_of): dst[i] = *src_of(i)
+  // void x.load_gather(Private<Key> dst_private, uint32_t n, F src_of): dst[i] = *src_of(i)
   // for i in [0, n): scattered words read in one step (the ancestors' largest
   // keys, for the BU insert's start)
   x.load_gather(keys32, n, contract_args::IndexToWordAddress{});
@@ -393,7 +411,8 @@ concept WarpLanes = requires(X& x, typename X::template Regs<uint32_t, 1>& regs,
 template <class X>
 concept BlockBarriers = requires(X& x, uint64_t* bar, uint32_t n, void* dst_shared, const void* src_global) {
   // void x.block_sync(): __syncthreads over all warps of the block (scheduling
-  // point; parks until every warp arrived)
+  // point; parks until every warp arrived). A block actor may call it too: its own
+  // threads' barrier (sim: no scheduling point, a barrier phase ends)
   x.block_sync();
   // void x.publish_barrier_init(): after first_thread() initialised the barriers,
   // before block_sync (GPU sm_90: fence.mbarrier_init; sim: nothing)

@@ -31,9 +31,9 @@ GPULIN_HD uint32_t take_child_paper(X& x, const HeapView<Key, P>& h, uint32_t no
 // Deletes into s.items; returns the number of keys. The `fixed` heap's inserts never
 // leave a batch in the heap for others to find (bu_insert.h), so its delete is the
 // TD heap's, hand-off to a walking insert included.
-template <exec::CountedWords X, class Key, class P>
+template <exec::CountedWords X, class Key, class P, class Ptr>
   requires exec::PairedWords<X> && exec::BulkData<X> && exec::Recording<X>
-GPULIN_HD uint32_t bu_delete(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s) {
+GPULIN_HD uint32_t bu_delete(X& x, const HeapView<Key, P>& h, const Scratch<Key, Ptr>& s) {
   if (h.fixed()) return td_delete(x, h, s);
   uint32_t n = 0, count = 0;
   if (!delete_at_root(x, h, s, &n, &count)) return n;        // lines 1-7
@@ -76,6 +76,7 @@ GPULIN_HD uint32_t bu_delete(X& x, const HeapView<Key, P>& h, const Scratch<Key>
       ms_unlock(x, h, small, INUSE, small_state);            // line 28
       return n;
     }
+    x.block_sync();  // line 30 reloads what line 26 compared (bu_insert.h's bubble_step)
     merge_nodes(x, h, s, cur, small);                        // line 30
     ms_unlock(x, h, cur, INUSE, cstate);                     // line 31
     cur = small;                                             // line 32

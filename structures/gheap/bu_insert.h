@@ -16,15 +16,18 @@ namespace gpulin::gheap {
 
 // (B[par], B[cur]) = MergeAndSort(B[par], B[cur]) unless property 1 already holds
 // between them (line 30). Returns true when it merged.
-template <class X, class Key, class P>
-GPULIN_HD bool bubble_step(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s, uint32_t par, uint32_t cur) {
+template <class X, class Key, class P, class Ptr>
+GPULIN_HD bool bubble_step(X& x, const HeapView<Key, P>& h, const Scratch<Key, Ptr>& s, uint32_t par, uint32_t cur) {
   if (property_holds(x, h, s, par, cur)) return false;       // line 30
+  // Line 33 loads the two batches line 30 compared again: every thread's
+  // comparison first (without the barrier the reload races with it).
+  x.block_sync();
   merge_nodes(x, h, s, par, cur);                            // line 33
   return true;
 }
 
-template <class X, class Key, class P>
-GPULIN_HD void bu_insert_paper(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s) {
+template <class X, class Key, class P, class Ptr>
+GPULIN_HD void bu_insert_paper(X& x, const HeapView<Key, P>& h, const Scratch<Key, Ptr>& s) {
   uint32_t cur = reserve_target(x, h);                       // line 11
   if (cur != 1) {                                            // line 12
     ms_lock(x, h, cur, AVAIL, INUSE);                        // line 13
@@ -76,8 +79,8 @@ GPULIN_HD void bu_insert_paper(X& x, const HeapView<Key, P>& h, const Scratch<Ke
 // each wait for the other (it for our start, we for its target). From the root we
 // follow it hand over hand, as the TD heap does. While the root is held no node on
 // the path can become such a target (targets are reserved under the root lock).
-template <class X, class Key, class P>
-GPULIN_HD uint32_t bu_start_node(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s, uint32_t tar) {
+template <class X, class Key, class P, class Ptr>
+GPULIN_HD uint32_t bu_start_node(X& x, const HeapView<Key, P>& h, const Scratch<Key, Ptr>& s, uint32_t tar) {
   const uint32_t last = h.k - 1;
   const Key least = s.items[0];
   constexpr bool compare = P::mutant != Mutant::StartAtParent;
@@ -91,10 +94,10 @@ GPULIN_HD uint32_t bu_start_node(X& x, const HeapView<Key, P>& h, const Scratch<
   // would read merged keys and branch apart from its block (docs/findings.md M3).
   // s.a and s.b are next written after a lock's barrier.
   const uint32_t below_root = floor_log2(tar) - 1, room = h.k;
-  Key* const buffers[2] = {s.a, s.b};
+  const Ptr buffers[2] = {s.a, s.b};
   uint32_t i = 0;
   for (uint32_t round = 0; compare && i < below_root; ++round) {
-    Key* const maxima = buffers[round % 2];
+    const Ptr maxima = P::mutant == Mutant::MaximaInMerged ? s.merged : buffers[round % 2];
     const uint32_t n = below_root - i < room ? below_root - i : room;
     x.load_gather(maxima, n, [&](uint32_t j) { return h.node(tar >> (i + j + 1)) + last; });
     uint32_t j = 0;
@@ -121,8 +124,8 @@ GPULIN_HD uint32_t bu_start_node(X& x, const HeapView<Key, P>& h, const Scratch<
 // delete that merges two such batches spreads their keys where neither owner looks.
 // The root is held only to reserve the target and take the start node, so
 // inserts do not queue behind each other at the top (the point of §3.3.4).
-template <class X, class Key, class P>
-GPULIN_HD void bu_insert_fixed(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s, uint32_t n) {
+template <class X, class Key, class P, class Ptr>
+GPULIN_HD void bu_insert_fixed(X& x, const HeapView<Key, P>& h, const Scratch<Key, Ptr>& s, uint32_t n) {
   uint32_t last = 0;
   if (!insert_at_root(x, h, s, n, &last)) return;            // lines 1-10 (partial buffer)
   const uint32_t tar = reserve_and_claim_target(x, h, last, true);
@@ -135,9 +138,9 @@ GPULIN_HD void bu_insert_fixed(X& x, const HeapView<Key, P>& h, const Scratch<Ke
 }
 
 // Inserts s.items[0, n), 1 <= n <= k.
-template <exec::CountedWords X, class Key, class P>
+template <exec::CountedWords X, class Key, class P, class Ptr>
   requires exec::PairedWords<X> && exec::BulkData<X> && exec::Recording<X>
-GPULIN_HD void bu_insert(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s, uint32_t n) {
+GPULIN_HD void bu_insert(X& x, const HeapView<Key, P>& h, const Scratch<Key, Ptr>& s, uint32_t n) {
   if (!h.fixed()) {
     if (insert_at_root(x, h, s, n)) bu_insert_paper(x, h, s);  // lines 1-10, then 11-36
     return;

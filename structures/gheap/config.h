@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "structures/exec/context.h"
+#include "structures/exec/private_memory.h"
 
 namespace gpulin::gheap {
 
@@ -61,6 +62,8 @@ enum class Mutant : uint32_t {
   // ptx memory mode can tell; with_policy runs them as Mutant::None.
   RelaxedLocks,        // every ordering dropped
   RelaxedLocksFenced,  // ... and a __threadfence() (fence.sc.gpu) on either side of every atomic
+  MaximaInMerged,      // fixed BU insert gathers its ancestors' maxima into s.merged, as before
+                       // the fix of docs/findings.md M3: a race between the block's threads
 };
 
 // Operation codes recorded in histories (model pq-batch: "ins", "del").
@@ -159,6 +162,7 @@ decltype(auto) with_policy(Flavor flavor, Variant variant, Mutant mutant, F&& f)
       case Mutant::BitReversalOffByOne: return f(HeapPolicy<FL, VA, Mutant::BitReversalOffByOne>{});
       case Mutant::FixedBigChild: return f(HeapPolicy<FL, VA, Mutant::FixedBigChild>{});
       case Mutant::LostRootRelease: return f(HeapPolicy<FL, VA, Mutant::LostRootRelease>{});
+      case Mutant::MaximaInMerged: return f(HeapPolicy<FL, VA, Mutant::MaximaInMerged>{});
       case Mutant::RelaxedLocks:        // an ordering mutant: the same code
       case Mutant::RelaxedLocksFenced:  // (the simulator weakens its accesses)
       case Mutant::None: break;
@@ -176,19 +180,21 @@ decltype(auto) with_policy(Flavor flavor, Variant variant, Mutant mutant, F&& f)
 // Block-private scratch for one operation (shared memory on the GPU): 6k keys,
 // laid out by make_scratch. `a` and `b` are adjacent, so that a[0, 2k) is a second
 // 2k merge output once both are free; so are `c` and `items`, so that a delete reads
-// the last node and the root in one step.
-template <class Key>
+// the last node and the root in one step. Ptr is the execution context's pointer
+// to private memory (structures/exec/private_memory.h): Key* on the GPU, checked
+// for races between the block's threads in the simulator.
+template <class Key, class Ptr = Key*>
 struct Scratch {
-  Key* items;   // the operation's own batch (insert items, delete result)
-  Key* a;       // a node loaded for a merge
-  Key* b;       // a second node (== a + k)
-  Key* merged;  // 2k: merge output
-  Key* c;       // the batch of the node a delete is sifting at
+  Ptr items;   // the operation's own batch (insert items, delete result)
+  Ptr a;       // a node loaded for a merge
+  Ptr b;       // a second node (== a + k)
+  Ptr merged;  // 2k: merge output
+  Ptr c;       // the batch of the node a delete is sifting at
 };
 constexpr uint32_t kScratchKeysPerK = 6;
-template <class Key>
-GPULIN_HD inline Scratch<Key> make_scratch(Key* base, uint32_t k) {
-  return Scratch<Key>{base + k, base + 2 * k, base + 3 * k, base + 4 * k, base};
+template <class Ptr>
+GPULIN_HD inline Scratch<exec::private_element_t<Ptr>, Ptr> make_scratch(Ptr base, uint32_t k) {
+  return {base + k, base + 2 * k, base + 3 * k, base + 4 * k, base};
 }
 
 }  // namespace gpulin::gheap

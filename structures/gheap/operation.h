@@ -14,9 +14,9 @@ namespace gpulin::gheap {
 
 // fn kFnIns: inserts keys[0, n); fn kFnDel: deletes (keys unused). Returns the
 // number of keys a delete returned (in s.items).
-template <exec::CountedWords X, class Key, class P>
+template <exec::CountedWords X, class Key, class P, class Ptr>
   requires exec::PairedWords<X> && exec::BulkData<X> && exec::Recording<X>
-GPULIN_HD uint32_t run_operation(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s,
+GPULIN_HD uint32_t run_operation(X& x, const HeapView<Key, P>& h, const Scratch<Key, Ptr>& s,
                                  uint32_t fn, const Key* keys, uint32_t n) {
   if (fn == kFnIns) {
     block_copy(x, s.items, keys, n);

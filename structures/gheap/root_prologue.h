@@ -16,8 +16,8 @@ namespace gpulin::gheap {
 // root's: nothing changes them while it is held); *lastelem_out gets lastelem for
 // the reservation that follows under the same hold, and s.c keeps B[1] for the
 // descent (insert_descend's start_batch).
-template <class X, class Key, class P>
-GPULIN_HD bool insert_at_root(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s, uint32_t n,
+template <class X, class Key, class P, class Ptr>
+GPULIN_HD bool insert_at_root(X& x, const HeapView<Key, P>& h, const Scratch<Key, Ptr>& s, uint32_t n,
                               uint32_t* lastelem_out = nullptr) {
   const uint32_t k = h.k;
   block_sort(x, s.items, n, s.merged);                       // line 1
@@ -52,7 +52,7 @@ GPULIN_HD bool insert_at_root(X& x, const HeapView<Key, P>& h, const Scratch<Key
   const uint32_t total = p + n;
   if ((have_last ? last : x.load(h.lastelem)) != 0) {
     block_copy(x, s.a, s.merged, total);
-    const Key* root = s.c;  // fixed: read with the root's words
+    Ptr root = s.c;  // fixed: read with the root's words
     if (!have_last) {
       x.load_block(s.b, h.node(1), k);
       root = s.b;
@@ -78,8 +78,8 @@ GPULIN_HD bool insert_at_root(X& x, const HeapView<Key, P>& h, const Scratch<Key
 // With load_root false the caller reads B[1] into s.items itself (later, still
 // under the root's lock). fixed: psize is read with lastelem, in one round trip
 // (both are the root's: nothing changes them while it is held), into *psize_out.
-template <class X, class Key, class P>
-GPULIN_HD bool delete_at_root(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s, uint32_t* n_out,
+template <class X, class Key, class P, class Ptr>
+GPULIN_HD bool delete_at_root(X& x, const HeapView<Key, P>& h, const Scratch<Key, Ptr>& s, uint32_t* n_out,
                               uint32_t* count_out, bool load_root = true, uint32_t* psize_out = nullptr) {
   ms_lock(x, h, 1, AVAIL, INUSE);                            // line 1
   bool have_psize = false;
@@ -147,15 +147,15 @@ GPULIN_HD uint32_t buffered_keys(const HeapView<Key, P>&, uint32_t psize_read) {
 // smallest of itself and the buffer (property 3; TD delete line 16, BU line 12).
 // Returns whether anything moved: then s.merged[0, k) is the root's new batch and
 // s.merged[k, k + p) the buffer's, for the caller to store.
-template <class X, class Key, class P>
-GPULIN_HD bool merge_with_buffer(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s, const Key* batch, uint32_t p) {
+template <class X, class Key, class P, class Ptr>
+GPULIN_HD bool merge_with_buffer(X& x, const HeapView<Key, P>& h, const Scratch<Key, Ptr>& s, Ptr batch, uint32_t p) {
   x.load_block(s.b, h.pbuffer, p);
   return merge_and_sort(x, batch, h.k, s.b, p, s.merged) != MergeShape::AlreadyOrdered;
 }
 
 // The same for B[1] in the heap (the BU paper delete, after move_to_root).
-template <class X, class Key, class P>
-GPULIN_HD void merge_root_with_buffer(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s) {
+template <class X, class Key, class P, class Ptr>
+GPULIN_HD void merge_root_with_buffer(X& x, const HeapView<Key, P>& h, const Scratch<Key, Ptr>& s) {
   const uint32_t p = buffered_keys(x, h);
   if (p == 0) return;
   x.load_block(s.a, h.node(1), h.k);
@@ -165,15 +165,15 @@ GPULIN_HD void merge_root_with_buffer(X& x, const HeapView<Key, P>& h, const Scr
 }
 
 // Fills node `x_node` with MAX_VALUE (an emptied node, Fig. 4(c) line 4).
-template <class X, class Key, class P>
-GPULIN_HD void clear_node(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s, uint32_t x_node) {
+template <class X, class Key, class P, class Ptr>
+GPULIN_HD void clear_node(X& x, const HeapView<Key, P>& h, const Scratch<Key, Ptr>& s, uint32_t x_node) {
   x.parallel_for(h.k, [&](uint32_t i) { s.a[i] = KeyLimits<Key>::max_value; });
   x.store_block(h.node(x_node), s.a, h.k);
 }
 
 // B[1] = B[tar]; B[tar] = MAX_VALUE (the refill, both heaps).
-template <class X, class Key, class P>
-GPULIN_HD void move_to_root(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s, uint32_t tar) {
+template <class X, class Key, class P, class Ptr>
+GPULIN_HD void move_to_root(X& x, const HeapView<Key, P>& h, const Scratch<Key, Ptr>& s, uint32_t tar) {
   x.load_block(s.b, h.node(tar), h.k);
   x.store_block(h.node(1), s.b, h.k);
   clear_node(x, h, s, tar);

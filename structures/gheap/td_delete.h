@@ -19,8 +19,8 @@ struct ChildSplit {
 // "Suppose right child batch has the largest item" (line 30): the larger half goes
 // to the child whose maximum was larger (§3.2.1); the walk continues down the other.
 // Loads and merges; the caller stores (when, differs between the deletes).
-template <class X, class Key, class P>
-GPULIN_HD ChildSplit split_children(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s, uint32_t l, uint32_t r) {
+template <class X, class Key, class P, class Ptr>
+GPULIN_HD ChildSplit split_children(X& x, const HeapView<Key, P>& h, const Scratch<Key, Ptr>& s, uint32_t l, uint32_t r) {
   const uint32_t k = h.k;
   load_node_pair(x, h, s, l, r);
   const bool left_bigger = P::mutant != Mutant::FixedBigChild && s.b[k - 1] < s.a[k - 1];
@@ -29,8 +29,8 @@ GPULIN_HD ChildSplit split_children(X& x, const HeapView<Key, P>& h, const Scrat
 }
 
 // split_children with both halves stored at once (the BU paper delete, lines 23-24).
-template <class X, class Key, class P>
-GPULIN_HD uint32_t merge_children(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s, uint32_t l,
+template <class X, class Key, class P, class Ptr>
+GPULIN_HD uint32_t merge_children(X& x, const HeapView<Key, P>& h, const Scratch<Key, Ptr>& s, uint32_t l,
                                   uint32_t r, uint32_t* big_out) {
   const ChildSplit c = split_children(x, h, s, l, r);
   if (c.moved) {
@@ -42,8 +42,8 @@ GPULIN_HD uint32_t merge_children(X& x, const HeapView<Key, P>& h, const Scratch
 }
 
 // True when B[parent] and B[child] already satisfy property 1 (line 33, early stop).
-template <class X, class Key, class P>
-GPULIN_HD bool property_holds(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s, uint32_t parent,
+template <class X, class Key, class P, class Ptr>
+GPULIN_HD bool property_holds(X& x, const HeapView<Key, P>& h, const Scratch<Key, Ptr>& s, uint32_t parent,
                               uint32_t child) {
   load_node_pair(x, h, s, parent, child);
   return !(s.b[0] < s.a[h.k - 1]);
@@ -51,15 +51,15 @@ GPULIN_HD bool property_holds(X& x, const HeapView<Key, P>& h, const Scratch<Key
 
 // Writes the sifting batch s.c back to its node (it lives in block-private memory
 // while the delete holds the node, and is stored once, before the node's release).
-template <class X, class Key, class P>
-GPULIN_HD void flush_cur(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s, uint32_t cur, bool changed) {
+template <class X, class Key, class P, class Ptr>
+GPULIN_HD void flush_cur(X& x, const HeapView<Key, P>& h, const Scratch<Key, Ptr>& s, uint32_t cur, bool changed) {
   if (changed) x.store_block(h.node(cur), s.c, h.k);
 }
 
 // The sift-down of a delete (lines 17-38), with B[cur] kept in s.c: per level it
 // loads the two children once and stores each changed node once.
-template <class X, class Key, class P>
-GPULIN_HD void td_sift_down(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s, bool changed) {
+template <class X, class Key, class P, class Ptr>
+GPULIN_HD void td_sift_down(X& x, const HeapView<Key, P>& h, const Scratch<Key, Ptr>& s, bool changed) {
   const uint32_t k = h.k;
   uint32_t cur = 1;
   for (;;) {                                                 // line 17
@@ -146,9 +146,9 @@ GPULIN_HD void td_sift_down(X& x, const HeapView<Key, P>& h, const Scratch<Key>&
 }
 
 // Deletes into s.items; returns the number of keys.
-template <exec::CountedWords X, class Key, class P>
+template <exec::CountedWords X, class Key, class P, class Ptr>
   requires exec::PairedWords<X> && exec::BulkData<X> && exec::Recording<X>
-GPULIN_HD uint32_t td_delete(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s) {
+GPULIN_HD uint32_t td_delete(X& x, const HeapView<Key, P>& h, const Scratch<Key, Ptr>& s) {
   const uint32_t k = h.k;
   uint32_t n = 0, count = 0, psize = 0;
   // fixed: line 7's read of B[1] waits until the last node is locked too, so that

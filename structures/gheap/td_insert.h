@@ -29,9 +29,9 @@ GPULIN_HD uint32_t reserve_and_claim_target(X& x, const HeapView<Key, P>& h, uin
 // fixed BU insert (bu_insert.h) starts lower, where the bottom-up insert would stop.
 // `start_batch`: B[start] as read already under this hold (fixed, from the root),
 // or null to read it here.
-template <class X, class Key, class P>
-GPULIN_HD void insert_descend(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s, uint32_t tar, uint32_t start,
-                              const Key* start_batch = nullptr) {
+template <class X, class Key, class P, class Ptr>
+GPULIN_HD void insert_descend(X& x, const HeapView<Key, P>& h, const Scratch<Key, Ptr>& s, uint32_t tar, uint32_t start,
+                              Ptr start_batch = nullptr) {
   const uint32_t k = h.k;
   uint32_t cur = start;
   uint32_t steps_left = floor_log2(tar) - floor_log2(start);  // cur = tar >> steps_left
@@ -40,7 +40,7 @@ GPULIN_HD void insert_descend(X& x, const HeapView<Key, P>& h, const Scratch<Key
     // target, and this insert holds it there.
     if (!(h.fixed() && cur == 1) && x.load(h.lock(tar)) == MARKED) break;
     // line 16: (B[cur], items) = MergeAndSort(B[cur], items)
-    const Key* batch = s.a;
+    Ptr batch = s.a;
     if (cur == start && start_batch)
       batch = start_batch;
     else
@@ -102,9 +102,9 @@ GPULIN_HD void insert_descend(X& x, const HeapView<Key, P>& h, const Scratch<Key
 }
 
 // Inserts s.items[0, n), 1 <= n <= k.
-template <exec::CountedWords X, class Key, class P>
+template <exec::CountedWords X, class Key, class P, class Ptr>
   requires exec::PairedWords<X> && exec::BulkData<X> && exec::Recording<X>
-GPULIN_HD void td_insert(X& x, const HeapView<Key, P>& h, const Scratch<Key>& s, uint32_t n) {
+GPULIN_HD void td_insert(X& x, const HeapView<Key, P>& h, const Scratch<Key, Ptr>& s, uint32_t n) {
   uint32_t last = 0;
   if (!insert_at_root(x, h, s, n, &last)) return;            // lines 1-10
   insert_descend(x, h, s, reserve_and_claim_target(x, h, last, h.fixed()), 1, h.fixed() ? s.c : nullptr);

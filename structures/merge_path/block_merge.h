@@ -14,8 +14,10 @@ namespace gpulin::merge_path {
 // Merges sorted a[0, na) and b[0, nb) into out[0, na + nb) with the whole block:
 // each thread finds its slice of the output by the merge-path diagonal search and
 // merges it serially (GPU Merge Path §2.2, the same core as structures/merge_path).
-template <exec::ActorLoops X, class Key>
-GPULIN_HD void block_merge(X& x, const Key* a, uint32_t na, const Key* b, uint32_t nb, Key* out) {
+// The pointers are to private memory (structures/exec/private_memory.h): the
+// context's Private<Key>, or Key*.
+template <exec::ActorLoops X, class In, class Out>
+GPULIN_HD void block_merge(X& x, In a, uint32_t na, In b, uint32_t nb, Out out) {
   const uint32_t total = na + nb;
   const uint32_t parts = x.threads();
   x.parallel_for(parts, [&](uint32_t t) {
@@ -25,8 +27,8 @@ GPULIN_HD void block_merge(X& x, const Key* a, uint32_t na, const Key* b, uint32
   });
 }
 
-template <exec::ActorLoops X, class Key>
-GPULIN_HD void block_copy(X& x, Key* dst, const Key* src, uint32_t n) {
+template <exec::ActorLoops X, class Dst, class Src>
+GPULIN_HD void block_copy(X& x, Dst dst, Src src, uint32_t n) {
   x.parallel_for(n, [&](uint32_t i) { dst[i] = src[i]; });
 }
 
@@ -41,9 +43,8 @@ enum class MergeShape : uint32_t {
 // sorted union, so the caller stores merged[0, n_lo) as the low part and the rest as
 // the high part. Returns the shape so that callers can skip stores that change
 // nothing.
-template <exec::ActorLoops X, class Key>
-GPULIN_HD MergeShape merge_and_sort(X& x, const Key* a, uint32_t na, const Key* b, uint32_t nb,
-                                    Key* merged) {
+template <exec::ActorLoops X, class In, class Out>
+GPULIN_HD MergeShape merge_and_sort(X& x, In a, uint32_t na, In b, uint32_t nb, Out merged) {
   if (na == 0 || nb == 0 || !(b[0] < a[na - 1])) {
     block_copy(x, merged, a, na);
     block_copy(x, merged + na, b, nb);

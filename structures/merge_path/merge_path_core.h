@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "structures/exec/context.h"
+#include "structures/exec/private_memory.h"
 
 namespace gpulin::merge_path {
 
@@ -23,8 +24,10 @@ struct Less {
 // (on equal keys the element of A comes first). Binary search on the diagonal:
 // O(log min(na, nb)). `Index` is the unsigned type of the positions: 64-bit for
 // global arrays, 32-bit where all positions are small (a window in shared memory).
-template <class Index, class KeyA, class KeyB, class Comp = Less>
-GPULIN_HD Index diagonal_split_t(const KeyA* a, Index na, const KeyB* b, Index nb, Index diag, Comp comp = Comp()) {
+// A and B are pointers (or private-memory pointers, structures/exec/private_memory.h)
+// indexed as arrays.
+template <class Index, class PtrA, class PtrB, class Comp = Less>
+GPULIN_HD Index diagonal_split_t(PtrA a, Index na, PtrB b, Index nb, Index diag, Comp comp = Comp()) {
   Index lo = diag > nb ? diag - nb : 0;
   Index hi = diag < na ? diag : na;
   while (lo < hi) {
@@ -38,9 +41,8 @@ GPULIN_HD Index diagonal_split_t(const KeyA* a, Index na, const KeyB* b, Index n
   return lo;
 }
 
-template <class KeyA, class KeyB, class Comp = Less>
-GPULIN_HD uint64_t diagonal_split(const KeyA* a, uint64_t na, const KeyB* b, uint64_t nb,
-                                  uint64_t diag, Comp comp = Comp()) {
+template <class PtrA, class PtrB, class Comp = Less>
+GPULIN_HD uint64_t diagonal_split(PtrA a, uint64_t na, PtrB b, uint64_t nb, uint64_t diag, Comp comp = Comp()) {
   return diagonal_split_t<uint64_t>(a, na, b, nb, diag, comp);
 }
 
@@ -54,9 +56,10 @@ GPULIN_HD uint64_t diagonal_split(const KeyA* a, uint64_t na, const KeyB* b, uin
 // unrolled, so that `k` is a constant and emit can fill a register array. With
 // ReadPastEnd the caller guarantees that a[na] and b[nb] may be read (the value is
 // never used), and the reload skips its bounds check.
-template <uint32_t MaxCount, bool ReadPastEnd = false, class Index, class Key, class Comp, class Emit>
-GPULIN_HD void serial_merge_emit(const Key* a, Index na, Index ai, const Key* b, Index nb, Index bi, Index count,
-                                 Comp comp, Emit&& emit) {
+template <uint32_t MaxCount, bool ReadPastEnd = false, class Index, class Ptr, class Comp, class Emit>
+GPULIN_HD void serial_merge_emit(Ptr a, Index na, Index ai, Ptr b, Index nb, Index bi, Index count, Comp comp,
+                                 Emit&& emit) {
+  using Key = exec::private_element_t<Ptr>;
   Key ka{}, kb{};
   if (ai < na) ka = a[ai];
   if (bi < nb) kb = b[bi];
@@ -67,7 +70,7 @@ GPULIN_HD void serial_merge_emit(const Key* a, Index na, Index ai, const Key* b,
     const Index next = (take_a ? ai : bi) + 1;
     ai = take_a ? next : ai;
     bi = take_a ? bi : next;
-    const Key* src = take_a ? a : b;
+    const Ptr src = take_a ? a : b;
     if (ReadPastEnd || next < (take_a ? na : nb)) {
       const Key v = src[next];
       ka = take_a ? v : ka;
@@ -93,17 +96,17 @@ GPULIN_HD void serial_merge_emit(const Key* a, Index na, Index ai, const Key* b,
 }
 
 // Serially merges `count` outputs starting at A[ai], B[bi] into out[0, count).
-template <class Key, class Comp = Less>
-GPULIN_HD void serial_merge(const Key* a, uint64_t na, uint64_t ai, const Key* b, uint64_t nb,
-                            uint64_t bi, Key* out, uint64_t count, Comp comp = Comp()) {
+template <class In, class Out, class Comp = Less>
+GPULIN_HD void serial_merge(In a, uint64_t na, uint64_t ai, In b, uint64_t nb, uint64_t bi, Out out, uint64_t count,
+                            Comp comp = Comp()) {
   serial_merge_emit<0>(a, na, ai, b, nb, bi, count, comp,
-                       [out](uint64_t k, const Key& key, bool, uint64_t) { out[k] = key; });
+                       [out](uint64_t k, const auto& key, bool, uint64_t) { out[k] = key; });
 }
 
 // Merges the output range [d0, d1) of merge(A, B) into out[0, d1 - d0).
-template <class Key, class Comp = Less>
-GPULIN_HD void merge_range(const Key* a, uint64_t na, const Key* b, uint64_t nb, uint64_t d0,
-                           uint64_t d1, Key* out, Comp comp = Comp()) {
+template <class In, class Out, class Comp = Less>
+GPULIN_HD void merge_range(In a, uint64_t na, In b, uint64_t nb, uint64_t d0, uint64_t d1, Out out,
+                           Comp comp = Comp()) {
   uint64_t ai = diagonal_split(a, na, b, nb, d0, comp);
   serial_merge(a, na, ai, b, nb, d0 - ai, out, d1 - d0, comp);
 }

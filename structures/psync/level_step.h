@@ -10,10 +10,10 @@
 
 namespace gpulin::psync {
 
-template <exec::SharedWords X, class P>
+template <exec::SharedWords X, class P, class Scratch>
   requires exec::BulkData<X>
 GPULIN_HD void level_step(X& x, const View<typename P::Key>& h, const LevelTask& t, uint64_t arrived_end,
-                          typename P::Key* scratch) {
+                          Scratch scratch) {
   for (uint32_t i = 0; i < t.inserts; ++i) insert_update<X, P>(x, h, t.insert[i], scratch);
   if (!t.has_delete) return;
   delete_update<X, P>(x, h, t.delete_slot, arrived_end, scratch);

@@ -14,13 +14,13 @@
 
 namespace gpulin::psync {
 
-template <exec::BulkData X, class P>
-GPULIN_HD void refill_root(X& x, const View<typename P::Key>& h, const RefillTask& t, typename P::Key* scratch) {
+template <exec::BulkData X, class P, class Scratch>
+GPULIN_HD void refill_root(X& x, const View<typename P::Key>& h, const RefillTask& t, Scratch scratch) {
   using Key = typename P::Key;
   const uint32_t r = h.r;
-  Key* acc = scratch;              // the root's keys so far (r)
-  Key* chunk = scratch + r;        // r
-  Key* merged = scratch + 2 * r;   // 2r
+  const auto acc = scratch;              // the root's keys so far (r)
+  const auto chunk = scratch + r;        // r
+  const auto merged = scratch + 2 * r;   // 2r
   uint32_t n = t.root_fill;
   x.load_block(acc, h.node(1), n);
   for (uint32_t c = 0; c < t.chunks; ++c) {

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 
+#include "structures/exec/memory_order.h"
 #include "structures/merge_path/block_merge.h"
 #include "structures/psync/psync_tasks.h"
 #include "structures/psync/psync_view.h"
@@ -24,14 +25,14 @@ inline constexpr uint32_t kFnCycle = 0;
 enum class RootCase { Keep, Spawn };
 inline RootCase root_case(const RootTask& t) { return t.spawned ? RootCase::Spawn : RootCase::Keep; }
 
-template <exec::SharedWords X, class P, RootCase C>
+template <exec::SharedWords X, class P, RootCase C, class Scratch>
   requires exec::BulkData<X> && exec::Recording<X>
-GPULIN_HD void root_step(X& x, const View<typename P::Key>& h, const RootTask& t, typename P::Key* scratch) {
+GPULIN_HD void root_step(X& x, const View<typename P::Key>& h, const RootTask& t, Scratch scratch) {
   using Key = typename P::Key;
   const uint32_t r = h.r;
-  Key* root = scratch;            // r
-  Key* fresh = scratch + r;       // 2r
-  Key* merged = scratch + 3 * r;  // 3r
+  const auto root = scratch;            // r
+  const auto fresh = scratch + r;       // 2r
+  const auto merged = scratch + 3 * r;  // 3r
   x.begin_op(t.op);
   x.load_block(fresh, h.new_keys + t.new_offset, t.k);
   x.record_inv(kFnCycle, fresh, t.k);
@@ -50,7 +51,7 @@ GPULIN_HD void root_step(X& x, const View<typename P::Key>& h, const RootTask& t
     }
   }
   // The cycle's delete-update process starts at the root (§III-B 2).
-  x.store(h.delete_table + t.delete_slot, 1u);
+  x.store(h.delete_table + t.delete_slot, 1u, exec::relaxed);  // read in a later step's kernel
 }
 
 }  // namespace gpulin::psync

@@ -8,19 +8,20 @@
 
 #include <cstdint>
 
+#include "structures/exec/memory_order.h"
 #include "structures/merge_path/block_merge.h"
 #include "structures/psync/psync_tasks.h"
 #include "structures/psync/psync_view.h"
 
 namespace gpulin::psync {
 
-template <class X, class P>
-GPULIN_HD void insert_update(X& x, const View<typename P::Key>& h, const InsertStep& s, typename P::Key* scratch) {
+template <class X, class P, class Scratch>
+GPULIN_HD void insert_update(X& x, const View<typename P::Key>& h, const InsertStep& s, Scratch scratch) {
   using Key = typename P::Key;
   const uint32_t r = h.r;
-  Key* node = scratch;             // r
-  Key* carried = scratch + r;      // r
-  Key* merged = scratch + 2 * r;   // 2r
+  const auto node = scratch;             // r
+  const auto carried = scratch + r;      // r
+  const auto merged = scratch + 2 * r;   // 2r
   Key* buffer = h.insert_buffer(s.slot);
   x.load_block(node, h.node(s.node), s.fill);
   x.load_block(carried, buffer, s.count);
@@ -36,29 +37,29 @@ GPULIN_HD void insert_update(X& x, const View<typename P::Key>& h, const InsertS
 
 // One step of the delete-update process in table slot `slot`; `arrived_end` is
 // where the arrived keys end (the children's fills).
-template <class X, class P>
+template <class X, class P, class Scratch>
 GPULIN_HD void delete_update(X& x, const View<typename P::Key>& h, uint32_t slot, uint64_t arrived_end,
-                             typename P::Key* scratch) {
+                             Scratch scratch) {
   using Key = typename P::Key;
   const uint32_t r = h.r;
-  const uint32_t at = x.load(h.delete_table + slot);
+  const uint32_t at = x.load(h.delete_table + slot, exec::relaxed);  // the step's kernel boundary orders it
   if (at == 0) return;  // done in an earlier step
   const uint32_t left = 2 * at, right = left + 1;
   const uint32_t nl = h.fill(left, arrived_end), nr = h.fill(right, arrived_end);
   if (nl == 0) {  // the bottom of the heap
-    x.store(h.delete_table + slot, 0u);
+    x.store(h.delete_table + slot, 0u, exec::relaxed);
     return;
   }
-  Key* keys = scratch;                 // node, left, right: r + nl + nr
-  Key* children = scratch + 3 * r;     // nl + nr
-  Key* merged = scratch + 5 * r;       // r + nl + nr
+  const auto keys = scratch;                 // node, left, right: r + nl + nr
+  const auto children = scratch + 3 * r;     // nl + nr
+  const auto merged = scratch + 5 * r;       // r + nl + nr
   x.load_block(keys, h.node(at), r);
   x.load_block(keys + r, h.node(left), nl);
   if (nr) x.load_block(keys + r + nl, h.node(right), nr);
   const Key top = keys[r - 1];
   // The parallel heap property already holds here: the process ends midway.
   if (!(keys[r] < top) && (nr == 0 || !(keys[r + nl] < top))) {
-    x.store(h.delete_table + slot, 0u);
+    x.store(h.delete_table + slot, 0u, exec::relaxed);
     return;
   }
   merge_path::merge_and_sort(x, keys + r, nl, keys + r + nl, nr, children);
@@ -78,7 +79,7 @@ GPULIN_HD void delete_update(X& x, const View<typename P::Key>& h, uint32_t slot
     x.store_block(h.node(largest), merged + r + n_second, nl + nr - n_second);
   }
   const bool below = h.fill(2 * largest, arrived_end) != 0;
-  x.store(h.delete_table + slot, below ? largest : 0u);
+  x.store(h.delete_table + slot, below ? largest : 0u, exec::relaxed);
 }
 
 }  // namespace gpulin::psync

@@ -173,7 +173,7 @@ RunResult batch_hand_over(MemoryMode mode, SimContext::Orders orders, uint32_t& 
         [&](uint32_t a) {
           SimContext x(sim, a, nullptr, 32u);
           x.set_orders(orders);
-          uint32_t got[4];
+          const auto got = x.private_array<uint32_t>(4);
           if (a == 0) {
             stored_line = __LINE__ + 1;
             x.store_block(batch, keys, 4);

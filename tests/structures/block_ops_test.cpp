@@ -20,6 +20,10 @@ struct LoopContext {
     for (uint32_t i = 0; i < n; ++i) f(i);
   }
   uint32_t threads() const { return lanes; }
+  template <class T>
+  using Private = T*;
+  template <class T>
+  T* private_view(T* base, size_t) { return base; }
 };
 
 std::vector<uint32_t> keys_of(size_t max_len) {

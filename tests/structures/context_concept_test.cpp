@@ -35,6 +35,7 @@ static_assert(exec::BlockBarriers<SimContext>);
 template <bool kHasCas>
 struct WordsContext {
   uint32_t load(uint32_t* p);
+  uint32_t load(uint32_t* p, exec::Relaxed);
   void store(uint32_t* p, uint32_t v);
   void store(uint32_t* p, uint32_t v, exec::Relaxed);
   void store_guarded(uint32_t* p, uint32_t v);

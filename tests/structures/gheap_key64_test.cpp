@@ -70,9 +70,8 @@ void run_schedules(gheap::Flavor flavor) {
     const sim::RunResult r = simulator.run(
         actors,
         [&](uint32_t a) {
-          std::vector<Key> scratch(gheap::kScratchKeysPerK * k);
-          const auto s = gheap::make_scratch(scratch.data(), k);
           sim::SimContext x(simulator, a, &recorder, 2);
+          const auto s = gheap::make_scratch(x.private_array<Key>(gheap::kScratchKeysPerK * k), k);
           int64_t id = static_cast<int64_t>(a) << 16;
           for (const Op& op : program[a]) {
             x.begin_op(id++);

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "sim/strategies/replay_strategy.h"
 #include "structures/gheap/sim/heap_explore.h"
 
 namespace gpulin::explore {
@@ -58,6 +59,15 @@ HeapExploreOptions options_for(const Case& c, uint64_t schedules,
 }
 
 class MutantCaught : public testing::TestWithParam<Case> {};
+
+// A replay string's judgement (strict replay: every pick used).
+Judgement replay_heap_schedule(const std::string& schedule) {
+  const ReplayInput in = parse_replay_string(schedule);
+  HeapRunner runner(in.config);
+  sim::ReplayStrategy replay(in.picks, /*strict=*/true);
+  replay.begin_run(static_cast<uint32_t>(in.program.actors.size()));
+  return judge(runner.execute(in.program, replay, 200'000), JudgeOptions{});
+}
 
 // Explores in rounds (fresh seeds each) and stops at the first round that finds a
 // bug, so a quickly caught mutant does not pay for 10 000 schedules. Returns
@@ -120,6 +130,34 @@ TEST(MutantControl, RelaxedLocksWithFencesHaveNoBugUnderPtx) {
   const FailureReport& r = s.first.begin()->second;
   EXPECT_EQ(r.kind, Failure::Race);
   EXPECT_NE(r.message.find("read weak at structures/gheap/bu_insert.h:"), std::string::npos) << r.message;
+}
+
+// docs/findings.md M3: the BU insert's scan of its ancestors' maxima, gathered where
+// the next merge writes, is a race between the block's threads - found by
+// compute-sanitizer's racecheck on the GPU, and by the simulator's barrier phases
+// under sc (no memory model needed), shrunk to a few operations; the fixed heap
+// replays the same schedule clean.
+TEST(MutantRace, MaximaInMergedIsARaceBetweenTheBlocksThreads) {
+  HeapExploreOptions o = options_for({gheap::Mutant::MaximaInMerged, gheap::Flavor::BottomUp}, 1'000);
+  o.shrink = true;
+  ASSERT_EQ(o.config.memory.mode, sim::memory::MemoryMode::Sc);
+  const ExploreSummary s = run_heap_explore(o);
+  ASSERT_EQ(s.first.size(), 1u);
+  const FailureReport& r = s.first.begin()->second;
+  EXPECT_EQ(r.kind, Failure::Race);
+  EXPECT_LE(r.ops, 6u);
+  EXPECT_NE(r.message.find("data race in block-private memory"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("every thread read it in actor-uniform code after the barrier at "
+                           "structures/gheap/bu_insert.h:"),
+            std::string::npos)
+      << r.message;
+  EXPECT_NE(r.message.find("wrote it in the parallel_for at structures/merge_path/block_merge.h:"), std::string::npos)
+      << r.message;
+  const Judgement again = replay_heap_schedule(r.schedule);
+  EXPECT_EQ(again.failure, Failure::Race);
+  std::string fixed = r.schedule;
+  fixed.replace(fixed.find(":mutant=maxima-in-merged"), std::string(":mutant=maxima-in-merged").size(), "");
+  EXPECT_EQ(replay_heap_schedule(fixed).failure, Failure::None) << fixed;
 }
 
 INSTANTIATE_TEST_SUITE_P(AllMutants, MutantCaught, testing::ValuesIn(all_cases()), case_name);

@@ -64,6 +64,22 @@ TEST(BucketExplore, EveryMutantIsCaughtShrunkAndReplays) {
   }
 }
 
+// The first GPU EXTRACTMIN closed B_0's gap in place in its scratch copy: in one
+// parallel step a thread reads the element the next thread writes. The simulator
+// sees it under sc as a race between the level block's threads (its barrier
+// phases), not as a wrong answer.
+TEST(BucketExplore, ShiftInPlaceIsARaceBetweenTheBlocksThreads) {
+  BucketConfig c;
+  c.mutant = bucket_heap::Mutant::ShiftInPlace;
+  const ExploreSummary s = run_bucket_explore(pct_options(300), c);
+  ASSERT_EQ(s.first.size(), 1u) << describe(s);
+  const FailureReport& r = s.first.begin()->second;
+  EXPECT_EQ(r.kind, Failure::Race);
+  EXPECT_NE(r.message.find("data race in block-private memory"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("in the parallel_for at structures/bucket_heap/operations.h:"), std::string::npos)
+      << r.message;
+}
+
 // B1: the paper's EXTRACTMIN leaves an older copy of a decreased value deeper in the
 // heap, and it comes out later; the fixed variant (a DELETE sent down after each
 // EXTRACTMIN) answers right on the same program and schedule.

@@ -464,7 +464,8 @@ TEST(CliExplore, BucketHeapVariantsAndMutants) {
   EXPECT_NE(paper.out.find("replay: gpulin replay --schedule 'bucket-heap:d=2:variant=paper|"), std::string::npos)
       << paper.out;
   const Result help = gpulin("explore --help");
-  for (const char* mutant : {"bucket-every-third", "bucket-adjacent-overlap", "bucket-keep-duplicates"}) {
+  for (const char* mutant :
+       {"bucket-every-third", "bucket-adjacent-overlap", "bucket-keep-duplicates", "bucket-shift-in-place"}) {
     EXPECT_NE(help.out.find(mutant), std::string::npos) << mutant << " is not in explore --help";
     EXPECT_EQ(gpulin(std::string("explore --structure bucket-heap --schedules 1000 --mutant ") + mutant).code, 1)
         << mutant;

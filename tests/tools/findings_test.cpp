@@ -89,6 +89,11 @@ const std::vector<Pinned>& pinned() {
        "gheap-bu:fixed:k=4:t=2:mutant=relaxed-locks-fenced:memory=ptx|i45-30-52-59,i22-41-38-58;i58-54-47-8,i28-39-40-"
        "40;i60-17-22-50,i25-28-35-25|1*20.0*25.2*25.r1",
        1, "read weak at structures/gheap/bu_insert.h:", false},
+      {"M3",
+       "gheap-bu:fixed:k=4:t=2:mutant=maxima-in-merged|i19-55-15-25,i49-26-41-45;i46-57-12-29,i31-28-19-33|0*20", 1,
+       "every thread read it in actor-uniform code after the barrier at structures/gheap/bu_insert.h:", false},
+      {"M6", "bucket-heap:d=2:variant=fixed:mutant=bucket-shift-in-place|u9=611158/10=816987,u12=639010,x|0*36", 1,
+       "in the parallel_for at structures/bucket_heap/operations.h:", false},
       {"M2", "slab-map:buckets=1:memory=ptx|i0=1,i0=2,i1=3;i0=4,s1|0*4.1.0*2.1*2.0.1.0.r1.r0", 0, "verdict: pass",
        false},
       {"M4", "slab-set:buckets=1:memory=ptx|s0;i0|1.0*2.1*3.r0", 0, "verdict: proof-points", false},

@@ -18,7 +18,7 @@ enum class Failure {
   Deadlock,
   Livelock,
   Fault,          // an impossible state the structure detected
-  Race,           // under the ptx memory mode: a data race (the run stops at the first)
+  Race,           // a data race (ptx), or two threads of a block in one barrier phase (any mode); the first stops the run
   Undecided,      // witness failed and the search ran out of budget
 };
 const char* to_string(Failure f);

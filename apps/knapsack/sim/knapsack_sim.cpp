@@ -55,11 +55,11 @@ KnapsackSimResult knapsack_sim(const knapsack::Instance& in, const KnapsackSimOp
     r.run = sim.run(
         o.actors,
         [&](uint32_t a) {
-          std::vector<uint64_t> scratch(gheap::kScratchKeysPerK * o.k), keys(2 * o.k);
+          std::vector<uint64_t> keys(2 * o.k);
           std::vector<uint32_t> words(scratch_words(o.k));
           const KnapsackScratch c = make_knapsack_scratch(keys.data(), words.data(), o.k);
           sim::SimContext x(sim, a, o.record ? &recorder : nullptr, o.threads);
-          const gheap::Scratch<uint64_t> s = gheap::make_scratch(scratch.data(), o.k);
+          const auto s = gheap::make_scratch(x.private_array<uint64_t>(gheap::kScratchKeysPerK * o.k), o.k);
           if (o.order == Order::Bound)
             branch_and_bound<Order::Bound>(x, h, s, c, v, a, int64_t{a} << 32, [] { return false; });
           else

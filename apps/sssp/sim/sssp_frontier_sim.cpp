@@ -42,9 +42,10 @@ FrontierSimResult frontier_sim(const sssp::Graph& g, const std::string& graph_na
     out.run = sim.run(
         o.actors,
         [&](uint32_t a) {
-          std::vector<uint64_t> scratch(gheap::kScratchKeysPerK * o.k), keys(o.k);
+          std::vector<uint64_t> keys(o.k);
           sim::SimContext x(sim, a, o.record ? &recorder : nullptr, o.lanes);
-          const FrontierRounds r = frontier_sssp(x, h, gheap::make_scratch(scratch.data(), o.k), keys.data(), v, a,
+          const auto s = gheap::make_scratch(x.private_array<uint64_t>(gheap::kScratchKeysPerK * o.k), o.k);
+          const FrontierRounds r = frontier_sssp(x, h, s, keys.data(), v, a,
                                                  o.actors, int64_t{a} << 32, [] { return false; },
                                                  [] { return uint64_t{0}; });
           if (a == 0) rounds = r;

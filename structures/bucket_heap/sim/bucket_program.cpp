@@ -49,19 +49,21 @@ std::string bucket_mutant_name(bucket_heap::Mutant m) {
     case bucket_heap::Mutant::EveryThird: return "bucket-every-third";
     case bucket_heap::Mutant::AdjacentOverlap: return "bucket-adjacent-overlap";
     case bucket_heap::Mutant::KeepDuplicates: return "bucket-keep-duplicates";
+    case bucket_heap::Mutant::ShiftInPlace: return "bucket-shift-in-place";
   }
   return "none";
 }
 
 const std::vector<std::string>& bucket_mutant_names() {
   static const std::vector<std::string> names = {"bucket-every-third", "bucket-adjacent-overlap",
-                                                 "bucket-keep-duplicates"};
+                                                 "bucket-keep-duplicates", "bucket-shift-in-place"};
   return names;
 }
 
 std::optional<bucket_heap::Mutant> parse_bucket_mutant(const std::string& s) {
   using bucket_heap::Mutant;
-  for (Mutant m : {Mutant::None, Mutant::EveryThird, Mutant::AdjacentOverlap, Mutant::KeepDuplicates})
+  for (Mutant m : {Mutant::None, Mutant::EveryThird, Mutant::AdjacentOverlap, Mutant::KeepDuplicates,
+                   Mutant::ShiftInPlace})
     if (bucket_mutant_name(m) == s) return m;
   return std::nullopt;
 }

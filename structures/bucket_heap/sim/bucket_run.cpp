@@ -23,6 +23,7 @@ void with_bucket_policy(const BucketConfig& c, F&& f) {
       case Mutant::EveryThird: return f(Policy<V, Mutant::EveryThird>{});
       case Mutant::AdjacentOverlap: return f(Policy<V, Mutant::AdjacentOverlap>{});
       case Mutant::KeepDuplicates: return f(Policy<V, Mutant::KeepDuplicates>{});
+      case Mutant::ShiftInPlace: return f(Policy<V, Mutant::ShiftInPlace>{});
     }
   };
   if (c.variant == Variant::Paper) with_mutant(std::integral_constant<Variant, Variant::Paper>{});
@@ -93,7 +94,9 @@ BucketExecution execute_bucket(const BucketConfig& c, const BucketProgram& p, si
     e.run = sim.run(
         levels,
         [&](uint32_t a) {
-          X x(sim, a, &recorder, 1u);
+          // Two threads a level block: enough for two of them to race in its scratch
+          // (sim/private_memory/barrier_phases.h); the schedules do not depend on it.
+          X x(sim, a, &recorder, 2u);
           // Algorithm 1's conditions checked around every RESOLVE(a).
           auto around = [&](bool pre) { check(a, pre); };
           if (a > 0) {

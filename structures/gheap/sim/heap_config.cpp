@@ -28,6 +28,9 @@ constexpr MutantInfo kMutants[] = {
      "under --memory ptx only)"},
     {gheap::Mutant::RelaxedLocksFenced, "relaxed-locks-fenced",
      "relaxed-locks with a fence.sc.gpu on either side of every atomic (a control: passes under --memory ptx too)"},
+    {gheap::Mutant::MaximaInMerged, "maxima-in-merged",
+     "fixed BU insert gathers its ancestors' maxima where its next merge writes (a race between the block's threads, "
+     "found by compute-sanitizer's racecheck on the GPU)"},
 };
 }  // namespace
 
@@ -63,7 +66,8 @@ const char* lp_rule_for(gheap::Flavor f, gheap::Variant v) {
 }
 bool mutant_applies(gheap::Mutant m, gheap::Flavor f) {
   switch (m) {
-    case gheap::Mutant::StartAtParent: return f == gheap::Flavor::BottomUp;
+    case gheap::Mutant::StartAtParent:
+    case gheap::Mutant::MaximaInMerged: return f == gheap::Flavor::BottomUp;
     default: return true;  // the fixed BU heap shares the TD heap's delete and descent
   }
 }

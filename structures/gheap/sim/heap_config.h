@@ -32,6 +32,7 @@ constexpr gheap::Mutant kAllMutants[] = {
     gheap::Mutant::EarlyRootRelease, gheap::Mutant::StartAtParent,       gheap::Mutant::SkipPartialMerge,
     gheap::Mutant::UnlockBeforeLock, gheap::Mutant::BitReversalOffByOne, gheap::Mutant::FixedBigChild,
     gheap::Mutant::LostRootRelease,  gheap::Mutant::RelaxedLocks,        gheap::Mutant::RelaxedLocksFenced,
+    gheap::Mutant::MaximaInMerged,
 };
 // A mutant of the ordering alone (relaxed-locks, relaxed-locks-fenced): the same
 // code, so only the ptx memory mode can tell it from the fixed heap.

@@ -45,9 +45,9 @@ Execution HeapRunner::execute(const Program& program, sim::Strategy& strategy, u
   e.run = sim_.run(
       actors,
       [&](uint32_t a) {
-        std::vector<uint32_t> scratch(gheap::kScratchKeysPerK * k);
-        const auto s = gheap::make_scratch(scratch.data(), k);
         sim::SimContext x(sim_, a, &recorder_, config_.threads);
+        // The block's shared memory, its threads' accesses checked per barrier phase.
+        const auto s = gheap::make_scratch(x.private_array<uint32_t>(gheap::kScratchKeysPerK * k), k);
         x.set_orders(orders);
         int64_t op_id = static_cast<int64_t>(a) << 20;
         // The run's heap as a compile-time policy (every mutant is instantiated here,

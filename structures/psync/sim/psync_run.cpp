@@ -79,7 +79,7 @@ struct SimRun {
   // refills), then the plans of steps 2 and 3; the controller's own errors (a
   // program the heap cannot hold) are the run's faults.
   template <class P>
-  void controller(sim::SimContext& x, size_t cycle, uint32_t* scratch) {
+  void controller(sim::SimContext& x, size_t cycle, sim::SimContext::Private<uint32_t> scratch) {
     psync::CyclePlan plan;
     const bool fresh = cycle < p.cycles.size();
     try {
@@ -119,7 +119,7 @@ struct SimRun {
   // levels' step, the barrier (unless the mutant removed it), the odd levels'
   // step and the barrier; actor a >= 1 works on level a - 1.
   template <class P>
-  void actor(sim::SimContext& x, uint32_t a, uint32_t* scratch) {
+  void actor(sim::SimContext& x, uint32_t a, sim::SimContext::Private<uint32_t> scratch) {
     for (size_t cycle = 0;; ++cycle) {
       if (a == 0) controller<P>(x, cycle, scratch);
       x.block_sync();
@@ -168,8 +168,10 @@ PsyncExecution execute_psync(const PsyncConfig& c, const PsyncProgram& p, sim::S
     e.run = sim.run(
         e.actors,
         [&](uint32_t a) {
-          sim::SimContext x(sim, a, &recorder, sim::WarpPlace{0, 1, a, &block});
-          run.actor<P>(x, a, h.scratch_of(a));
+          // Each step's actor is a block on the GPU (psync_threads(r) threads; two
+          // here, enough for two to race in its scratch: sim/private_memory/).
+          sim::SimContext x(sim, a, &recorder, sim::WarpPlace{0, 1, a, &block}, 2u);
+          run.actor<P>(x, a, x.private_view(h.scratch_of(a), size_t{psync::kScratchPerR} * c.r));
         },
         strategy, max_points);
   });

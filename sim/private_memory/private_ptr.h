@@ -1,0 +1,110 @@
+// A block actor's private memory in the simulator (shared memory on the GPU, or a
+// global-memory scratch only the actor uses): a region whose every element access
+// is checked against the block's barrier phases (sim/private_memory/
+// barrier_phases.h). Structures hold it through the execution context's pointer
+// type (SimContext::Private<T>: PrivatePtr<T>; CudaContext's is T*), so the same
+// algorithm code indexes it either way: p[i] reads through PrivateRef's conversion
+// and writes through its assignment, on the memory itself.
+//
+// The phases are kept per 32-bit word of the region, so views of one region as
+// different types (private_cast: a scratch of 64-bit elements read as words) check
+// against each other.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "sim/private_memory/barrier_phases.h"
+
+namespace gpulin::sim {
+
+struct PrivateRegion {
+  PrivateRegion(BarrierPhases& phases, uint32_t id, std::byte* base, size_t words)
+      : base(base), words(words), shadow(words), phases(&phases), id(id) {}
+  std::byte* base;
+  size_t words;
+  std::vector<PhaseShadow> shadow;
+  BarrierPhases* phases;
+  uint32_t id;  // the actor's regions numbered from 0, for reports
+  std::vector<uint32_t> owned;  // the memory, when the region owns it (private_array)
+
+  // The first word of an element of `bytes` bytes at `p`, checked to lie inside.
+  size_t word_of(const void* p, size_t bytes) const {
+    const auto off = static_cast<size_t>(static_cast<const std::byte*>(p) - base);
+    if (static_cast<const std::byte*>(p) < base || off + bytes > words * 4)
+      phases->out_of_bounds(id, off / 4, words);
+    return off / 4;
+  }
+  void read(const void* p, size_t bytes) {
+    const size_t w = word_of(p, bytes);
+    for (size_t i = 0; i < bytes / 4; ++i) phases->read(shadow[w + i], id, w + i);
+  }
+  void write(const void* p, size_t bytes) {
+    const size_t w = word_of(p, bytes);
+    for (size_t i = 0; i < bytes / 4; ++i) phases->write(shadow[w + i], id, w + i);
+  }
+};
+
+template <class T>
+class PrivateRef {
+  static_assert(sizeof(T) % 4 == 0, "private memory is checked by 32-bit words");
+
+ public:
+  PrivateRef(PrivateRegion* r, T* p) : r_(r), p_(p) {}
+  operator T() const {  // NOLINT: a read, implicit as a T& would be
+    r_->read(p_, sizeof(T));
+    return *p_;
+  }
+  const PrivateRef& operator=(T v) const {
+    r_->write(p_, sizeof(T));
+    *p_ = v;
+    return *this;
+  }
+  const PrivateRef& operator=(const PrivateRef& o) const { return *this = static_cast<T>(o); }
+
+ private:
+  PrivateRegion* r_;
+  T* p_;
+};
+
+template <class T>
+class PrivatePtr {
+ public:
+  using element_type = T;
+  PrivatePtr() = default;
+  PrivatePtr(std::nullptr_t) {}  // NOLINT: converts as a null T* does
+  PrivatePtr(PrivateRegion* r, T* p) : r_(r), p_(p) {}
+
+  PrivateRef<T> operator[](size_t i) const { return PrivateRef<T>(r_, p_ + i); }
+  PrivateRef<T> operator*() const { return (*this)[0]; }
+  PrivatePtr operator+(size_t n) const { return {r_, p_ + n}; }
+  PrivatePtr operator-(size_t n) const { return {r_, p_ - n}; }
+  ptrdiff_t operator-(const PrivatePtr& o) const { return p_ - o.p_; }
+  PrivatePtr& operator+=(size_t n) {
+    p_ += n;
+    return *this;
+  }
+  PrivatePtr& operator++() {
+    ++p_;
+    return *this;
+  }
+  bool operator==(const PrivatePtr& o) const { return p_ == o.p_; }
+  bool operator==(std::nullptr_t) const { return p_ == nullptr; }
+  explicit operator bool() const { return p_ != nullptr; }
+  PrivateRegion* region() const { return r_; }
+  T* get() const { return p_; }
+
+ private:
+  PrivateRegion* r_ = nullptr;
+  T* p_ = nullptr;
+};
+
+// The same memory as elements of another type (exec::private_cast on the GPU's
+// pointers is a reinterpret_cast).
+template <class U, class T>
+PrivatePtr<U> private_cast(PrivatePtr<T> p) {
+  return PrivatePtr<U>(p.region(), reinterpret_cast<U*>(p.get()));
+}
+
+}  // namespace gpulin::sim
