@@ -73,7 +73,7 @@ class SimContext {
   // A block actor of `threads` threads.
   SimContext(Simulator& sim, uint32_t actor, HostRecorder* recorder, uint32_t threads)
       : sim_(sim), actor_(actor), rec_(recorder), threads_(threads),
-        phases_(std::make_unique<BarrierPhases>(sim, actor, threads)) {}
+        phases_(std::in_place, sim, actor, threads) {}
   // A warp actor.
   SimContext(Simulator& sim, uint32_t actor, HostRecorder* recorder, WarpPlace place)
       : sim_(sim), actor_(actor), rec_(recorder), threads_(32), place_(place) {
@@ -86,7 +86,7 @@ class SimContext {
   SimContext(Simulator& sim, uint32_t actor, HostRecorder* recorder, WarpPlace place, uint32_t block_threads)
       : SimContext(sim, actor, recorder, place) {
     threads_ = block_threads;
-    phases_ = std::make_unique<BarrierPhases>(sim, actor, block_threads);
+    phases_.emplace(sim, actor, block_threads);
   }
 
   // How the actor's accesses are ordered under the ptx memory mode (nothing
@@ -500,15 +500,13 @@ class SimContext {
   void record_inv(uint32_t fn, Ptr args, uint32_t n, Site at = Site::here()) {
     if (!rec_) return;
     record_order(Order::Acquire);
-    const auto keys = recorded_keys(args, n, at);
-    rec_->inv(op_, actor_, fn, keys.data(), n);
+    rec_->inv(op_, actor_, fn, recorded_keys(args, n, at), n);
   }
   template <class Ptr>
   void record_ret(Ptr res, uint32_t n, bool is_null, Site at = Site::here()) {
     if (!rec_) return;
     record_order(Order::Release);
-    const auto keys = recorded_keys(res, n, at);
-    rec_->ret(op_, actor_, keys.data(), n, is_null);
+    rec_->ret(op_, actor_, recorded_keys(res, n, at), n, is_null);
   }
   [[noreturn]] void fail(const char* what) { sim_.fault(what); }
 
@@ -682,32 +680,44 @@ class SimContext {
       return;
     }
     phases_->enter(code, at);
-    for (uint32_t i = 0; i < n; ++i) {
-      phases_->thread(per ? i / per : i % threads_);
-      f(i);
+    if (per) {
+      for (uint32_t i = 0; i < n; ++i) {
+        phases_->thread(i / per);
+        f(i);
+      }
+    } else {
+      for (uint32_t i = 0, t = 0; i < n; ++i) {  // t = i % threads(), without a division
+        phases_->thread(t);
+        f(i);
+        if (++t == threads_) t = 0;
+      }
     }
     phases_->barrier(at);
   }
-  // An event's keys, copied as the GPU's recording context copies them
-  // (cuda/cuda_context.cuh, with_keys): after the leader's broadcast (a barrier),
-  // key i by thread i % threads(), then a barrier.
+  // An event's keys for the recorder. From private memory they are read as the
+  // GPU's recording context copies them (cuda/cuda_context.cuh, with_keys): after
+  // the leader's broadcast (a barrier), key i by thread i % threads(), then a
+  // barrier; a thread's own array is its own.
   template <class Ptr>
-  std::vector<exec::private_element_t<Ptr>> recorded_keys(Ptr p, uint32_t n, const Site& at) {
-    std::vector<exec::private_element_t<Ptr>> keys(n);
-    barrier(at);
-    by_threads(PhaseCode::Record, at, n, [&](uint32_t i) { keys[i] = p[i]; });
-    return keys;
+  const exec::private_element_t<Ptr>* recorded_keys(Ptr p, uint32_t n, const Site& at) {
+    if constexpr (std::is_pointer_v<Ptr>) {
+      return p;
+    } else {
+      barrier(at);
+      by_threads(PhaseCode::Record, at, n, [&](uint32_t i) { (void)static_cast<exec::private_element_t<Ptr>>(p[i]); });
+      return p.get();
+    }
   }
   BarrierPhases* phases_or_unchecked() {
-    if (!phases_) phases_ = std::make_unique<BarrierPhases>(sim_, actor_, 1);  // one thread: nothing races
-    return phases_.get();
+    if (!phases_) phases_.emplace(sim_, actor_, 1);  // one thread: nothing races
+    return &*phases_;
   }
 
   Simulator& sim_;
   uint32_t actor_;
   HostRecorder* rec_;
   uint32_t threads_;
-  std::unique_ptr<BarrierPhases> phases_;  // a block actor's (a warp actor's: none)
+  std::optional<BarrierPhases> phases_;  // a block actor's (a warp actor's: none)
   std::vector<std::unique_ptr<PrivateRegion>> regions_;  // its private memory
   WarpPlace place_;
   int64_t op_ = 0;

@@ -20,27 +20,34 @@ const char* code_text(PhaseCode c) {
 }  // namespace
 
 std::string BarrierPhases::describe(const PhaseAccess& a, const char* did) const {
+  const Code& c = codes_[a.code];
   std::string who = a.thread == kEveryThread     ? "every thread"
                     : a.thread == kSeveralThreads ? "two or more threads"
                                                   : "thread " + std::to_string(a.thread);
   // A phase's first code has no barrier before it in the actor's run.
-  const std::string where = a.code == PhaseCode::Uniform && a.at.line == 0
+  const std::string where = c.kind == PhaseCode::Uniform && c.at.line == 0
                                 ? "actor-uniform code at the actor's start"
-                                : std::string(code_text(a.code)) + " " + memory::site_text(a.at);
-  return who + " " + did + " it in " + where + " (history op " + std::to_string(a.op) + ")";
+                                : std::string(code_text(c.kind)) + " " + memory::site_text(c.at);
+  return who + " " + did + " it in " + where + " (history op " + std::to_string(c.op) + ")";
 }
 
-void BarrierPhases::report(const PhaseAccess& first, const char* first_did, const PhaseAccess& second,
-                           const char* second_did, uint32_t array, uint64_t index) {
+void BarrierPhases::report(const PhaseAccess& first, const char* first_did, const char* second_did, uint32_t region,
+                           uint64_t index) {
+  const PhaseAccess second = now();
   sim_.race("data race in block-private memory (shared memory on the GPU): word " + std::to_string(index) +
-            " of actor " + std::to_string(actor_) + "'s private region " + std::to_string(array) + ": " +
+            " of actor " + std::to_string(actor_) + "'s private region " + std::to_string(region) + ": " +
             describe(first, first_did) + ", then " + describe(second, second_did) +
             ", with no barrier of the block between them (" + std::to_string(threads_) + " threads)");
 }
 
-void BarrierPhases::out_of_bounds(uint32_t array, uint64_t index, uint64_t size) {
+void BarrierPhases::keep_code() {
+  code_ = static_cast<uint32_t>(codes_.size());
+  codes_.push_back(pending_);
+}
+
+void BarrierPhases::out_of_bounds(uint32_t region, uint64_t index, uint64_t size) {
   sim_.fault("block-private memory: an access at word " + std::to_string(index) + " of actor " +
-             std::to_string(actor_) + "'s private region " + std::to_string(array) + ", which has " +
+             std::to_string(actor_) + "'s private region " + std::to_string(region) + ", which has " +
              std::to_string(size) + " words");
 }
 

@@ -5,25 +5,27 @@
 // and never overlap; on the GPU they do, between two barriers. A block's barrier
 // phase is the code between two barriers (__syncthreads: every execution-context
 // operation that has one on the GPU, cuda/cuda_context.cuh). Within a phase, two
-// accesses to one element by different threads, one of them a write, race: nothing
+// accesses to one word by different threads, one of them a write, race: nothing
 // orders them, whatever the scheduler does (compute-sanitizer's racecheck reports
 // the same hazards on the GPU, docs/memory-model.md). Which thread makes an access
 // is the GPU's: parallel_for's and a bulk transfer's element i is thread
 // i % threads(), a collective's value i likewise (and a recorded event's key i), and
-// actor-uniform code - everything outside those - is
-// run by every thread of the block. Every thread writing one element in
-// actor-uniform code writes one value (the code is actor-uniform), so two such
-// accesses are not counted against each other; every other pair of threads is.
+// actor-uniform code - everything outside those - is run by every thread of the
+// block. Every thread writing one word in actor-uniform code writes one value (the
+// code is actor-uniform), so two such accesses are not counted against each other;
+// every other pair of threads is.
 //
-// Each element of private memory keeps its phase's last write and its reads (one
-// thread, or several), so a check costs a few compares; phases only grow, so
-// nothing is reset at a barrier. The first race ends the run (Simulator::race),
-// both accesses named: which code (the context call, or the actor-uniform code
-// after the barrier of a call, by its source line), which thread, which operation.
+// Each word of private memory keeps its phase's last write and its reads (one
+// thread, or several): 24 bytes, a few compares an access; phases only grow, so
+// nothing is reset at a barrier. Which code made an access (the context call and
+// its line, the operation) is kept once per phase and code, not per word: only
+// accesses of the current phase can race. The first race ends the run
+// (Simulator::race), both accesses named.
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "sim/memory/access_site.h"
 
@@ -41,16 +43,15 @@ enum class PhaseCode : uint8_t {
   Record,       // the recorder's copy of an event's keys
 };
 
-// One access, as a race report names it.
+// One access: its phase, its thread, and which code of the phase made it (an index
+// into BarrierPhases' codes of the current phase).
 struct PhaseAccess {
-  uint64_t phase = 0;  // 0: none in any phase yet
+  uint32_t phase = 0;  // 0: none in any phase yet
   uint32_t thread = 0;
-  PhaseCode code = PhaseCode::Uniform;
-  memory::SourceSite at;
-  int64_t op = 0;
+  uint32_t code = 0;
 };
 
-// What an element of private memory saw in its last phases.
+// What a word of private memory saw in its last phases.
 struct PhaseShadow {
   PhaseAccess write;
   PhaseAccess read;  // the last read; thread kSeveralThreads when two threads read
@@ -67,26 +68,27 @@ class BarrierPhases {
   // A barrier of the whole block: the next phase begins, in actor-uniform code.
   void barrier(const memory::SourceSite& at) {
     ++phase_;
-    code_ = PhaseCode::Uniform;
-    at_ = at;
+    codes_.clear();
+    next_code(PhaseCode::Uniform, at);
     thread_ = kEveryThread;
   }
   // Code of one kind (not actor-uniform) begins at `at`; its accesses are made by
   // thread(t)'s thread until the next barrier.
-  void enter(PhaseCode code, const memory::SourceSite& at) {
-    code_ = code;
-    at_ = at;
-  }
+  void enter(PhaseCode code, const memory::SourceSite& at) { next_code(code, at); }
   void thread(uint32_t t) { thread_ = t; }
   // The operation the actor is in (history op id), for reports.
-  void set_op(int64_t op) { op_ = op; }
+  void set_op(int64_t op) {
+    pending_.op = op;
+    code_ = kNoCode;
+  }
   uint32_t threads() const { return threads_; }
 
-  // An access to word `index` of private region `array`, checked against the
+  // An access to word `index` of private region `region`, checked against the
   // phase's others; the first race ends the run.
-  void read(PhaseShadow& e, uint32_t array, uint64_t index) {
-    if (threads_ > 1 && e.write.phase == phase_ && conflict(e.write.thread, thread_))
-      report(e.write, "wrote", now(), "read", array, index);
+  [[gnu::always_inline]] void read(PhaseShadow& e, uint32_t region, uint64_t index) {
+    if (threads_ < 2) return;
+    if (e.write.phase == phase_ && conflict(e.write.thread, thread_))
+      report(e.write, "wrote", "read", region, index);
     if (e.read.phase != phase_) {
       e.read = now();
     } else if (e.read.thread != thread_ && e.read.thread != kEveryThread) {
@@ -94,38 +96,53 @@ class BarrierPhases {
       if (thread_ != kEveryThread) e.read.thread = kSeveralThreads;
     }
   }
-  void write(PhaseShadow& e, uint32_t array, uint64_t index) {
-    if (threads_ > 1) {
-      if (e.write.phase == phase_ && conflict(e.write.thread, thread_))
-        report(e.write, "wrote", now(), "wrote", array, index);
-      if (e.read.phase == phase_ && conflict(e.read.thread, thread_))
-        report(e.read, "read", now(), "wrote", array, index);
-    }
+  [[gnu::always_inline]] void write(PhaseShadow& e, uint32_t region, uint64_t index) {
+    if (threads_ < 2) return;
+    if (e.write.phase == phase_ && conflict(e.write.thread, thread_))
+      report(e.write, "wrote", "wrote", region, index);
+    if (e.read.phase == phase_ && conflict(e.read.thread, thread_)) report(e.read, "read", "wrote", region, index);
     e.write = now();
   }
   // An access outside a private region.
-  [[noreturn]] void out_of_bounds(uint32_t array, uint64_t index, uint64_t size);
+  [[noreturn]] void out_of_bounds(uint32_t region, uint64_t index, uint64_t size);
 
  private:
+  static constexpr uint32_t kNoCode = ~0u;
+  struct Code {
+    PhaseCode kind = PhaseCode::Uniform;
+    memory::SourceSite at;
+    int64_t op = 0;
+  };
   // Whether accesses by threads a and b (one a write) race: different threads;
   // every thread (actor-uniform code) against every thread is one value written.
   static bool conflict(uint32_t a, uint32_t b) {
     if (a == kEveryThread && b == kEveryThread) return false;
     return a != b || a == kSeveralThreads;
   }
-  PhaseAccess now() const { return {phase_, thread_, code_, at_, op_}; }
-  [[noreturn]] void report(const PhaseAccess& first, const char* first_did, const PhaseAccess& second,
-                           const char* second_did, uint32_t array, uint64_t index);
+  void next_code(PhaseCode kind, const memory::SourceSite& at) {
+    pending_.kind = kind;
+    pending_.at = at;
+    code_ = kNoCode;
+  }
+  // The current code's index, kept the first time one of its accesses needs it.
+  [[gnu::always_inline]] PhaseAccess now() {
+    if (code_ == kNoCode) [[unlikely]]
+      keep_code();
+    return {phase_, thread_, code_};
+  }
+  void keep_code();
+  [[noreturn]] void report(const PhaseAccess& first, const char* first_did, const char* second_did, uint32_t region,
+                           uint64_t index);
   std::string describe(const PhaseAccess& a, const char* did) const;
 
   Simulator& sim_;
   uint32_t actor_;
   uint32_t threads_;
-  uint64_t phase_ = 1;
+  uint32_t phase_ = 1;
   uint32_t thread_ = kEveryThread;
-  PhaseCode code_ = PhaseCode::Uniform;
-  memory::SourceSite at_{};
-  int64_t op_ = 0;
+  Code pending_;                // the code now running (kept in codes_ once accessed)
+  uint32_t code_ = kNoCode;     // its index in codes_, or none yet
+  std::vector<Code> codes_;     // the current phase's codes that made an access
 };
 
 }  // namespace gpulin::sim

@@ -29,35 +29,32 @@ struct PrivateRegion {
   uint32_t id;  // the actor's regions numbered from 0, for reports
   std::vector<uint32_t> owned;  // the memory, when the region owns it (private_array)
 
-  // The first word of an element of `bytes` bytes at `p`, checked to lie inside.
-  size_t word_of(const void* p, size_t bytes) const {
+  // The first word of an element of Bytes bytes at `p`, checked to lie inside (an
+  // address below the base wraps to a large offset).
+  template <size_t Bytes>
+  [[gnu::always_inline]] size_t word_of(const void* p) const {
     const auto off = static_cast<size_t>(static_cast<const std::byte*>(p) - base);
-    if (static_cast<const std::byte*>(p) < base || off + bytes > words * 4)
+    if (off + Bytes > words * 4) [[unlikely]]
       phases->out_of_bounds(id, off / 4, words);
     return off / 4;
-  }
-  void read(const void* p, size_t bytes) {
-    const size_t w = word_of(p, bytes);
-    for (size_t i = 0; i < bytes / 4; ++i) phases->read(shadow[w + i], id, w + i);
-  }
-  void write(const void* p, size_t bytes) {
-    const size_t w = word_of(p, bytes);
-    for (size_t i = 0; i < bytes / 4; ++i) phases->write(shadow[w + i], id, w + i);
   }
 };
 
 template <class T>
 class PrivateRef {
   static_assert(sizeof(T) % 4 == 0, "private memory is checked by 32-bit words");
+  static constexpr size_t kWords = sizeof(T) / 4;
 
  public:
   PrivateRef(PrivateRegion* r, T* p) : r_(r), p_(p) {}
-  operator T() const {  // NOLINT: a read, implicit as a T& would be
-    r_->read(p_, sizeof(T));
+  [[gnu::always_inline]] operator T() const {  // NOLINT: a read, implicit as a T& would be
+    const size_t w = r_->template word_of<sizeof(T)>(p_);
+    for (size_t i = 0; i < kWords; ++i) r_->phases->read(r_->shadow[w + i], r_->id, w + i);
     return *p_;
   }
-  const PrivateRef& operator=(T v) const {
-    r_->write(p_, sizeof(T));
+  [[gnu::always_inline]] const PrivateRef& operator=(T v) const {
+    const size_t w = r_->template word_of<sizeof(T)>(p_);
+    for (size_t i = 0; i < kWords; ++i) r_->phases->write(r_->shadow[w + i], r_->id, w + i);
     *p_ = v;
     return *this;
   }
@@ -76,7 +73,7 @@ class PrivatePtr {
   PrivatePtr(std::nullptr_t) {}  // NOLINT: converts as a null T* does
   PrivatePtr(PrivateRegion* r, T* p) : r_(r), p_(p) {}
 
-  PrivateRef<T> operator[](size_t i) const { return PrivateRef<T>(r_, p_ + i); }
+  [[gnu::always_inline]] PrivateRef<T> operator[](size_t i) const { return PrivateRef<T>(r_, p_ + i); }
   PrivateRef<T> operator*() const { return (*this)[0]; }
   PrivatePtr operator+(size_t n) const { return {r_, p_ + n}; }
   PrivatePtr operator-(size_t n) const { return {r_, p_ - n}; }
