@@ -28,7 +28,6 @@ inline RootCase root_case(const RootTask& t) { return t.spawned ? RootCase::Spaw
 template <exec::SharedWords X, class P, RootCase C, class Scratch>
   requires exec::BulkData<X> && exec::Recording<X>
 GPULIN_HD void root_step(X& x, const View<typename P::Key>& h, const RootTask& t, Scratch scratch) {
-  using Key = typename P::Key;
   const uint32_t r = h.r;
   const auto root = scratch;            // r
   const auto fresh = scratch + r;       // 2r

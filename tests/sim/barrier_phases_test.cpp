@@ -123,7 +123,7 @@ TEST(BarrierPhases, ATransferWritesWithoutABarrierBefore) {
 TEST(BarrierPhases, UniformWritesOfOneValueDoNotRace) {
   // Every thread writing one value in actor-uniform code, then every thread reading
   // it: one value, however the threads interleave.
-  const RunResult r = run_block(2, [](SimContext& x, Mem m) {
+  const RunResult r = run_block(2, [](SimContext&, Mem m) {
     m[0] = 4;
     const uint32_t v = m[0];
     m[1] = v;
