@@ -28,8 +28,8 @@ struct View {
   Key* insert_buffers = nullptr;  // slot s: r keys at insert_buffers + s * r
   // Read and written relaxed: each step is a kernel of its own (one grid-wide
   // barrier in the simulator), and within a step no two actors touch one slot, so
-  // the kernel boundary orders every access (gpulin ablate: none of the orderings
-  // these accesses had was needed; dropping them: bench/results/psync-relaxed-h200.txt).
+  // the kernel boundary orders every access (`gpulin ablate --structure psync`
+  // shows no ordering needed here).
   uint32_t* delete_table = nullptr;
   Key* new_keys = nullptr;        // 2r at RootTask::new_offset
   Key* out = nullptr;             // r at RootTask::out_offset (a cycle's or a ring's place)
