@@ -187,6 +187,10 @@ class CudaContext {
     return scope_.from_two_lanes(
         [=](uint32_t lane) { return device_ref<uint32_t>(*(lane ? q : p)).load(cuda::memory_order_acquire); });
   }
+  __device__ exec::WordPair load_pair(uint32_t* p, uint32_t* q, exec::Relaxed) {
+    return scope_.from_two_lanes(
+        [=](uint32_t lane) { return device_ref<uint32_t>(*(lane ? q : p)).load(cuda::memory_order_relaxed); });
+  }
   template <class... Tags>
   __device__ exec::WordPair cas_pair(uint32_t* p, uint32_t ep, uint32_t dp, uint32_t* q, uint32_t eq, uint32_t dq,
                                      Tags...) {
@@ -197,15 +201,25 @@ class CudaContext {
       return e;
     });
   }
-  // A taking CAS (exec::acquire) is an acquire; any other an acquire and a release.
+  // A taking CAS (exec::acquire) is an acquire, a claim's (exec::relaxed) neither;
+  // any other an acquire and a release.
   template <class... Tags>
   __device__ static constexpr cuda::memory_order cas_order() {
-    return exec::is_acquire_v<Tags...> ? cuda::memory_order_acquire : cuda::memory_order_acq_rel;
+    return exec::is_relaxed_v<Tags...>   ? cuda::memory_order_relaxed
+           : exec::is_acquire_v<Tags...> ? cuda::memory_order_acquire
+                                         : cuda::memory_order_acq_rel;
   }
   // One CAS that takes a lock (exec::acquire).
   template <class W>
   __device__ W cas(W* p, std::type_identity_t<W> expected, std::type_identity_t<W> desired, exec::Acquire) {
     return leader_cas<W>(p, expected, desired, cuda::memory_order_acquire);
+  }
+  // One CAS that gives up a claim (exec::release): the block's barrier first, as
+  // before any release.
+  template <class W>
+  __device__ W cas(W* p, std::type_identity_t<W> expected, std::type_identity_t<W> desired, exec::Release) {
+    scope_.sync();
+    return leader_cas<W>(p, expected, desired, cuda::memory_order_release);
   }
   // The leader's CAS, its old value broadcast (no barrier before it).
   template <class W>

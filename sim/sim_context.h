@@ -149,6 +149,11 @@ class SimContext {
         Site at = Site::here()) {
     return cas_ordered(p, expected, desired, Order::Acquire, at);
   }
+  template <class W>
+  W cas(W* p, std::type_identity_t<W> expected, std::type_identity_t<W> desired, exec::Release,
+        Site at = Site::here()) {
+    return cas_ordered(p, expected, desired, Order::Release, at);
+  }
   uint32_t fetch_add(uint32_t* p, uint32_t v, exec::Relaxed, Site at = Site::here()) {
     return read_modify_write(p, Order::Relaxed, at, [v](uint32_t o) { return o + v; });
   }
@@ -177,7 +182,7 @@ class SimContext {
   }
   template <class Done, class... Tags>
   uint32_t cas_until(WordAt p, uint32_t from, uint32_t to, Done&& done, Tags...) {
-    constexpr Order order = exec::is_acquire_v<Tags...> ? Order::Acquire : Order::AcqRel;
+    constexpr Order order = tags_order<Tags...>();
     for (;;) {
       const uint32_t old = cas_ordered(p.word, from, to, order, p.at);
       if (done(old)) return old;
@@ -201,12 +206,12 @@ class SimContext {
   // compared and changed (exec::counted_change: a hold ended adds one).
   template <class... Tags>
   uint32_t cas(WordAt p, uint32_t from, uint32_t to, exec::Counted, Tags...) {
-    constexpr Order order = exec::is_acquire_v<Tags...> ? Order::Acquire : Order::AcqRel;
+    constexpr Order order = tags_order<Tags...>();
     return counted_cas(p.word, from, to, order, p.at);
   }
   template <class Done, class... Tags>
   uint32_t cas_until(WordAt p, uint32_t from, uint32_t to, Done&& done, exec::Counted, Tags...) {
-    constexpr Order order = exec::is_acquire_v<Tags...> ? Order::Acquire : Order::AcqRel;
+    constexpr Order order = tags_order<Tags...>();
     for (;;) {
       const uint32_t old = counted_cas(p.word, from, to, order, p.at);
       if (done(old)) return old;
@@ -234,6 +239,10 @@ class SimContext {
     const uint32_t first = load(p, at);
     return {first, load(q, at)};
   }
+  exec::WordPair load_pair(uint32_t* p, uint32_t* q, exec::Relaxed, Site at = Site::here()) {
+    const uint32_t first = load(p, exec::relaxed, at);
+    return {first, load(q, exec::relaxed, at)};
+  }
   // Three points: the two words, then the batch (all guarded by the caller's lock,
   // so no other actor's step falls between them that could tell the orders apart).
   // The GPU loads all of them relaxed: the lock's acquire ordered them.
@@ -249,7 +258,7 @@ class SimContext {
   }
   template <class... Tags>
   exec::WordPair cas_pair(WordAt p, uint32_t ep, uint32_t dp, uint32_t* q, uint32_t eq, uint32_t dq, Tags...) {
-    constexpr Order order = exec::is_acquire_v<Tags...> ? Order::Acquire : Order::AcqRel;
+    constexpr Order order = tags_order<Tags...>();
     const uint32_t first = cas_ordered(p.word, ep, dp, order, p.at);
     return {first, cas_ordered(q, eq, dq, order, p.at)};
   }
@@ -515,6 +524,12 @@ class SimContext {
   // Device scope: every access of the execution context is the GPU's .gpu one.
   static constexpr memory::Scope kScope = memory::Scope::Gpu;
 
+  // The order a CAS's tags ask for: exec::relaxed none, exec::acquire the acquire
+  // half, else both.
+  template <class... Tags>
+  static constexpr Order tags_order() {
+    return exec::is_relaxed_v<Tags...> ? Order::Relaxed : exec::is_acquire_v<Tags...> ? Order::Acquire : Order::AcqRel;
+  }
   // How the accesses are ordered (set_orders).
   Order word_order(Order o) const { return orders_ == Orders::AsWritten ? o : Order::Relaxed; }
   Order bulk_order() const { return orders_ == Orders::AsWritten ? Order::Relaxed : Order::Weak; }

@@ -41,7 +41,7 @@ GPULIN_HD bool extract_min(X& x, const View& h, uint32_t* value, uint32_t* prio)
   } else {
     x.store_block(h.bucket(0) + at, b + at + 1, n - 1 - at);
   }
-  x.store(h.bucket_n + 0, n - 1);
+  x.store(h.bucket_n + 0, n - 1, exec::relaxed);  // a count: resolve.h says why relaxed
   x.record_lp();
   if constexpr (P::variant == Variant::Fixed) {
     const Element del[1] = {make_element(*value, kDel)};

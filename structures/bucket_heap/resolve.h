@@ -15,10 +15,13 @@
 
 namespace gpulin::bucket_heap {
 
-// Level i's arrays through the context: each transfer one scheduling point.
+// Level i's arrays through the context: each transfer one scheduling point. The
+// counts are relaxed: a level's arrays pass between the RESOLVEs that touch them
+// (and level 0's operations, on the same actor as RESOLVE(0)) by the schedule's
+// done words, whose release store and acquire load (schedule.h) order them.
 template <class X, class Dst>
 GPULIN_HD uint32_t load_array(X& x, Dst dst, Element* src, uint32_t* count) {
-  const uint32_t n = x.load(count);
+  const uint32_t n = x.load(count, exec::relaxed);
   x.load_block(dst, src, n);
   return n;
 }
@@ -27,7 +30,7 @@ GPULIN_HD void store_array(X& x, Element* dst, uint32_t* count, Src src, uint32_
                            const char* overflow) {
   if (n > cap) x.fail(overflow);
   x.store_block(dst, src, n);
-  x.store(count, n);
+  x.store(count, n, exec::relaxed);
 }
 // Through a scratch slot: a block transfer lands in memory the actor's threads
 // share (a thread-local array would hold it in one thread only).
@@ -112,7 +115,7 @@ GPULIN_HD void resolve(X& x, const View& h, uint32_t i) {
   }
   store_threshold(x, h.threshold + i, th);
   store_array(x, h.bucket(i), h.bucket_n + i, stay, kept, cap, "bucket heap: B_i overflows");
-  x.store(h.signal_n + i, 0u);
+  x.store(h.signal_n + i, 0u, exec::relaxed);
 }
 
 }  // namespace gpulin::bucket_heap

@@ -132,6 +132,9 @@ concept SharedWords = requires(X& x, uint32_t* p, uint32_t* q, uint64_t* p64, ui
   // W x.cas(W* p, W expected, W desired, exec::acquire): a CAS that takes a lock:
   // acquire only (structures/exec/memory_order.h)
   { x.cas(p, v, v, Acquire{}) } -> std::same_as<uint32_t>;
+  // W x.cas(W* p, W expected, W desired, exec::release): a CAS that gives up a
+  // claim: release only
+  { x.cas(p, v, v, Release{}) } -> std::same_as<uint32_t>;
   // void x.release(uint32_t* p, uint32_t held, uint32_t to): the actor gives up a
   // word it holds: *p is `held`, a state no other actor changes, and becomes `to`,
   // ordered (release). The GPU stores it and does not wait for the round trip;
@@ -151,7 +154,7 @@ concept SharedWords = requires(X& x, uint32_t* p, uint32_t* q, uint64_t* p64, ui
   x.wait_while_equals(p, v);
   x.wait_while_equals(p, v, Holding{});
   // uint32_t x.cas_until(uint32_t* p, uint32_t from, uint32_t to, Done done
-  //                      [, exec::holding] [, exec::acquire]):
+  //                      [, exec::holding] [, exec::acquire | exec::relaxed]):
   // CAS(p, from, to) until done(old value); returns that old value. Between
   // attempts the actor waits for the word to change (the simulator: a CAS point,
   // then parked as by wait_while_equals, so a lock loop written with it explores
@@ -162,6 +165,7 @@ concept SharedWords = requires(X& x, uint32_t* p, uint32_t* q, uint64_t* p64, ui
   { x.cas_until(p, v, v, contract_args::OldWordDone{}, Holding{}) } -> std::same_as<uint32_t>;
   { x.cas_until(p, v, v, contract_args::OldWordDone{}, Acquire{}) } -> std::same_as<uint32_t>;
   { x.cas_until(p, v, v, contract_args::OldWordDone{}, Holding{}, Acquire{}) } -> std::same_as<uint32_t>;
+  { x.cas_until(p, v, v, contract_args::OldWordDone{}, Holding{}, Relaxed{}) } -> std::same_as<uint32_t>;
   // faults the structure detects (capacity exhausted, impossible state):
   // void x.fail(const char* what)
   x.fail(what);
@@ -212,8 +216,9 @@ concept PairedWords = SharedWords<X> && requires(X& x, uint32_t* p, uint32_t* q,
                                                  typename X::template Private<uint32_t> keys32, const uint32_t* src32,
                                                  typename X::template Private<uint64_t> keys64,
                                                  const uint64_t* src64) {
-  // WordPair x.load_pair(uint32_t* p, uint32_t* q)   (structures/exec/word_pair.h)
+  // WordPair x.load_pair(uint32_t* p, uint32_t* q [, exec::relaxed])   (structures/exec/word_pair.h)
   { x.load_pair(p, q) } -> std::same_as<WordPair>;
+  { x.load_pair(p, q, Relaxed{}) } -> std::same_as<WordPair>;
   // WordPair x.cas_pair(uint32_t* p, uint32_t ep, uint32_t dp,
   //                     uint32_t* q, uint32_t eq, uint32_t dq [, exec::acquire])
   { x.cas_pair(p, v, v, q, v, v) } -> std::same_as<WordPair>;

@@ -29,5 +29,15 @@ inline constexpr Acquire acquire{};
 // Whether an operation's tags (cas_until, cas_pair) ask for exec::acquire.
 template <class... Tags>
 inline constexpr bool is_acquire_v = (std::is_same_v<Tags, Acquire> || ...);
+// Whether they ask for exec::relaxed (cas_until on a claim that orders nothing).
+template <class... Tags>
+inline constexpr bool is_relaxed_v = (std::is_same_v<Tags, Relaxed> || ...);
+
+// `exec::release`, for a CAS that gives up a claim: a release without the acquire
+// half. The actor reads nothing after it that another actor published (the heap's
+// insert clearing a delete's MARKED on its target, td_insert.h), so on the GPU it
+// saves the L1 invalidation an acquire costs.
+struct Release {};
+inline constexpr Release release{};
 
 }  // namespace gpulin::exec

@@ -28,8 +28,12 @@ GPULIN_HD void record_won(X& x, uint32_t node, uint32_t old) {
 // MS_TRYLOCK(x, A, B): one CAS; returns the OLD state (success iff it equals A),
 // and in *word_out the old word (the root's has its count: config.h), for a
 // caller that waits for it to change. Taking a node (to INUSE) is an acquire only
-// (exec::acquire): it publishes nothing. No caller tries a node from INUSE (that
-// is a release: ms_unlock).
+// (exec::acquire): it publishes nothing. A claim (TARGET, MARKED, ...) keeps both
+// halves: a delete's MARKED passes on what it acquired with the root (the B[1] of
+// the deletes before it), which the insert it hands off to overwrites (td_insert.h,
+// line 22); without the release that insert's B[1] is not ordered after theirs
+// (docs/findings.md, "Which orderings each structure needs"). No caller tries a node
+// from INUSE (that is a release: ms_unlock).
 template <class X, class Key, class P>
 GPULIN_HD uint32_t ms_trylock(X& x, const HeapView<Key, P>& h, uint32_t node, uint32_t from, uint32_t to,
                               uint32_t* word_out = nullptr) {
@@ -49,6 +53,9 @@ GPULIN_HD uint32_t ms_trylock(X& x, const HeapView<Key, P>& h, uint32_t node, ui
 // waits for the word to change, so a blocked actor is visibly blocked. Every lock
 // but the root's is taken while the operation holds the root or a parent, which
 // others queue behind: such a waiter re-tries without sleeping (exec::holding).
+// Taking a node is an acquire only (as ms_trylock); a claim below a held node
+// (TARGET, MARKED) orders nothing: the claimer reads the node only after it takes
+// it to INUSE, with its own acquire.
 template <class X, class Key, class P>
 GPULIN_HD void ms_lock(X& x, const HeapView<Key, P>& h, uint32_t node, uint32_t from, uint32_t to) {
   const auto won = [from](uint32_t old) { return lock_state(old) == from; };
@@ -66,7 +73,7 @@ GPULIN_HD void ms_lock(X& x, const HeapView<Key, P>& h, uint32_t node, uint32_t 
   } else if (node == 1) {
     old = x.cas_until(h.lock(node), from, to, won);
   } else {
-    old = x.cas_until(h.lock(node), from, to, won, exec::holding);
+    old = x.cas_until(h.lock(node), from, to, won, exec::holding, exec::relaxed);
   }
   if (to == INUSE) record_won(x, node, old);
 }

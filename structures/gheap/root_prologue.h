@@ -77,14 +77,16 @@ GPULIN_HD bool insert_at_root(X& x, const HeapView<Key, P>& h, const Scratch<Key
 // *count_out gets lastelem as read under the root lock (for take_last).
 // With load_root false the caller reads B[1] into s.items itself (later, still
 // under the root's lock). fixed: psize is read with lastelem, in one round trip
-// (both are the root's: nothing changes them while it is held), into *psize_out.
+// (both are the root's: nothing changes them while it is held, and the root's
+// acquire ordered the last holder's writes of them: the loads are relaxed), into
+// *psize_out.
 template <class X, class Key, class P, class Ptr>
 GPULIN_HD bool delete_at_root(X& x, const HeapView<Key, P>& h, const Scratch<Key, Ptr>& s, uint32_t* n_out,
                               uint32_t* count_out, bool load_root = true, uint32_t* psize_out = nullptr) {
   ms_lock(x, h, 1, AVAIL, INUSE);                            // line 1
   bool have_psize = false;
   if constexpr (P::variant == Variant::Fixed) {
-    const exec::WordPair w = x.load_pair(h.lastelem, h.psize);
+    const exec::WordPair w = x.load_pair(h.lastelem, h.psize, exec::relaxed);
     *count_out = w.first;
     if (psize_out) *psize_out = w.second;
     have_psize = true;

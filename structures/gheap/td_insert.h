@@ -37,8 +37,10 @@ GPULIN_HD void insert_descend(X& x, const HeapView<Key, P>& h, const Scratch<Key
   uint32_t steps_left = floor_log2(tar) - floor_log2(start);  // cur = tar >> steps_left
   while (cur != tar) {                                       // line 14
     // line 15. fixed: not at the root: only a delete holding the root can mark the
-    // target, and this insert holds it there.
-    if (!(h.fixed() && cur == 1) && x.load(h.lock(tar)) == MARKED) break;
+    // target, and this insert holds it there. Relaxed: the walk only leaves on it;
+    // the acquire that orders this insert after the delete that marked the target
+    // is line 21's CAS, which reads the MARKED.
+    if (!(h.fixed() && cur == 1) && x.load(h.lock(tar), exec::relaxed) == MARKED) break;
     // line 16: (B[cur], items) = MergeAndSort(B[cur], items)
     Ptr batch = s.a;
     if (cur == start && start_batch)
@@ -94,7 +96,7 @@ GPULIN_HD void insert_descend(X& x, const HeapView<Key, P>& h, const Scratch<Key
   // saw MARKED.
   const uint32_t parent = cur == tar ? tar >> 1 : cur;
   if (dest == 1) {
-    x.cas(h.lock(tar), MARKED, AVAIL);
+    x.cas(h.lock(tar), MARKED, AVAIL, exec::release);  // publishes B[1]; reads nothing after
     ms_unlock(x, h, parent, INUSE, AVAIL);
   } else {
     ms_unlock_pair(x, h, tar, parent);  // both at once (one fence)
