@@ -1,7 +1,6 @@
 #include "sim/sim_block.h"
 
 #include <algorithm>
-#include <cstring>
 #include <string>
 
 #include "sim/memory/model_memory.h"
@@ -55,7 +54,7 @@ void SimBlock::bulk_load(void* dst, const void* src, uint32_t n, uint64_t* bar) 
   if (!in_smem(dst, n)) sim_.fault("bulk copy: destination outside shared memory");
   Barrier& b = at(bar);
   if (!b.initialised) sim_.fault("bulk copy completing on an uninitialised mbarrier");
-  std::memcpy(dst, src, n);
+  memory::unguarded_copy(dst, src, n);  // src: global words the model may guard
   bulk_bytes_ += n;
   ++bulk_copies_;
   b.pending -= n;
@@ -83,7 +82,10 @@ void SimBlock::block_sync() {
     sync_arrived_ = 0;
     if (auto* m = sim_.memory()) m->barrier(sync_actors_);
     sync_actors_.clear();
-    if (sync_hook_) sync_hook_();
+    if (sync_hook_) {
+      const memory::LiftedGuard lifted = sim_.lift_guard();  // the hook reads the structure directly
+      sync_hook_();
+    }
     ++sync_generation_;
     sim_.wrote(&sync_generation_);
     return;

@@ -24,7 +24,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
@@ -438,7 +437,7 @@ class SimContext {
   void copy16(void* dst, const void* src) {
     if (reinterpret_cast<uintptr_t>(dst) % 16 != 0 || reinterpret_cast<uintptr_t>(src) % 16 != 0)
       sim_.fault("copy16: misaligned vector access");
-    std::memcpy(dst, src, 16);
+    memory::unguarded_copy(dst, src, 16);
   }
 
   // ---- the block's barriers (warp actors whose block shares them) ------------
@@ -560,7 +559,7 @@ class SimContext {
   template <class W>
   W read_word(const W* p, Order o, const Site& at) {
     memory::ModelMemory* m = sim_.memory();
-    if (!m) return *p;
+    if (!m) return memory::unguarded_load(p);
     const auto [order, scope] = *ordering(memory::AccessKind::Load, word_order(o), at);
     const auto v = static_cast<W>(m->load(actor_, p, order, scope, [this](uint32_t n) { return choose(n); }, tag(at)));
     check_race(*m);
@@ -589,7 +588,7 @@ class SimContext {
   Key read_bulk(const Key* p, const Site& at) {
     static_assert(sizeof(Key) == 4 || sizeof(Key) == 8, "keys of 32 or 64 bits");
     memory::ModelMemory* m = sim_.memory();
-    if (!m) return *p;
+    if (!m) return memory::unguarded_load(p);
     using W = std::conditional_t<sizeof(Key) == 4, uint32_t, uint64_t>;
     const auto [order, scope] = *ordering(memory::AccessKind::BatchLoad, bulk_order(), at);
     const auto v = static_cast<Key>(m->load(actor_, reinterpret_cast<const W*>(p), order, scope,
@@ -613,7 +612,7 @@ class SimContext {
   W rmw(W* p, Order o, const Site& at, F&& next) {
     sim_.point();
     barrier(at);  // every read-modify-write has a barrier of the block on the GPU (before or after)
-    const W old = *p;
+    const W old = memory::unguarded_load(p);
     const std::optional<W> now = next(old);
     if (memory::ModelMemory* m = sim_.memory()) {
       fence_if_fenced(*m);
@@ -657,8 +656,8 @@ class SimContext {
   }
   template <class W>
   void write(W* p, W v) {
-    if (*p == v) return;
-    *p = v;
+    if (memory::unguarded_load(p) == v) return;
+    memory::unguarded_store(p, v);
     // Parked actors watch 32-bit words: a 64-bit write changes two.
     const auto* words = reinterpret_cast<const uint32_t*>(p);
     for (size_t i = 0; i < sizeof(W) / sizeof(uint32_t); ++i) sim_.wrote(words + i);

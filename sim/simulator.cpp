@@ -122,6 +122,7 @@ RunResult Simulator::run(uint32_t actors, const Body& body, Strategy& strategy, 
     if (model_) model_->reset(actors);
     else model_ = std::make_unique<memory::ModelMemory>(actors);
     model_->check_races(memory::checks_races(setting_.mode));
+    model_->guard_words(true);
   }
   impl_->actors.clear();
   impl_->actors.resize(actors);
@@ -165,6 +166,7 @@ RunResult Simulator::run(uint32_t actors, const Body& body, Strategy& strategy, 
     impl_->unwind_all();
     impl_->actors.clear();
     result_ = nullptr;
+    if (model_) model_->end_run();
     throw;
   }
   result.points = points_;
@@ -172,6 +174,7 @@ RunResult Simulator::run(uint32_t actors, const Body& body, Strategy& strategy, 
     result.stale_reads = model_->stale_reads();
     result.outside_writes = model_->outside_writes();
     if (model_->stale_reads() || model_->race()) result.marks = model_->marks();
+    model_->end_run();
   }
   // Unfinished actors' stacks are unwound (deadlock, livelock, fault), and finished
   // ones leave their last switch.
@@ -233,7 +236,7 @@ void Simulator::point() {
 }
 
 void Simulator::park(const uint32_t* addr, uint32_t seen) {
-  if (*addr != seen) return;
+  if (memory::unguarded_load(addr) != seen) return;
   const uint32_t me = running_;
   impl_->actors[me].wait_addr = addr;
   impl_->actors[me].wait_seen = seen;
@@ -245,7 +248,7 @@ void Simulator::park(const uint32_t* addr, uint32_t seen) {
 void Simulator::wake(const uint32_t* addr) {
   for (uint32_t a = 0; a < impl_->actors.size(); ++a) {
     auto& actor = impl_->actors[a];
-    if (actor.wait_addr == addr && *addr != actor.wait_seen) {
+    if (actor.wait_addr == addr && memory::unguarded_load(addr) != actor.wait_seen) {
       actor.wait_addr = nullptr;
       runnable_ |= ActorSet(1) << a;
       --parked_;

@@ -89,9 +89,16 @@ class Simulator {
   // Operations in flight; when the count drops to zero the quiescent hook runs.
   void op_begin() { ++in_flight_; }
   void op_end() {
-    if (--in_flight_ == 0 && quiescent_hook_) quiescent_hook_();
+    if (--in_flight_ == 0 && quiescent_hook_) {
+      const memory::LiftedGuard lifted = lift_guard();  // the hook reads the structure directly
+      quiescent_hook_();
+    }
   }
   void set_quiescent_hook(std::function<void()> hook) { quiescent_hook_ = std::move(hook); }
+  // For a check of the testbed's own during a run (a runner's, reading the
+  // structure's words directly): the ptx model's guard lifted while it lives
+  // (memory/direct_access_guard.h).
+  memory::LiftedGuard lift_guard() { return memory::LiftedGuard(model_ ? &model_->guard() : nullptr); }
   uint32_t current() const { return running_; }
 
  private:

@@ -23,6 +23,7 @@ std::vector<Place> own_ctas(uint32_t actors) {
 ModelMemory::ModelMemory(uint32_t actors) : model_(own_ctas(actors)), rereads_(actors) { model_.check_races(true); }
 
 void ModelMemory::reset(uint32_t actors) {
+  guard_.release();
   model_.reset(own_ctas(actors));
   live_pages_ = 0;
   last_page_ = 0;
@@ -52,17 +53,19 @@ uint32_t& ModelMemory::slot(const uint32_t* p) {
 
 uint32_t ModelMemory::location(const uint32_t* p) {
   uint32_t& s = slot(p);
+  const uint32_t now = unguarded_load(p);
   if (s == 0) {
-    s = model_.add_location(*p) + 1;
-    newest_.push_back(*p);
+    s = model_.add_location(now) + 1;
+    newest_.push_back(now);
     address_.push_back(p);
+    if (guarding_ && p != &record_clock_) guard_.guard(p);  // the model's own counter is not a structure's
     return s - 1;
   }
   const uint32_t loc = s - 1;
-  if (newest_[loc] != *p) {
+  if (newest_[loc] != now) {
     ++outside_writes_;
-    model_.outside_store(loc, *p);
-    newest_[loc] = *p;
+    model_.outside_store(loc, now);
+    newest_[loc] = now;
   }
   return loc;
 }

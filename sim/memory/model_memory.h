@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/memory/direct_access_guard.h"
 #include "sim/memory/ptx_memory.h"
 
 namespace gpulin::sim::memory {
@@ -96,6 +97,13 @@ class ModelMemory {
   uint64_t stale_reads() const { return stale_reads_; }
   // Words found changed since the model last saw them: written around the context.
   uint64_t outside_writes() const { return outside_writes_; }
+  // Whether the words it holds are guarded during a run (direct_access_guard.h):
+  // the simulator's runs turn it on; off for a model used alone. A reset keeps it.
+  void guard_words(bool on) { guarding_ = on; }
+  // The end of a run: the words it guarded are plain memory again, for the checks
+  // at rest. A reset does it too.
+  void end_run() { guard_.release(); }
+  DirectAccessGuard& guard() { return guard_; }
 
  private:
   // The word's location, made (or brought up to the word's value) now.
@@ -127,6 +135,8 @@ class ModelMemory {
   std::vector<Mark> stale_marks_;
   uint64_t stale_reads_ = 0, outside_writes_ = 0;
   uint32_t record_clock_ = 0;
+  DirectAccessGuard guard_;  // every location's word, during a run
+  bool guarding_ = false;
 };
 
 }  // namespace gpulin::sim::memory

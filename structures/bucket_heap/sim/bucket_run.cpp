@@ -85,6 +85,7 @@ BucketExecution execute_bucket(const BucketConfig& c, const BucketProgram& p, si
   sim.set_memory_mode(c.memory);
   auto check = [&](uint32_t i, bool pre) {
     if (e.invariant_failure) return;
+    const sim::memory::LiftedGuard lifted = sim.lift_guard();  // the conditions read the levels directly
     if (auto bad = resolve_conditions(h, i, pre)) e.invariant_failure = *bad;
   };
   with_bucket_policy(c, [&](auto policy) {

@@ -72,6 +72,7 @@ struct SimRun {
   const PsyncProgram& p;
   const psync::View<uint32_t>& h;
   psync::Controller& ctl;
+  sim::Simulator& sim;
   CycleShared shared;
   std::vector<std::vector<uint32_t>> outs;
 
@@ -100,7 +101,10 @@ struct SimRun {
         psync::root_step<sim::SimContext, P, psync::RootCase::Spawn>(x, h, plan.root, scratch);
       else
         psync::root_step<sim::SimContext, P, psync::RootCase::Keep>(x, h, plan.root, scratch);
-      outs.emplace_back(h.out, h.out + plan.root.out_count);
+      {  // the step's output, as the host downloads it after the kernel: read directly
+        const sim::memory::LiftedGuard lifted = sim.lift_guard();
+        outs.emplace_back(h.out, h.out + plan.root.out_count);
+      }
       for (const psync::RefillTask& t : plan.refills) psync::refill_root<sim::SimContext, P>(x, h, t, scratch);
     }
     shared.done = !fresh && !ctl.in_flight();
@@ -145,11 +149,11 @@ PsyncExecution execute_psync(const PsyncConfig& c, const PsyncProgram& p, sim::S
   psync::HostPsyncHeap<uint32_t> heap(c.r, max_nodes, e.actors);
   const psync::View<uint32_t>& h = heap.view();
   psync::Controller ctl(c.r, max_nodes);
-  SimRun run{c, p, h, ctl, {}, {}};
   // One simulator a thread, its fiber stacks kept between runs: a fresh one maps and
   // faults in 256 KB a fiber every run (under ASan, also poisons and quarantines it).
   thread_local sim::Simulator sim;
   sim.set_memory_mode(c.memory);
+  SimRun run{c, p, h, ctl, sim, {}, {}};
   sim::SimBlock block(sim, nullptr, 0, e.actors);
   // Between steps every actor waits at the barrier: the heap property must hold on
   // every node no delete-update process is working on (a process that is done

@@ -1,0 +1,99 @@
+// The check that a structure touches the memory the model holds only through its
+// execution context (issue 38, item 2). In a build with AddressSanitizer (the test
+// build, scripts/test.sh) every word the `ptx` model makes a location of is
+// poisoned while the run goes on, so a structure reading or writing it around its
+// context is an ASan report that names the line; the model and the context reach
+// the words through the accessors below, which ASan does not check. The words are
+// made plain memory again when the run ends, for the checks at rest. Without ASan
+// the guard does nothing (writes around the model are still counted:
+// ModelMemory::outside_writes).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define GPULIN_GUARDS_DIRECT_ACCESS 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define GPULIN_GUARDS_DIRECT_ACCESS 1
+#endif
+
+#if defined(GPULIN_GUARDS_DIRECT_ACCESS)
+#define GPULIN_UNGUARDED __attribute__((no_sanitize("address")))
+#else
+#define GPULIN_UNGUARDED
+#endif
+
+namespace gpulin::sim::memory {
+
+#if defined(GPULIN_GUARDS_DIRECT_ACCESS)
+inline constexpr bool kGuardsDirectAccess = true;
+#else
+inline constexpr bool kGuardsDirectAccess = false;
+#endif
+
+// The model's and the context's own accesses to a guarded word. (ASan does not
+// inline an unchecked function into a checked one, so these stay unchecked.)
+template <class W>
+GPULIN_UNGUARDED inline W unguarded_load(const W* p) {
+  return *p;
+}
+template <class W>
+GPULIN_UNGUARDED inline void unguarded_store(W* p, W v) {
+  *p = v;
+}
+GPULIN_UNGUARDED inline void unguarded_copy(void* dst, const void* src, size_t n) {
+  auto* d = static_cast<unsigned char*>(dst);
+  const auto* s = static_cast<const unsigned char*>(src);
+  for (size_t i = 0; i < n; ++i) d[i] = s[i];
+}
+
+// The words a run guards. ASan poisons 8-byte granules: a word's whole granule is
+// guarded, so the word beside a guarded one is guarded too - in the structures'
+// arrays, a word of the same array (at the end of an allocation the rest of the
+// granule is ASan's own red zone, as poisoned before as after).
+class DirectAccessGuard {
+ public:
+  DirectAccessGuard() = default;
+  DirectAccessGuard(const DirectAccessGuard&) = delete;
+  DirectAccessGuard& operator=(const DirectAccessGuard&) = delete;
+  ~DirectAccessGuard() { release(); }
+  // Guards the word at p (from now until release).
+  void guard(const void* p);
+  // Every guarded word plain memory again.
+  void release();
+  // The words plain memory for a while (lift), then guarded again (restore): the
+  // testbed's own checks during a run read them directly.
+  void lift();
+  void restore();
+  size_t guarded_granules() const { return granules_.size(); }
+
+ private:
+  struct Granule {
+    char* at;
+    uint8_t plain;  // its bytes that were plain memory (a prefix)
+  };
+  std::vector<Granule> granules_;
+};
+
+// A guard lifted for as long as this lives (none: nothing to lift).
+class [[nodiscard]] LiftedGuard {
+ public:
+  explicit LiftedGuard(DirectAccessGuard* g) : g_(g) {
+    if (g_) g_->lift();
+  }
+  ~LiftedGuard() {
+    if (g_) g_->restore();
+  }
+  LiftedGuard(const LiftedGuard&) = delete;
+  LiftedGuard& operator=(const LiftedGuard&) = delete;
+
+ private:
+  DirectAccessGuard* g_;
+};
+
+}  // namespace gpulin::sim::memory
