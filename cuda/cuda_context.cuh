@@ -470,6 +470,13 @@ class CudaContext {
     const uint32_t high = __shfl_sync(WarpScope::kFullMask, static_cast<uint32_t>(pair >> 32), static_cast<int>(lane & ~1u));
     dst.v[0] = (lane & 1u) ? high : static_cast<uint32_t>(pair);
   }
+  // The calling thread's own relaxed accesses of a 64-bit word.
+  __device__ __forceinline__ uint64_t thread_load(const uint64_t* p) const {
+    return device_ref<uint64_t>(*const_cast<uint64_t*>(p)).load(cuda::memory_order_relaxed);
+  }
+  __device__ __forceinline__ void thread_store(uint64_t* p, uint64_t v) const {
+    device_ref<uint64_t>(*p).store(v, cuda::memory_order_relaxed);
+  }
   // A hint: lane l will soon read the line at src_of(l) (nullptr: none). The L2
   // starts fetching it now; the later read is the ordinary relaxed load.
   template <class F>

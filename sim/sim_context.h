@@ -429,6 +429,10 @@ class SimContext {
       dst.of(lane + 1)[0] = static_cast<uint32_t>(v >> 32);
     }
   }
+  // One thread's own accesses: part of the step they are in (the GPU's thread makes
+  // them between the warp's other accesses), so no point of their own.
+  uint64_t thread_load(const uint64_t* p, Site at = Site::here()) { return read_word(p, Order::Relaxed, at); }
+  void thread_store(uint64_t* p, uint64_t v, Site at = Site::here()) { put_word(p, v, Order::Relaxed, at); }
   // A prefetch only changes when the GPU's read completes, not what it reads.
   template <class F>
   void prefetch_lanes(F&&) {

@@ -149,7 +149,9 @@ concept SharedWords = requires(X& x, uint32_t* p, uint32_t* q, uint64_t* p64, ui
   // until *p != seen; the simulator parks the actor until a write changes the
   // word, which is how it tells a deadlock from progress; on the GPU the spin is
   // bounded (CudaContext's spin_bound re-reads, about 17 s by default), then it is
-  // a fault: x.fail, never a hang. exec::holding (structures/exec/waiting.h): the
+  // a fault: x.fail, never a hang. It orders nothing: a caller that needs what the
+  // writer published loads the word again (an acquire), as the simulator's park
+  // reads no store. exec::holding (structures/exec/waiting.h): the
   // actor holds what others wait for, so the GPU re-reads without sleeping
   x.wait_while_equals(p, v);
   x.wait_while_equals(p, v, Holding{});
@@ -356,7 +358,7 @@ concept ActorIds = requires(X& x) {
 // barrier operation outside them) runs every lane, then passes one point.
 template <class X>
 concept WarpLanes = requires(X& x, typename X::template Regs<uint32_t, 1>& regs, uint32_t lane, uint32_t v,
-                             void* dst, const void* src) {
+                             void* dst, const void* src, uint64_t* p64, uint64_t v64) {
   // per-lane work of the calling warp:
   // void x.for_each_lane(f): f(lane) for the warp's 32 lanes (GPU: the calling
   // thread's lane only); arrivals made inside take effect after every lane ran
@@ -404,6 +406,13 @@ concept WarpLanes = requires(X& x, typename X::template Regs<uint32_t, 1>& regs,
   // old, half new, which two 32-bit loads of it may be under the PTX model (they
   // overlap the CAS only in part: docs/memory-model.md). One point, as load_lanes
   x.load_lane_pairs(regs, contract_args::LaneToWordAddress{});
+  // one thread's own accesses, inside for_each_lane or in code one lane runs (under
+  // x.leader()): uint64_t x.thread_load(const uint64_t* p), void
+  // x.thread_store(uint64_t* p, uint64_t v): relaxed, device scope, 64 bits whole
+  // (GPU: the calling thread alone, no broadcast; simulator: part of the step they
+  // are in, no scheduling point of their own)
+  { x.thread_load(p64) } -> std::same_as<uint64_t>;
+  x.thread_store(p64, v64);
 };
 
 // ---- the block's barriers (warp actors of one block taking separate roles, the

@@ -64,12 +64,18 @@
 #if defined(__CUDA_ARCH__)
 #define GPULIN_MP_UNROLL _Pragma("unroll")
 #define GPULIN_MP_CHECK(cond) ((void)0)
+#define GPULIN_MP_FAULT_UNLESS(blk, cond) ((void)0)
 #else
 #include <cassert>
 #define GPULIN_MP_UNROLL
 // Simulator only: the preconditions the bulk-copy engine and the shared-memory
 // layout rely on, checked on every window in the CPU tests.
 #define GPULIN_MP_CHECK(cond) assert(cond)
+// The same for what depends on values other actors published (a window's
+// corners): under the ptx memory mode a weakened ordering can make them stale, so
+// the run ends as a fault, not the process.
+#define GPULIN_MP_FAULT_UNLESS(blk, cond) \
+  if (!(cond)) blk.fail("merge path: " #cond " does not hold (a window from stale corners?)")
 #endif
 
 namespace gpulin::merge_path {
@@ -335,7 +341,8 @@ GPULIN_HD void search_batches(Block& blk, const MergeArgs<Key, Value, Comp>& p) 
     if (b >= batches) return;
     blk.for_each_lane([&](uint32_t lane) {
       const uint64_t bound = b * kBatch + lane;
-      if (bound <= p.windows) p.scratch.splits[bound] = window_split<Policy>(p.a, p.na, p.b, p.nb, bound, p.comp);
+      if (bound <= p.windows)
+        blk.thread_store(p.scratch.splits + bound, window_split<Policy>(p.a, p.na, p.b, p.nb, bound, p.comp));
     });
     blk.store(p.scratch.words + MergeScratch::kFlags + b, 1u);
   }
@@ -359,15 +366,16 @@ GPULIN_HD TakenWindow take_window(Block& blk, const MergeArgs<Key, Value, Comp>&
     uint32_t* flag = p.scratch.words + MergeScratch::kFlags + b;
     // exec::holding: the copy warp holds the stages its consumers wait behind, so
     // it re-reads without sleeping (a wait happens only at the start, while the
-    // first batches are searched).
-    if (blk.load(flag) == 0) blk.wait_while_equals(flag, 0u, exec::holding);
+    // first batches are searched). The load that sees the flag up is the acquire
+    // the splits are read under: a wait orders nothing.
+    while (blk.load(flag) == 0) blk.wait_while_equals(flag, 0u, exec::holding);
   };
   wait_published(w / kBatch);
   if ((w + 1) / kBatch != w / kBatch) wait_published((w + 1) / kBatch);
   t.w = w;
   if (blk.leader()) {  // the lane whose acquire saw the flags (and the one that issues the window)
-    t.a0 = p.scratch.splits[w];
-    t.a1 = p.scratch.splits[w + 1];
+    t.a0 = blk.thread_load(p.scratch.splits + w);
+    t.a1 = blk.thread_load(p.scratch.splits + w + 1);
   }
   return t;
 }
@@ -403,17 +411,17 @@ GPULIN_HD void issue_window(Block& blk, const MergeArgs<Key, Value, Comp>& p, Me
   if constexpr (Mutant == MergeMutant::WindowOverrun) {
     if (lb > 0 && a1 < p.na) ++la, --lb;  // A[a1] belongs to the next window
   }
-  GPULIN_MP_CHECK(a0 <= a1 && a1 <= p.na && bb0 + lb <= p.nb && la + lb <= tile);
+  GPULIN_MP_FAULT_UNLESS(blk, a0 <= a1 && a1 <= p.na && bb0 + lb <= p.nb && la + lb <= tile);
   const Placement pa = place_range(p.a, p.na, a0, la, 0);
   const Placement pb = place_range(p.b, p.nb, bb0, lb, pa.end);
-  GPULIN_MP_CHECK(pb.end <= L::cap);
+  GPULIN_MP_FAULT_UNLESS(blk, pb.end <= L::cap);
   WindowDesc d{c0, static_cast<uint32_t>(la), static_cast<uint32_t>(lb), pa.slot0, pb.slot0, 0, 0};
   uint64_t bytes = bulk_bytes(pa, sizeof(Key)) + bulk_bytes(pb, sizeof(Key));
   Placement va{}, vb{};
   if constexpr (pairs) {
     va = place_range(p.av, p.na, a0, la, 0);
     vb = place_range(p.bv, p.nb, bb0, lb, va.end);
-    GPULIN_MP_CHECK(vb.end <= L::cap);
+    GPULIN_MP_FAULT_UNLESS(blk, vb.end <= L::cap);
     d.vslot_a = va.slot0;
     d.vslot_b = vb.slot0;
     bytes += bulk_bytes(va, sizeof(Value)) + bulk_bytes(vb, sizeof(Value));

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "sim/strategies/pct_strategy.h"
@@ -87,6 +88,28 @@ TEST(MergeExplore, WindowOverrunIsCaughtShrunkAndReplays) {
   fixed.mutant = merge_path::MergeMutant::None;
   sim::ReplayStrategy lenient(in.picks, /*strict=*/false);
   EXPECT_EQ(judge_merge(execute_merge(fixed, in.program, lenient, 200'000)).failure, Failure::None);
+}
+
+// The splits pass from search warps to copy warps through global memory, published
+// by a batch's flag (a release store) and taken under the flag's load (an acquire).
+// Under ptx, without either half a copy warp can read a split from before its
+// search and issue a window from stale corners (ablate's finding, docs/findings.md);
+// with both, or under sc, the same schedule merges correctly.
+TEST(MergeExplore, TheSplitsNeedTheirFlagsReleaseAndAcquireUnderPtx) {
+  for (const char* weakened : {"structures/merge_path/global_merge.h@347@no-release",
+                               "structures/merge_path/global_merge.h@371@no-acquire"}) {
+    const std::string schedule = std::string("merge:blocks=1:memory=ptx@") + weakened + "|a=0:;b=0:10;c=0|0*6.1*2.0*2.1*5.r1*2.r0";
+    const MergeReplayInput in = parse_merge_replay_string(schedule);
+    sim::ReplayStrategy exact(in.picks, /*strict=*/true);
+    const Judgement j = judge_merge(execute_merge(in.config, in.program, exact, 200'000));
+    EXPECT_EQ(j.failure, Failure::Fault) << weakened;
+    EXPECT_NE(j.message.find("stale corners"), std::string::npos) << j.message;
+    for (const char* as_written : {"merge:blocks=1:memory=ptx|a=0:;b=0:10;c=0|", "merge:blocks=1|a=0:;b=0:10;c=0|"}) {
+      const MergeReplayInput w = parse_merge_replay_string(as_written);
+      sim::ReplayStrategy lenient(in.picks, /*strict=*/false);
+      EXPECT_EQ(judge_merge(execute_merge(w.config, w.program, lenient, 200'000)).failure, Failure::None) << as_written;
+    }
+  }
 }
 
 TEST(MergeExplore, MalformedReplayStringsAreRejected) {
