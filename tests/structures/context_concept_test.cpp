@@ -49,6 +49,9 @@ struct WordsContext {
   W cas(W* p, std::type_identity_t<W> expected, std::type_identity_t<W> desired, exec::Acquire)
     requires kHasCas;
   template <class W>
+  W cas(W* p, std::type_identity_t<W> expected, std::type_identity_t<W> desired, exec::Release)
+    requires kHasCas;
+  template <class W>
   bool cas_won(W* p, std::type_identity_t<W> expected, std::type_identity_t<W> desired, exec::Relaxed);
   uint32_t fetch_add(uint32_t* p, uint32_t v);
   uint32_t fetch_and(uint32_t* p, uint32_t v);
