@@ -72,6 +72,9 @@ TEST(DirectAccessGuard, GuardsGranulesOnceAndReleasesThem) {
   g.guard(&words[2]);
   EXPECT_EQ(g.guarded_granules(), memory::kGuardsDirectAccess ? 2u : 0u);
   EXPECT_EQ(memory::unguarded_load(&words[1]), 2u);
+  uint32_t copied[3] = {0, 0, 0};
+  memory::unguarded_copy(copied, words, sizeof copied);  // SimBlock's bulk copy from guarded words
+  EXPECT_EQ(copied[0] + copied[1] + copied[2], 6u);
   g.release();
   EXPECT_EQ(g.guarded_granules(), 0u);
   EXPECT_EQ(words[0] + words[1] + words[2] + words[3], 10u);
