@@ -8,7 +8,7 @@
 namespace gpulin::sim {
 
 SimBlock::SimBlock(Simulator& sim, unsigned char* smem, size_t smem_bytes, uint32_t warps)
-    : sim_(sim), smem_(smem), smem_bytes_(smem_bytes), warps_(warps), bars_(smem_bytes / 8) {}
+    : sim_(sim), smem_(smem), smem_bytes_(smem_bytes), warps_(warps), bars_(smem_bytes / 8), lanes_(sim, warps) {}
 
 bool SimBlock::in_smem(const void* p, size_t n) const {
   const auto* b = static_cast<const unsigned char*>(p);
@@ -33,6 +33,8 @@ void SimBlock::maybe_complete(Barrier& b) {
   b.arrivals = 0;
   b.completed_view = std::move(b.arrived_view);
   b.arrived_view.clear();
+  b.completed_clock = std::move(b.arrived_clock);
+  b.arrived_clock.clear();
   ++b.phase;
   sim_.wrote(&b.phase);  // wakes the fibers parked on this phase
 }
@@ -62,6 +64,17 @@ void SimBlock::bulk_load(void* dst, const void* src, uint32_t n, uint64_t* bar) 
 }
 
 void SimBlock::arrive(uint64_t* bar) {
+  release_lane(bar);
+  count_arrival(bar);
+}
+
+void SimBlock::release_lane(uint64_t* bar) {
+  Barrier& b = at(bar);
+  if (!b.initialised) sim_.fault("arrival on an uninitialised mbarrier");
+  lanes_.release(sim_.current(), b.arrived_clock);
+}
+
+void SimBlock::count_arrival(uint64_t* bar) {
   Barrier& b = at(bar);
   if (!b.initialised) sim_.fault("arrival on an uninitialised mbarrier");
   ++b.arrivals;
@@ -74,6 +87,7 @@ void SimBlock::wait(uint64_t* bar, uint32_t parity) {
   if (!b.initialised) sim_.fault("wait on an uninitialised mbarrier");
   while ((b.phase & 1u) == (parity & 1u)) sim_.park(&b.phase, b.phase);
   if (auto* m = sim_.memory()) m->take_in(sim_.current(), b.completed_view);
+  lanes_.acquire_warp(sim_.current(), b.completed_clock);
 }
 
 void SimBlock::block_sync() {
@@ -82,6 +96,7 @@ void SimBlock::block_sync() {
     sync_arrived_ = 0;
     if (auto* m = sim_.memory()) m->barrier(sync_actors_);
     sync_actors_.clear();
+    lanes_.block_barrier();
     if (sync_hook_) {
       const memory::LiftedGuard lifted = sim_.lift_guard();  // the hook reads the structure directly
       sync_hook_();

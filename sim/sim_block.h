@@ -12,14 +12,22 @@
 // initialised, are faults of the run. Under the ptx memory mode an arrival releases
 // and a wait that passes acquires (the phase's arrivals' views), and the block
 // barrier joins the views of the warps it releases.
+//
+// The block's shared memory, viewed through the context (private_view), is checked
+// for races between the block's threads under every memory mode: the same barriers
+// order the lanes' clocks (sim/private_memory/lane_clocks.h).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
+#include "sim/memory/access_site.h"
 #include "sim/memory/ptx_memory.h"
+#include "sim/private_memory/lane_clocks.h"
+#include "sim/private_memory/private_ptr.h"
 #include "sim/simulator.h"
 
 namespace gpulin::sim {
@@ -35,10 +43,27 @@ class SimBlock {
   void expect_bytes(uint64_t* bar, uint32_t n);
   void bulk_load(void* dst, const void* src, uint32_t n, uint64_t* bar);
   void arrive(uint64_t* bar);
+  // An arrival in two halves, for a warp's lanes (for_each_lane): the lane's clock
+  // is released at the arrival, the count taken after the warp's step.
+  void release_lane(uint64_t* bar);
+  void count_arrival(uint64_t* bar);
   // Parks the calling fiber until the phase of `parity` completed.
   void wait(uint64_t* bar, uint32_t parity);
   // Parks until every warp of the block arrived (__syncthreads).
   void block_sync();
+
+  // The lanes' clocks, and [base, base + n) of the block's shared memory as a
+  // checked pointer (the first view starts the clocks).
+  LaneClocks& lanes() { return lanes_; }
+  template <class T>
+  PrivatePtr<T> private_view(T* base, size_t n) {
+    if (!in_smem(base, n * sizeof(T))) sim_.fault("private_view: not inside the block's shared memory");
+    if (!smem_region_) {
+      lanes_.enable();
+      smem_region_ = std::make_unique<PrivateRegion>(lanes_, reinterpret_cast<std::byte*>(smem_), smem_bytes_ / 4);
+    }
+    return PrivatePtr<T>(smem_region_.get(), base);
+  }
   // Runs when every warp arrived at a block_sync, before any of them goes on: a
   // moment when the actors are all at the barrier (the P-Sync heap's invariant
   // check between steps).
@@ -56,6 +81,8 @@ class SimBlock {
     // Under the ptx memory mode: the views the current phase's arrivals released,
     // and what a wait that sees the last completed phase acquires.
     memory::View arrived_view, completed_view;
+    // The same for the lanes' clocks (empty until the shared memory is viewed).
+    LaneClock arrived_clock, completed_clock;
   };
   Barrier& at(const uint64_t* bar);
   void maybe_complete(Barrier& b);
@@ -70,6 +97,8 @@ class SimBlock {
   std::vector<uint32_t> sync_actors_;  // the actors at the block barrier now (ptx: they join views)
   std::function<void()> sync_hook_;
   uint64_t bulk_bytes_ = 0, bulk_copies_ = 0;
+  LaneClocks lanes_;
+  std::unique_ptr<PrivateRegion> smem_region_;
 };
 
 }  // namespace gpulin::sim

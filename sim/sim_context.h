@@ -77,6 +77,7 @@ class SimContext {
   SimContext(Simulator& sim, uint32_t actor, HostRecorder* recorder, WarpPlace place)
       : sim_(sim), actor_(actor), rec_(recorder), threads_(32), place_(place) {
     if (memory::ModelMemory* m = sim_.memory()) m->place(actor_, {static_cast<uint32_t>(place.block), 0});
+    if (place.shared) place.shared->lanes().attach(actor, place.warp);
   }
   // An actor that is a block of `block_threads` threads on the GPU (its private
   // memory checked per barrier phase) and shares barriers with the other actors
@@ -301,10 +302,12 @@ class SimContext {
     by_threads(PhaseCode::ParallelFor, at, n, f);
   }
   uint32_t threads() const { return threads_; }
-  // The actor's private memory, checked for races between the block's threads (a
-  // warp actor's: unchecked): n elements of T the context owns, or memory the
-  // structure laid out (a scratch in global memory only this actor uses) viewed
-  // as such. Views of memory inside an earlier view share its phases.
+  // The actor's private memory, checked for races between the block's threads: n
+  // elements of T the context owns, or memory the structure laid out (a scratch in
+  // global memory only this actor uses) viewed as such. Views of memory inside an
+  // earlier view share its phases. A warp actor whose block shares barriers views
+  // the block's shared memory, checked against the lanes' clocks (SimBlock); its
+  // private_array is unchecked.
   template <class T>
   using Private = PrivatePtr<T>;
   template <class T>
@@ -319,6 +322,7 @@ class SimContext {
   }
   template <class T>
   Private<T> private_view(T* base, size_t n) {
+    if (place_.shared && !phases_) return place_.shared->private_view(base, n);
     const auto* lo = reinterpret_cast<const std::byte*>(base);
     for (const auto& r : regions_)
       if (lo >= r->base && lo + n * sizeof(T) <= r->base + r->words * 4) return Private<T>(r.get(), base);
@@ -379,15 +383,30 @@ class SimContext {
     T* of(uint32_t t) { return v.data() + (t % 32) * N; }
   };
   template <class F>
-  void for_each_lane(F&& f) {
+  void for_each_lane(F&& f, Site at = Site::here()) {
+    LaneClocks* clocks = lane_clocks();
+    if (clocks) clocks->code(actor_, LaneCode::Lanes, at);
     in_lanes_ = true;
-    for (uint32_t lane = 0; lane < 32; ++lane) f(lane);
+    for (uint32_t lane = 0; lane < 32; ++lane) {
+      if (clocks) clocks->lane(actor_, lane);
+      f(lane);
+    }
     in_lanes_ = false;
+    if (clocks) {
+      clocks->lane(actor_, 0);
+      clocks->code(actor_, LaneCode::Uniform, at);
+    }
     sim_.point();
-    for (uint64_t* bar : lane_arrivals_) shared("arrive").arrive(bar);
+    for (uint64_t* bar : lane_arrivals_) shared("arrive").count_arrival(bar);
     lane_arrivals_.clear();
   }
-  void warp_sync() {}
+  // The warp's lanes join one another's clocks (a warp is one fiber: no point).
+  void warp_sync(Site at = Site::here()) {
+    if (LaneClocks* clocks = lane_clocks()) {
+      clocks->warp_sync(actor_);
+      clocks->code(actor_, LaneCode::Uniform, at);
+    }
+  }
   // Lane `lane`'s register i becomes v (warp-uniform call, registers only).
   template <class T, uint32_t N>
   void set_lane(Regs<T, N>& r, uint32_t lane, uint32_t i, T v) {
@@ -443,6 +462,13 @@ class SimContext {
       sim_.fault("copy16: misaligned vector access");
     memory::unguarded_copy(dst, src, 16);
   }
+  // From the block's shared memory: the four words read by the running lane.
+  template <class T>
+  void copy16(void* dst, PrivatePtr<T> src) {
+    const size_t w = src.region()->template word_of<16>(src.get());
+    for (size_t i = 0; i < 4; ++i) src.region()->read(w + i);
+    copy16(dst, static_cast<const void*>(src.get()));
+  }
 
   // ---- the block's barriers (warp actors whose block shares them) ------------
   // A block actor's own __syncthreads: its threads only, no other actor's step
@@ -456,6 +482,7 @@ class SimContext {
     sim_.point();
     shared("block_sync").block_sync();
     barrier(at);
+    if (LaneClocks* clocks = lane_clocks()) clocks->code(actor_, LaneCode::Uniform, at);
   }
   void publish_barrier_init() {}
   void init_barrier(uint64_t* bar, uint32_t count) {
@@ -466,22 +493,37 @@ class SimContext {
     sim_.point();
     shared("expect_bytes").expect_bytes(bar, n);
   }
-  void bulk_load(void* dst, const void* src, uint32_t n, uint64_t* bar) {
+  // Into the block's shared memory (a view of it): the copy's words are written by
+  // the issuing thread, at the issue.
+  template <class T>
+  void bulk_load(PrivatePtr<T> dst, const void* src, uint32_t n, uint64_t* bar, Site at = Site::here()) {
     sim_.point();
-    shared("bulk_load").bulk_load(dst, src, n, bar);
+    if (LaneClocks* clocks = lane_clocks(); clocks && n > 0) {
+      clocks->code(actor_, LaneCode::BulkCopy, at);
+      const size_t w = dst.region()->template word_of<1>(dst.get());
+      if (n % 4 != 0 || w + n / 4 > dst.region()->words) dst.region()->out_of_bounds(w + n / 4);
+      for (size_t i = 0; i < n / 4; ++i) dst.region()->write(w + i);
+      clocks->code(actor_, LaneCode::Uniform, at);
+    }
+    shared("bulk_load").bulk_load(dst.get(), src, n, bar);
   }
-  void arrive(uint64_t* bar) {
+  // An arrival inside for_each_lane releases the lane's clock now; it counts after
+  // the warp's step.
+  void arrive(uint64_t* bar, Site at = Site::here()) {
     if (in_lanes_) {
+      shared("arrive").release_lane(bar);
       lane_arrivals_.push_back(bar);
       return;
     }
     sim_.point();
     shared("arrive").arrive(bar);
+    if (LaneClocks* clocks = lane_clocks()) clocks->code(actor_, LaneCode::Uniform, at);
   }
-  void wait(uint64_t* bar, uint32_t parity) {
+  void wait(uint64_t* bar, uint32_t parity, Site at = Site::here()) {
     outside_lanes("wait");
     sim_.point();
     shared("wait").wait(bar, parity);
+    if (LaneClocks* clocks = lane_clocks()) clocks->code(actor_, LaneCode::Uniform, at);
   }
 
   // ---- recording -----------------------------------------------------------
@@ -674,6 +716,11 @@ class SimContext {
   SimBlock& shared(const char* what) {
     if (!place_.shared) sim_.fault(std::string(what) + ": this actor's block shares no barriers");
     return *place_.shared;
+  }
+  // The lanes' clocks of a warp actor's block, once its shared memory is viewed.
+  LaneClocks* lane_clocks() {
+    if (!place_.shared || phases_ || !place_.shared->lanes().enabled()) return nullptr;
+    return &place_.shared->lanes();
   }
 
   // A transfer's destination is the actor's private memory, made by private_array

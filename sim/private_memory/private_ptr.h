@@ -16,18 +16,26 @@
 #include <vector>
 
 #include "sim/private_memory/barrier_phases.h"
+#include "sim/private_memory/lane_clocks.h"
 
 namespace gpulin::sim {
 
+// A region is checked one of two ways: a block actor's against its barrier phases,
+// or the shared memory of a block whose warps are actors against the lanes' clocks
+// (sim/private_memory/lane_clocks.h; SimBlock holds that region).
 struct PrivateRegion {
   PrivateRegion(BarrierPhases& phases, uint32_t id, std::byte* base, size_t words)
       : base(base), words(words), shadow(words), phases(&phases), id(id) {}
+  PrivateRegion(LaneClocks& lanes, std::byte* base, size_t words)
+      : base(base), words(words), lanes(&lanes), lane_shadow(words) {}
   std::byte* base;
   size_t words;
   std::vector<PhaseShadow> shadow;
-  BarrierPhases* phases;
-  uint32_t id;  // the actor's regions numbered from 0, for reports
+  BarrierPhases* phases = nullptr;
+  uint32_t id = 0;  // the actor's regions numbered from 0, for reports
   std::vector<uint32_t> owned;  // the memory, when the region owns it (private_array)
+  LaneClocks* lanes = nullptr;  // a block's shared memory under warp actors
+  std::vector<LaneShadow> lane_shadow;
 
   // The first word of an element of Bytes bytes at `p`, checked to lie inside (an
   // address below the base wraps to a large offset).
@@ -35,8 +43,25 @@ struct PrivateRegion {
   [[gnu::always_inline]] size_t word_of(const void* p) const {
     const auto off = static_cast<size_t>(static_cast<const std::byte*>(p) - base);
     if (off + Bytes > words * 4) [[unlikely]]
-      phases->out_of_bounds(id, off / 4, words);
+      out_of_bounds(off / 4);
     return off / 4;
+  }
+  [[noreturn]] void out_of_bounds(size_t word) const {
+    if (lanes) lanes->out_of_bounds(word, words);
+    phases->out_of_bounds(id, word, words);
+  }
+  // Word w's accesses, checked.
+  [[gnu::always_inline]] void read(size_t w) {
+    if (lanes) [[unlikely]]
+      lanes->read(lane_shadow[w], w);
+    else
+      phases->read(shadow[w], id, w);
+  }
+  [[gnu::always_inline]] void write(size_t w) {
+    if (lanes) [[unlikely]]
+      lanes->write(lane_shadow[w], w);
+    else
+      phases->write(shadow[w], id, w);
   }
 };
 
@@ -49,12 +74,12 @@ class PrivateRef {
   PrivateRef(PrivateRegion* r, T* p) : r_(r), p_(p) {}
   [[gnu::always_inline]] operator T() const {  // NOLINT: a read, implicit as a T& would be
     const size_t w = r_->template word_of<sizeof(T)>(p_);
-    for (size_t i = 0; i < kWords; ++i) r_->phases->read(r_->shadow[w + i], r_->id, w + i);
+    for (size_t i = 0; i < kWords; ++i) r_->read(w + i);
     return *p_;
   }
   [[gnu::always_inline]] const PrivateRef& operator=(T v) const {
     const size_t w = r_->template word_of<sizeof(T)>(p_);
-    for (size_t i = 0; i < kWords; ++i) r_->phases->write(r_->shadow[w + i], r_->id, w + i);
+    for (size_t i = 0; i < kWords; ++i) r_->write(w + i);
     *p_ = v;
     return *this;
   }

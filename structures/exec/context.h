@@ -358,7 +358,8 @@ concept ActorIds = requires(X& x) {
 // barrier operation outside them) runs every lane, then passes one point.
 template <class X>
 concept WarpLanes = requires(X& x, typename X::template Regs<uint32_t, 1>& regs, uint32_t lane, uint32_t v,
-                             void* dst, const void* src, uint64_t* p64, uint64_t v64) {
+                             void* dst, const void* src, uint64_t* p64, uint64_t v64,
+                             typename X::template Private<uint32_t> src_shared) {
   // per-lane work of the calling warp:
   // void x.for_each_lane(f): f(lane) for the warp's 32 lanes (GPU: the calling
   // thread's lane only); arrivals made inside take effect after every lane ran
@@ -370,7 +371,7 @@ concept WarpLanes = requires(X& x, typename X::template Regs<uint32_t, 1>& regs,
   // void x.set_lane(regs, lane, i, v): lane's register i becomes v (no point)
   x.set_lane(regs, lane, lane, v);
   // void x.warp_sync(): __syncwarp: orders the warp's shared-memory accesses (sim:
-  // nothing to do, a warp is one fiber)
+  // no point, a warp is one fiber; the lanes' clocks join)
   x.warp_sync();
   // lane collectives (warp-uniform code, outside for_each_lane; no scheduling
   // point, registers only; structures/exec/lane_search.h builds on them: the first
@@ -385,8 +386,11 @@ concept WarpLanes = requires(X& x, typename X::template Regs<uint32_t, 1>& regs,
 #else
   { x.shuffle(contract_args::LaneToWord{}, lane) } -> std::same_as<uint32_t>;
 #endif
-  // void x.copy16(dst, src): one 16-byte aligned vector copy (no point)
+  // void x.copy16(dst, src): one 16-byte aligned vector copy (no point); the source
+  // may be the block's shared memory as Private<T> (x.private_view), read by the
+  // calling lane
   x.copy16(dst, src);
+  x.copy16(dst, src_shared);
   // hints (warp-uniform code, outside for_each_lane; no scheduling point):
   // void x.prefetch_lanes(F src_of): lane l's line at src_of(l) (nullptr: none)
   // will be read soon: the GPU starts fetching it into the L2
@@ -423,7 +427,14 @@ concept WarpLanes = requires(X& x, typename X::template Regs<uint32_t, 1>& regs,
 // structure's immutable inputs need no scheduling point (they commute with every
 // other actor's step).
 template <class X>
-concept BlockBarriers = requires(X& x, uint64_t* bar, uint32_t n, void* dst_shared, const void* src_global) {
+concept BlockBarriers = requires(X& x, uint64_t* bar, uint32_t n, typename X::template Private<uint32_t> dst_shared,
+                                 const void* src_global, uint32_t* smem_words) {
+  // X::Private<T> x.private_view(T* base, size_t n): the block's shared memory, as
+  // its warps hold it (T* on the GPU; in the simulator every element access is
+  // checked for races between the block's threads: happens-before through the
+  // lanes' own order, the mbarrier phases, warp_sync and block_sync,
+  // sim/private_memory/lane_clocks.h). The barriers below stay plain uint64_t*.
+  { x.private_view(smem_words, n) } -> std::same_as<typename X::template Private<uint32_t>>;
   // void x.block_sync(): __syncthreads over all warps of the block (scheduling
   // point; parks until every warp arrived). A block actor may call it too: its own
   // threads' barrier (sim: no scheduling point, a barrier phase ends)
@@ -436,10 +447,10 @@ concept BlockBarriers = requires(X& x, uint64_t* bar, uint32_t n, void* dst_shar
   x.init_barrier(bar, n);
   // void x.expect_bytes(bar, n): n more bytes will land on bar in this phase
   x.expect_bytes(bar, n);
-  // void x.bulk_load(void* dst_shared, const void* src_global, uint32_t n, bar):
+  // void x.bulk_load(Private<T> dst_shared, const void* src_global, uint32_t n, bar):
   // asynchronous copy of n bytes (16-byte aligned both sides, n % 16 == 0), its
   // bytes counted on bar when they land (sim: at once, the earliest moment the
-  // copy engine could write)
+  // copy engine could write; the issuing thread's writes)
   x.bulk_load(dst_shared, src_global, n, bar);
   // void x.arrive(bar): one arrival, release; a phase completes with all its
   // arrivals and all its announced bytes

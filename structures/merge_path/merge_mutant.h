@@ -13,6 +13,17 @@ enum class MergeMutant {
   // element fewer of B, so the window still has `tile` outputs): the window reads
   // into the next window's partition (§2.1: windows must meet at the path's points).
   WindowOverrun,
+  // Each consumer thread arrives on its stage's `empty` barrier before it merges from
+  // the stage, not after: the copy warp may refill the stage while the thread still
+  // reads it (§2.3's window must stay put until every thread has read it). Within a
+  // warp's step the simulator's lanes run in turn, so no schedule shows a wrong
+  // output; the lanes' clocks see the refill's writes race with the reads.
+  EarlyRelease,
+  // A consumer warp stores its slice of the window from its write buffer without the
+  // __syncwarp between the lanes' writes of the buffer and the warp's reads of it:
+  // lane l reads outputs other lanes wrote, unordered (a race between the threads of
+  // one warp, which one fiber per warp can never interleave).
+  NoWarpSync,
 };
 
 }  // namespace gpulin::merge_path

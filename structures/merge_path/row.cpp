@@ -31,7 +31,9 @@ void add_merge_rows(Registry& r) {
   row.name = "merge";
   row.summary = "GPU merge path: a block's warps partition, load and merge windows of two sorted inputs";
   row.source = "Green, McColl, Bader, GPU merge path (shared/papers)";
-  row.mutants = {explore::merge_mutant_name(merge_path::MergeMutant::WindowOverrun)};
+  row.mutants = {explore::merge_mutant_name(merge_path::MergeMutant::WindowOverrun),
+                 explore::merge_mutant_name(merge_path::MergeMutant::EarlyRelease),
+                 explore::merge_mutant_name(merge_path::MergeMutant::NoWarpSync)};
   row.model = "";  // judged by its output against std::merge
   row.params = {{"blocks", "blocks (3 warps each)", "3", 1, explore::kMergeMaxBlocks},
                 {"len", "inputs of 0 to N keys each", "64", 0, 4096}};

@@ -52,11 +52,11 @@ TEST(SimWarpActor, BarrierPhasesOrderAProducerAndAConsumer) {
     std::vector<uint32_t> seen;
     uint64_t* full = bar0(smem);
     uint64_t* empty = full + 1;
-    auto* stage = reinterpret_cast<uint32_t*>(smem.bytes + 16);
     uint64_t bytes = 0;
     const RunResult r = run_block(
         smem, 2, seed,
         [&](SimContext& x) {
+          const auto stage = x.private_view(reinterpret_cast<uint32_t*>(smem.bytes + 16), 4);
           if (x.first_thread()) {
             x.init_barrier(full, 1);
             x.init_barrier(empty, 32);
@@ -112,9 +112,10 @@ TEST(SimWarpActor, BulkCopyRulesAreFaults) {
   for (uint32_t bad = 0; bad < 3; ++bad) {
     const RunResult r = run_block(smem, 1, 1, [&](SimContext& x) {
       x.init_barrier(bar0(smem), 1);
-      if (bad == 0) x.bulk_load(smem.bytes + 20, src, 16, bar0(smem));   // misaligned destination
-      if (bad == 1) x.bulk_load(smem.bytes + 16, src, 12, bar0(smem));   // not whole 16-byte units
-      if (bad == 2) x.bulk_load(smem.bytes + 240, src, 32, bar0(smem));  // past shared memory
+      const auto bytes = x.private_view(smem.bytes, sizeof smem.bytes);
+      if (bad == 0) x.bulk_load(bytes + 20, src, 16, bar0(smem));   // misaligned destination
+      if (bad == 1) x.bulk_load(bytes + 16, src, 12, bar0(smem));   // not whole 16-byte units
+      if (bad == 2) x.bulk_load(bytes + 240, src, 32, bar0(smem));  // past shared memory
     });
     EXPECT_EQ(r.outcome, Outcome::Fault) << "case " << bad;
   }

@@ -97,8 +97,10 @@ const std::vector<Pinned>& pinned() {
       {"M2", "slab-map:buckets=1:memory=ptx|i0=1,i0=2,i1=3;i0=4,s1|0*4.1.0*2.1*2.0.1.0.r1.r0", 0, "verdict: pass",
        false},
       {"M4", "slab-set:buckets=1:memory=ptx|s0;i0|1.0*2.1*3.r0", 0, "verdict: proof-points", false},
+      {"M8", "merge:blocks=1:mutant=merge-no-warp-sync|a=0:;b=0:13,15,15,15;c=0|0*6.1.2*2.1*2.0*2.1*2.0*3", 1,
+       "lane 1 of warp 0 wrote it in the for_each_lane at structures/merge_path/global_merge.h:", false},
       {"merge flags",
-       "merge:blocks=1:memory=ptx@structures/merge_path/global_merge.h@347@no-release|a=0:;b=0:10;c=0|0*6.1*2.0*2.1*5."
+       "merge:blocks=1:memory=ptx@structures/merge_path/global_merge.h@356@no-release|a=0:;b=0:10;c=0|0*6.1*2.0*2.1*5."
        "r1*2.r0",
        1, "a window from stale corners", false},
   };

@@ -1,8 +1,8 @@
 // The global merge in the explorer (structures/merge_path/sim/): the simulated merge
 // agrees with std::merge (stable, A first on equal keys) on random inputs under
 // several schedules; exploration passes the correct merge and catches the
-// compile-time mutant merge-window-overrun, whose replay string replays to the same
-// failure.
+// compile-time mutants (merge-window-overrun, and the races merge-early-release and
+// merge-no-warp-sync), whose replay strings replay to the same failure.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
@@ -63,6 +63,22 @@ TEST(MergeExplore, CorrectMergePassesEverySchedule) {
   EXPECT_GT(s.points, 300u);
 }
 
+// A mutant's report replays to the same failure and message; the same inputs and
+// picks without the mutant merge correctly.
+void expect_replays_and_fixed_passes(const FailureReport& r, Failure failure) {
+  const MergeReplayInput in = parse_merge_replay_string(r.schedule);
+  EXPECT_EQ(in.program.size(), r.ops);
+  EXPECT_EQ(merge_replay_string(in.config, in.program, in.picks), r.schedule);  // round trip
+  sim::ReplayStrategy exact(in.picks, /*strict=*/true);
+  const Judgement j = judge_merge(execute_merge(in.config, in.program, exact, 200'000));
+  EXPECT_EQ(j.failure, failure);
+  EXPECT_EQ(j.message, r.message);
+  MergeConfig fixed = in.config;
+  fixed.mutant = merge_path::MergeMutant::None;
+  sim::ReplayStrategy lenient(in.picks, /*strict=*/false);
+  EXPECT_EQ(judge_merge(execute_merge(fixed, in.program, lenient, 200'000)).failure, Failure::None);
+}
+
 TEST(MergeExplore, WindowOverrunIsCaughtShrunkAndReplays) {
   MergeConfig c;
   c.mutant = merge_path::MergeMutant::WindowOverrun;
@@ -74,20 +90,8 @@ TEST(MergeExplore, WindowOverrunIsCaughtShrunkAndReplays) {
   // Shrunk: two windows (33 keys) are the least an overrun into a next window needs.
   EXPECT_EQ(r.ops, ExploreMergePolicy::tile + 1) << r.schedule;
 
-  const MergeReplayInput in = parse_merge_replay_string(r.schedule);
-  EXPECT_EQ(in.config.mutant, merge_path::MergeMutant::WindowOverrun);
-  EXPECT_EQ(in.program.size(), r.ops);
-  EXPECT_EQ(merge_replay_string(in.config, in.program, in.picks), r.schedule);  // round trip
-  sim::ReplayStrategy exact(in.picks, /*strict=*/true);
-  const MergeExecution e = execute_merge(in.config, in.program, exact, 200'000);
-  const Judgement j = judge_merge(e);
-  EXPECT_EQ(j.failure, Failure::Violation);
-  EXPECT_EQ(j.message, r.message);
-  // The same inputs without the mutant merge correctly under the same schedule.
-  MergeConfig fixed = in.config;
-  fixed.mutant = merge_path::MergeMutant::None;
-  sim::ReplayStrategy lenient(in.picks, /*strict=*/false);
-  EXPECT_EQ(judge_merge(execute_merge(fixed, in.program, lenient, 200'000)).failure, Failure::None);
+  EXPECT_EQ(parse_merge_replay_string(r.schedule).config.mutant, merge_path::MergeMutant::WindowOverrun);
+  expect_replays_and_fixed_passes(r, Failure::Violation);
 }
 
 // The splits pass from search warps to copy warps through global memory, published
@@ -96,8 +100,8 @@ TEST(MergeExplore, WindowOverrunIsCaughtShrunkAndReplays) {
 // search and issue a window from stale corners (ablate's finding, docs/findings.md);
 // with both, or under sc, the same schedule merges correctly.
 TEST(MergeExplore, TheSplitsNeedTheirFlagsReleaseAndAcquireUnderPtx) {
-  for (const char* weakened : {"structures/merge_path/global_merge.h@347@no-release",
-                               "structures/merge_path/global_merge.h@371@no-acquire"}) {
+  for (const char* weakened : {"structures/merge_path/global_merge.h@356@no-release",
+                               "structures/merge_path/global_merge.h@382@no-acquire"}) {
     const std::string schedule = std::string("merge:blocks=1:memory=ptx@") + weakened + "|a=0:;b=0:10;c=0|0*6.1*2.0*2.1*5.r1*2.r0";
     const MergeReplayInput in = parse_merge_replay_string(schedule);
     sim::ReplayStrategy exact(in.picks, /*strict=*/true);
@@ -109,6 +113,41 @@ TEST(MergeExplore, TheSplitsNeedTheirFlagsReleaseAndAcquireUnderPtx) {
       sim::ReplayStrategy lenient(in.picks, /*strict=*/false);
       EXPECT_EQ(judge_merge(execute_merge(w.config, w.program, lenient, 200'000)).failure, Failure::None) << as_written;
     }
+  }
+}
+
+// The block's shared memory is checked for races between its threads (the lanes'
+// clocks, sim/private_memory/lane_clocks.h), under sc as under ptx. A consumer thread
+// that hands its stage back before merging from it (merge-early-release) races with
+// the refill; a warp that stores its slice without __syncwarp after its lanes wrote
+// the buffer (merge-no-warp-sync) races within the warp. Neither changes an output in
+// the simulator, whose lanes run in turn: only the clocks see them. Each is shrunk
+// (a refill needs a third window: 2 * 32 + 1 keys), names both accesses, and
+// replays; the merge as written replays the same picks clean.
+TEST(MergeExplore, TheStagesAndBuffersNeedTheirBarriers) {
+  struct Case {
+    merge_path::MergeMutant mutant;
+    uint64_t ops;
+    const char* first;
+    const char* second;
+  };
+  const Case cases[] = {
+      {merge_path::MergeMutant::EarlyRelease, 2 * ExploreMergePolicy::tile + 1,
+       "read it in the for_each_lane at structures/merge_path/global_merge.h", "lane 0 of warp 2"},
+      {merge_path::MergeMutant::NoWarpSync, 4, "lane 1 of warp 0 wrote it in the for_each_lane",
+       "lane 0 of warp 0 read it in the for_each_lane"},
+  };
+  for (const Case& k : cases) {
+    MergeConfig c;
+    c.mutant = k.mutant;
+    const ExploreSummary s = run_merge_explore(pct_options(300), c);
+    ASSERT_TRUE(s.first.count(Failure::Race)) << merge_mutant_name(k.mutant);
+    const FailureReport& r = s.first.at(Failure::Race);
+    EXPECT_EQ(r.ops, k.ops) << r.schedule;
+    EXPECT_NE(r.message.find(k.first), std::string::npos) << r.message;
+    EXPECT_NE(r.message.find(k.second), std::string::npos) << r.message;
+    EXPECT_EQ(s.counts.count(Failure::Violation), 0u) << "the lanes run in turn: no output is wrong";
+    expect_replays_and_fixed_passes(r, Failure::Race);
   }
 }
 

@@ -12,12 +12,18 @@ namespace gpulin::explore {
 using merge_path::MergeMutant;
 
 std::string merge_mutant_name(MergeMutant m) {
-  return m == MergeMutant::WindowOverrun ? "merge-window-overrun" : "none";
+  switch (m) {
+    case MergeMutant::None: return "none";
+    case MergeMutant::WindowOverrun: return "merge-window-overrun";
+    case MergeMutant::EarlyRelease: return "merge-early-release";
+    case MergeMutant::NoWarpSync: return "merge-no-warp-sync";
+  }
+  return "none";
 }
 
 std::optional<MergeMutant> parse_merge_mutant(const std::string& s) {
-  if (s == "none") return MergeMutant::None;
-  if (s == "merge-window-overrun") return MergeMutant::WindowOverrun;
+  for (MergeMutant m : {MergeMutant::None, MergeMutant::WindowOverrun, MergeMutant::EarlyRelease, MergeMutant::NoWarpSync})
+    if (s == merge_mutant_name(m)) return m;
   return std::nullopt;
 }
 

@@ -29,7 +29,7 @@ struct MergeProgram {
   size_t size() const { return a.size() + b.size(); }
 };
 
-std::string merge_mutant_name(merge_path::MergeMutant m);  // none, merge-window-overrun
+std::string merge_mutant_name(merge_path::MergeMutant m);  // none, merge-window-overrun, merge-early-release, ...
 std::optional<merge_path::MergeMutant> parse_merge_mutant(const std::string& s);
 
 // Inputs of 0 .. max_len keys, from few distinct values (many duplicates) to many.

@@ -52,11 +52,16 @@ MergeExecution execute_merge(const MergeConfig& c, const MergeProgram& p, sim::S
   const uint64_t blocks = std::clamp<uint32_t>(c.blocks, 1, kMergeMaxBlocks);
   merge_path::SimMergeStats st;
   // The mutant is a template argument: each instantiation is a separate merge.
-  if (c.mutant == merge_path::MergeMutant::WindowOverrun)
-    st = merge_path::sim_merge_impl<ExploreMergePolicy, merge_path::MergeMutant::WindowOverrun>(
-        args, blocks, strategy, max_points, begun, c.memory);
-  else
-    st = merge_path::sim_merge_impl<ExploreMergePolicy>(args, blocks, strategy, max_points, begun, c.memory);
+  using merge_path::MergeMutant;
+  auto run = [&]<MergeMutant M>() {
+    return merge_path::sim_merge_impl<ExploreMergePolicy, M>(args, blocks, strategy, max_points, begun, c.memory);
+  };
+  switch (c.mutant) {
+    case MergeMutant::None: st = run.template operator()<MergeMutant::None>(); break;
+    case MergeMutant::WindowOverrun: st = run.template operator()<MergeMutant::WindowOverrun>(); break;
+    case MergeMutant::EarlyRelease: st = run.template operator()<MergeMutant::EarlyRelease>(); break;
+    case MergeMutant::NoWarpSync: st = run.template operator()<MergeMutant::NoWarpSync>(); break;
+  }
 
   MergeExecution e;
   e.run = std::move(st.run);
