@@ -123,6 +123,7 @@ RunResult Simulator::run(uint32_t actors, const Body& body, Strategy& strategy, 
     else model_ = std::make_unique<memory::ModelMemory>(actors);
     model_->check_races(memory::checks_races(setting_.mode));
     model_->guard_words(true);
+    for (const memory::GuardedRange& r : shared_regions_) model_->guard().guard_range(r);
   }
   impl_->actors.clear();
   impl_->actors.resize(actors);

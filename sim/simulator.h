@@ -100,6 +100,14 @@ class Simulator {
   // (memory/direct_access_guard.h).
   memory::LiftedGuard lift_guard() { return memory::LiftedGuard(model_ ? &model_->guard() : nullptr); }
   uint32_t current() const { return running_; }
+  // The memory the actors share (a structure's arrays: locks, batches, slabs,
+  // counters), as the runner laid it out: under the ptx memory mode, in a build with
+  // AddressSanitizer, every byte of it is guarded during each run
+  // (memory/direct_access_guard.h), not only the words the model met, so a structure
+  // that touches a word only ever directly is caught too. Kept for the runs after,
+  // until set again. Memory a structure views as private (x.private_view) is not
+  // shared: its checked pointers read it directly.
+  void set_shared_regions(std::vector<memory::GuardedRange> regions) { shared_regions_ = std::move(regions); }
 
  private:
   struct Impl;
@@ -112,6 +120,7 @@ class Simulator {
   memory::MemorySetting setting_;
   bool site_hooks_ = false;
   std::unique_ptr<memory::ModelMemory> model_;
+  std::vector<memory::GuardedRange> shared_regions_;
   uint32_t running_ = 0;
   ActorSet runnable_ = 0;
   uint32_t parked_ = 0;

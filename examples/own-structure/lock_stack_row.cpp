@@ -36,6 +36,12 @@ class SimStack final : public gpulin::explore::OpInstance {
     if (top_ > view_.capacity) return "the top (" + std::to_string(top_) + ") is past the capacity";
     return std::nullopt;
   }
+  // The memory the actors share: in gpulin's sanitized build it is guarded during a
+  // ptx run, so a structure touching it around its context is reported.
+  std::vector<gpulin::sim::memory::GuardedRange> shared() const override {
+    using gpulin::sim::memory::range_of;
+    return {range_of(&lock_, 1), range_of(&top_, 1), range_of(slots_)};
+  }
 
  private:
   uint32_t lock_ = 0, top_ = 0;

@@ -37,19 +37,29 @@ void DirectAccessGuard::guard(const void* p) {
   granules_.push_back(Granule{g, plain});
 }
 
+void DirectAccessGuard::guard_range(const GuardedRange& r) {
+  if (r.bytes == 0) return;
+  __asan_poison_memory_region(r.at, r.bytes);
+  ranges_.push_back(r);
+}
+
 void DirectAccessGuard::lift() {
+  for (const GuardedRange& r : ranges_) __asan_unpoison_memory_region(r.at, r.bytes);
   for (const Granule& g : granules_) __asan_unpoison_memory_region(g.at, g.plain);
 }
 
 void DirectAccessGuard::restore() {
+  for (const GuardedRange& r : ranges_) __asan_poison_memory_region(r.at, r.bytes);
   for (const Granule& g : granules_) __asan_poison_memory_region(g.at, 8);
 }
 
 void DirectAccessGuard::release() {
   lift();
   granules_.clear();
+  ranges_.clear();
 }
 #else
+void DirectAccessGuard::guard_range(const GuardedRange&) {}
 void DirectAccessGuard::guard(const void*) {}
 void DirectAccessGuard::lift() {}
 void DirectAccessGuard::restore() {}

@@ -1,6 +1,7 @@
 // The check that a structure touches the memory the model holds only through its
 // execution context (issue 38, item 2). In a build with AddressSanitizer (the test
-// build, scripts/test.sh) every word the `ptx` model makes a location of is
+// build, scripts/test.sh) every word the `ptx` model makes a location of, and all
+// the memory the runner declared shared (Simulator::set_shared_regions), is
 // poisoned while the run goes on, so a structure reading or writing it around its
 // context is an ASan report that names the line; the model and the context reach
 // the words through the accessors below, which ASan does not check. The words are
@@ -11,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #if defined(__has_feature)
@@ -59,6 +61,26 @@ GPULIN_UNGUARDED_LOOP inline void unguarded_copy(void* dst, const void* src, siz
   for (size_t i = 0; i < n; ++i) d[i] = s[i];
 }
 
+// Bytes [at, at + bytes) of memory the actors share (Simulator::set_shared_regions).
+struct GuardedRange {
+  const void* at = nullptr;
+  size_t bytes = 0;
+};
+template <class T>
+GuardedRange range_of(const T* at, size_t n) {
+  return {at, n * sizeof(T)};
+}
+template <class T>
+GuardedRange range_of(const std::vector<T>& v) {
+  return range_of(v.data(), v.size());
+}
+// A structure's memory as its host holder lists it: (address, bytes) pairs.
+inline std::vector<GuardedRange> ranges_of(const std::vector<std::pair<const void*, size_t>>& bytes) {
+  std::vector<GuardedRange> out;
+  for (const auto& [at, n] : bytes) out.push_back({at, n});
+  return out;
+}
+
 // The words a run guards. ASan poisons 8-byte granules: a word's whole granule is
 // guarded, so the word beside a guarded one is guarded too - in the structures'
 // arrays, a word of the same array (at the end of an allocation the rest of the
@@ -71,6 +93,10 @@ class DirectAccessGuard {
   ~DirectAccessGuard() { release(); }
   // Guards the word at p (from now until release).
   void guard(const void* p);
+  // Guards a whole range (a granule only partly inside keeps its bytes before the
+  // range plain; one partly past its end stays plain, as ASan cannot poison a
+  // granule's first bytes alone).
+  void guard_range(const GuardedRange& r);
   // Every guarded word plain memory again.
   void release();
   // The words plain memory for a while (lift), then guarded again (restore): the
@@ -78,6 +104,7 @@ class DirectAccessGuard {
   void lift();
   void restore();
   size_t guarded_granules() const { return granules_.size(); }
+  size_t guarded_ranges() const { return ranges_.size(); }
 
  private:
   struct Granule {
@@ -85,6 +112,7 @@ class DirectAccessGuard {
     uint8_t plain;  // its bytes that were plain memory (a prefix)
   };
   std::vector<Granule> granules_;
+  std::vector<GuardedRange> ranges_;
 };
 
 // A guard lifted for as long as this lives (none: nothing to lift).

@@ -29,7 +29,8 @@ void add_bucket_rows(Registry& r) {
   row.model = "bucket-pq";
   row.lp_rules = {"explicit"};
   row.params = {{"d", "d, the most updates one BULKUPDATE takes", "2", 1, 64},
-                {"ops", "operations of the program", "40", 0, 100000}};
+                {"ops", "operations of the program", "40", 0, 100000},
+                {"threads", "threads of a simulated level block (barrier-phase races)", "2", 1, 1024}};
   row.explore = [](const explore::ExploreOptions& o, const Selection& s) {
     explore::BucketConfig c;
     c.memory = s.memory;
@@ -37,6 +38,7 @@ void add_bucket_rows(Registry& r) {
     c.variant = s.variant == "paper" ? bucket_heap::Variant::Paper : bucket_heap::Variant::Fixed;
     c.d = s.u32("d");
     c.ops = s.u32("ops");
+    c.threads = s.u32("threads");
     return explore::run_bucket_explore(o, c);
   };
   row.title = [](const Selection& s) {

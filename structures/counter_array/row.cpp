@@ -27,6 +27,9 @@ class Counters final : public explore::OpInstance {
       if (locks_[i] != 0) return "counter " + std::to_string(i) + "'s lock is still held";
     return std::nullopt;
   }
+  std::vector<sim::memory::GuardedRange> shared() const override {
+    return {sim::memory::range_of(locks_), sim::memory::range_of(values_)};
+  }
 
  private:
   std::vector<uint32_t> locks_, values_;

@@ -3,7 +3,9 @@
 // scratch, sized for a heap of up to max_nodes nodes.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "structures/psync/controller.h"
@@ -31,6 +33,14 @@ class HostPsyncHeap {
     view_.scratch = scratch_.data();
   }
   const View<Key>& view() const { return view_; }
+  // The arrays the step actors share, as (address, bytes): the nodes, the insert
+  // buffers, the delete table (the step scratch is each actor's own; new keys and
+  // outputs are the host's).
+  std::vector<std::pair<const void*, size_t>> shared_bytes() const {
+    return {{nodes_.data(), nodes_.size() * sizeof(Key)},
+            {buffers_.data(), buffers_.size() * sizeof(Key)},
+            {table_.data(), table_.size() * sizeof(uint32_t)}};
+  }
 
  private:
   std::vector<Key> nodes_, buffers_;

@@ -29,7 +29,8 @@ void add_psync_rows(Registry& r) {
   row.lp_rules = {"explicit"};
   row.params = {{"r", "node capacity r", "2", 1, 64},
                 {"cycles", "delete-insert cycles a program runs", "16", 1, 4096},
-                {"keys", "keys are drawn from [0, N)", "100", 1, 0xfffffffeu}};
+                {"keys", "keys are drawn from [0, N)", "100", 1, 0xfffffffeu},
+                {"threads", "threads of a simulated step block (barrier-phase races)", "2", 1, 1024}};
   row.explore = [](const explore::ExploreOptions& o, const Selection& s) {
     explore::PsyncConfig c;
     c.memory = s.memory;
@@ -37,6 +38,7 @@ void add_psync_rows(Registry& r) {
     c.r = s.u32("r");
     c.cycles = s.u32("cycles");
     c.keys = s.u32("keys");
+    c.threads = s.u32("threads");
     return explore::run_psync_explore(o, c);
   };
   row.title = [](const Selection& s) {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "structures/slab_hash/slab_hash_memory.h"
@@ -53,6 +54,14 @@ class HostSlabHash {
     return v;
   }
   const SlabHashShape& shape() const { return shape_; }
+  // The memory the warps share, as (address, bytes): the base slabs, the pool, the
+  // allocator's bitmaps, the multimap's bucket versions.
+  std::vector<std::pair<const void*, size_t>> shared_bytes() const {
+    std::vector<std::pair<const void*, size_t>> out;
+    for (const std::vector<uint32_t>* v : {&base_, &pool_, &bitmaps_, &versions_})
+      out.emplace_back(v->data(), v->size() * sizeof(uint32_t));
+    return out;
+  }
   uint32_t failures() const { return failures_; }
 
  private:

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <vector>
 
 #include "sim/memory/direct_access_guard.h"
 #include "sim/memory/memory_mode.h"
@@ -50,14 +51,14 @@ TEST(DirectAccessGuardDeathTest, AReadAroundTheContextIsReportedWithItsLine) {
   if (!memory::kGuardsDirectAccess) GTEST_SKIP() << "the guard needs AddressSanitizer: scripts/test.sh's build has it";
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_DEATH(hand_over(memory::MemoryMode::Ptx, Direct::Read),
-               "use-after-poison(.|\n)*direct_access_guard_test.cpp:35(.|\n)*around its execution context");
+               "use-after-poison(.|\n)*direct_access_guard_test.cpp:36(.|\n)*around its execution context");
 }
 
 TEST(DirectAccessGuardDeathTest, AWriteAroundTheContextIsReportedWithItsLine) {
   if (!memory::kGuardsDirectAccess) GTEST_SKIP() << "the guard needs AddressSanitizer: scripts/test.sh's build has it";
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_DEATH(hand_over(memory::MemoryMode::Ptx, Direct::Write),
-               "use-after-poison(.|\n)*direct_access_guard_test.cpp:36(.|\n)*around its execution context");
+               "use-after-poison(.|\n)*direct_access_guard_test.cpp:37(.|\n)*around its execution context");
 }
 
 // Under sc there is no model and nothing is guarded: the same direct read passes.
@@ -78,6 +79,51 @@ TEST(DirectAccessGuard, GuardsGranulesOnceAndReleasesThem) {
   g.release();
   EXPECT_EQ(g.guarded_granules(), 0u);
   EXPECT_EQ(words[0] + words[1] + words[2] + words[3], 10u);
+}
+
+// A structure's shared memory declared by its runner (Simulator::set_shared_regions)
+// is guarded whole: a word the context never touched, read directly, is reported
+// too; the words are plain again after the run.
+uint32_t read_untouched_word(bool declare) {
+  Simulator sim;
+  sim.set_memory_mode({memory::MemoryMode::Ptx});
+  RandomStrategy random(1);
+  std::vector<uint32_t> shared(16, 3);
+  if (declare) sim.set_shared_regions({memory::range_of(shared)});
+  uint32_t seen = 0;
+  const RunResult r = sim.run(
+      2,
+      [&](uint32_t a) {
+        SimContext x(sim, a, nullptr, 32u);
+        x.store(&shared[0], 7u);
+        if (a == 1) seen = *static_cast<volatile uint32_t*>(&shared[9]);  // never through the context
+      },
+      random, 1000);
+  EXPECT_EQ(r.outcome, Outcome::Completed) << r.message;
+  return seen + shared[9];
+}
+
+TEST(DirectAccessGuard, WithoutADeclaredRegionAnUntouchedWordIsNotGuarded) { EXPECT_EQ(read_untouched_word(false), 6u); }
+
+TEST(DirectAccessGuardDeathTest, ADeclaredRegionGuardsWordsTheContextNeverTouched) {
+  if (!memory::kGuardsDirectAccess) GTEST_SKIP() << "the guard needs AddressSanitizer: scripts/test.sh's build has it";
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_DEATH(read_untouched_word(true), "use-after-poison(.|\n)*direct_access_guard_test.cpp:99(.|\n)*around its execution context");
+}
+
+TEST(DirectAccessGuard, ARangeIsGuardedAndReleasedWhole) {
+  std::vector<uint32_t> words(10, 1);
+  memory::DirectAccessGuard g;
+  g.guard_range(memory::range_of(words));
+  g.guard(&words[4]);  // inside the range: guarded already
+  EXPECT_EQ(g.guarded_ranges(), memory::kGuardsDirectAccess ? 1u : 0u);
+  EXPECT_EQ(g.guarded_granules(), 0u);
+  g.lift();
+  EXPECT_EQ(words[9], 1u);  // plain while lifted
+  g.restore();
+  g.release();
+  EXPECT_EQ(g.guarded_ranges(), 0u);
+  EXPECT_EQ(words[0] + words[9], 2u);
 }
 
 }  // namespace

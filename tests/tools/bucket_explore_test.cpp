@@ -80,6 +80,26 @@ TEST(BucketExplore, ShiftInPlaceIsARaceBetweenTheBlocksThreads) {
       << r.message;
 }
 
+// A level block's threads are a parameter (2 unless asked; the replay string names
+// any other count): with 5 threads the same mutant races, the string says so and
+// replays, and the fixed heap with 5 threads is clean.
+TEST(BucketExplore, ALevelBlocksThreadsAreAParameterTheStringKeeps) {
+  BucketConfig c;
+  c.mutant = bucket_heap::Mutant::ShiftInPlace;
+  c.threads = 5;
+  const ExploreSummary s = run_bucket_explore(pct_options(100), c);
+  ASSERT_TRUE(s.first.count(Failure::Race)) << describe(s);
+  const FailureReport& r = s.first.at(Failure::Race);
+  EXPECT_NE(r.schedule.find(":threads=5"), std::string::npos) << r.schedule;
+  EXPECT_NE(r.message.find("(5 threads)"), std::string::npos) << r.message;
+  const BucketReplayInput in = parse_bucket_replay_string(r.schedule);
+  EXPECT_EQ(in.config.threads, 5u);
+  EXPECT_EQ(replayed(r.schedule).failure, Failure::Race);
+  c.mutant = bucket_heap::Mutant::None;
+  EXPECT_FALSE(run_bucket_explore(pct_options(100), c).found_bug());
+  EXPECT_EQ(parse_bucket_replay_string("bucket-heap:d=2|x|").config.threads, 2u);
+}
+
 // B1: the paper's EXTRACTMIN leaves an older copy of a decreased value deeper in the
 // heap, and it comes out later; the fixed variant (a DELETE sent down after each
 // EXTRACTMIN) answers right on the same program and schedule.
@@ -152,6 +172,7 @@ TEST(BucketExplore, BadReplayStringsNameTheField) {
       {"bucket-heap:d=2|u1=4294967295|", "reserved"},
       {"bucket-heap:d=2|q|", "unknown operation"},
       {"bucket-heap:d=2|x", "want bucket-heap"},
+      {"bucket-heap:d=2:threads=0|x|", "threads must be 1..1024"},
   };
   for (const auto& [schedule, field] : bad) {
     try {

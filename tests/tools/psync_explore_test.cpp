@@ -85,6 +85,19 @@ RC_GTEST_PROP(PsyncSim, RandomProgramsKeepEveryCycle, ()) {
   RC_ASSERT(e.history.ops.size() == cycles);
 }
 
+// A step block's threads are a parameter (2 unless asked): the heap passes with 7,
+// and the replay string keeps the count, round trip included.
+TEST(PsyncExplore, AStepBlocksThreadsAreAParameterTheStringKeeps) {
+  PsyncConfig c;
+  c.threads = 7;
+  const ExploreSummary s = run_psync_explore(pct_options(200), c);
+  EXPECT_FALSE(s.found_bug()) << describe(s);
+  const PsyncReplayInput in = parse_psync_replay_string("psync:r=2:threads=7|1,2;3|0*4");
+  EXPECT_EQ(in.config.threads, 7u);
+  EXPECT_EQ(psync_replay_string(in.config, in.program, in.picks), "psync:r=2:threads=7|1,2;3|0*4");
+  EXPECT_EQ(parse_psync_replay_string("psync:r=2|1|").config.threads, 2u);
+}
+
 TEST(PsyncExplore, BadReplayStringsNameTheField) {
   const std::pair<const char*, const char*> bad[] = {
       {"psync:r=0|1|", "r must be"},
@@ -95,6 +108,7 @@ TEST(PsyncExplore, BadReplayStringsNameTheField) {
       {"psync:r=1|1,2,3|", "at most 2r"},
       {"psync:r=1|1,|", "key ''"},
       {"psync:r=1|1", "want psync"},
+      {"psync:r=1:threads=2000|1|", "threads must be 1..1024"},
   };
   for (const auto& [schedule, field] : bad) {
     try {

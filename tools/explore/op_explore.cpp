@@ -66,6 +66,7 @@ OpExecution execute_ops(const OpStructure& s, const OpProgram& program, sim::Str
   // and faults in a stack a fiber every run).
   thread_local sim::Simulator sim;
   sim.set_memory_mode(s.memory);
+  sim.set_shared_regions(instance->shared());
   e.run = sim.run(
       static_cast<uint32_t>(program.actors.size()),
       [&](uint32_t a) {

@@ -28,6 +28,8 @@ class OpInstance {
   virtual void run(sim::SimContext& x, const OpCall& call) = 0;
   // After a run that completed: what is wrong with the structure at rest, if anything.
   virtual std::optional<std::string> at_rest() { return std::nullopt; }
+  // The memory its actors share, guarded during a ptx run (Simulator::set_shared_regions).
+  virtual std::vector<sim::memory::GuardedRange> shared() const { return {}; }
 };
 
 struct OpStructure {

@@ -157,6 +157,7 @@ bool is_bucket_replay(const std::string& replay) { return replay.rfind("bucket-h
 std::string bucket_replay_string(const BucketConfig& c, const BucketProgram& p, const std::vector<uint32_t>& picks) {
   std::string s = "bucket-heap:d=" + std::to_string(c.d) + ":variant=" + bucket_variant_name(c.variant);
   if (c.mutant != bucket_heap::Mutant::None) s += ":mutant=" + bucket_mutant_name(c.mutant);
+  if (c.threads != 2) s += ":threads=" + std::to_string(c.threads);
   s += sim::memory::memory_config_field(c.memory) + "|";
   for (size_t i = 0; i < p.ops.size(); ++i) {
     const BucketOp& op = p.ops[i];
@@ -191,6 +192,10 @@ BucketReplayInput parse_bucket_replay_string(const std::string& s) {
       if (in.config.d == 0 || in.config.d > 64) throw std::invalid_argument("bucket-heap schedule: d must be 1..64");
     } else if (kv == "variant=paper" || kv == "variant=fixed") {
       in.config.variant = kv == "variant=paper" ? bucket_heap::Variant::Paper : bucket_heap::Variant::Fixed;
+    } else if (kv.rfind("threads=", 0) == 0) {
+      in.config.threads = parse_u32_field(kv.substr(8), "bucket-heap", "threads");
+      if (in.config.threads == 0 || in.config.threads > 1024)
+        throw std::invalid_argument("bucket-heap schedule: threads must be 1..1024");
     } else if (kv.rfind("memory=", 0) == 0) {
       in.config.memory = sim::memory::parse_memory_config_value(kv.substr(7), "bucket-heap schedule");
     } else if (kv.rfind("mutant=", 0) == 0) {

@@ -25,6 +25,9 @@ struct BucketConfig {
   bucket_heap::Variant variant = bucket_heap::Variant::Fixed;
   bucket_heap::Mutant mutant = bucket_heap::Mutant::None;
   sim::memory::MemorySetting memory;  // the simulator's memory (replay strings name it)
+  // Threads of a level's block in the simulator: how many can race in its scratch
+  // (sim/private_memory/barrier_phases.h); the schedules do not depend on it.
+  uint32_t threads = 2;
   // Generation only:
   uint32_t ops = 40;
 };

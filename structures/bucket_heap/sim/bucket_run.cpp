@@ -83,6 +83,10 @@ BucketExecution execute_bucket(const BucketConfig& c, const BucketProgram& p, si
   // faults in 256 KB a fiber every run (under ASan, also poisons and quarantines it).
   thread_local sim::Simulator sim;
   sim.set_memory_mode(c.memory);
+  // The levels' arrays and words (each level's scratch is its private memory).
+  using sim::memory::range_of;
+  sim.set_shared_regions({range_of(heap.buckets), range_of(heap.signals), range_of(heap.bucket_n),
+                          range_of(heap.signal_n), range_of(heap.done), range_of(heap.threshold)});
   auto check = [&](uint32_t i, bool pre) {
     if (e.invariant_failure) return;
     const sim::memory::LiftedGuard lifted = sim.lift_guard();  // the conditions read the levels directly
@@ -95,9 +99,10 @@ BucketExecution execute_bucket(const BucketConfig& c, const BucketProgram& p, si
     e.run = sim.run(
         levels,
         [&](uint32_t a) {
-          // Two threads a level block: enough for two of them to race in its scratch
-          // (sim/private_memory/barrier_phases.h); the schedules do not depend on it.
-          X x(sim, a, &recorder, 2u);
+          // A level block's threads (2 unless asked): enough for two of them to race
+          // in its scratch (sim/private_memory/barrier_phases.h); the schedules do
+          // not depend on it.
+          X x(sim, a, &recorder, c.threads);
           // Algorithm 1's conditions checked around every RESOLVE(a).
           auto around = [&](bool pre) { check(a, pre); };
           if (a > 0) {

@@ -32,6 +32,10 @@ Execution HeapRunner::execute(const Program& program, sim::Strategy& strategy, u
 
   Execution e;
   sim_.set_memory_mode(config_.memory);
+  using sim::memory::range_of;
+  sim_.set_shared_regions({range_of(memory.state, memory.capacity + uint64_t{1}),
+                           range_of(memory.keys, (memory.capacity + uint64_t{1}) * k), range_of(memory.lastelem, 1),
+                           range_of(memory.psize, 1), range_of(memory.pbuffer, k)});
   const sim::SimContext::Orders orders = config_.mutant == gheap::Mutant::RelaxedLocks ? sim::SimContext::Orders::Dropped
                                          : config_.mutant == gheap::Mutant::RelaxedLocksFenced
                                              ? sim::SimContext::Orders::DroppedFenced

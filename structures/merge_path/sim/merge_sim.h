@@ -90,6 +90,10 @@ SimMergeStats sim_merge_impl(MergeArgs<Key, Value, Comp> args, uint64_t blocks, 
   unsigned char* base = raw.get() + (16 - reinterpret_cast<uintptr_t>(raw.get()) % 16) % 16;
   sim::Simulator sim;
   sim.set_memory_mode(memory);
+  // The scratch the blocks share (counters, flags, splits); the inputs are read
+  // directly (immutable: no scheduling point), the outputs written directly (each by
+  // one thread, read by none during the run).
+  sim.set_shared_regions({{scratch_base, scratch_bytes}});
   uint64_t points = 0, stale = 0, outside = 0;
   for (uint64_t first = 0; first < g_count; first += per_run) {
     const uint64_t n = std::min<uint64_t>(per_run, g_count - first);

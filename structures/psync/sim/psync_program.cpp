@@ -68,6 +68,7 @@ bool is_psync_replay(const std::string& replay) { return replay.rfind("psync:", 
 std::string psync_replay_string(const PsyncConfig& c, const PsyncProgram& p, const std::vector<uint32_t>& picks) {
   std::string s = "psync:r=" + std::to_string(c.r);
   if (c.mutant != psync::Mutant::None) s += ":mutant=" + psync_mutant_name(c.mutant);
+  if (c.threads != 2) s += ":threads=" + std::to_string(c.threads);
   s += sim::memory::memory_config_field(c.memory) + "|";
   for (size_t i = 0; i < p.cycles.size(); ++i) {
     if (i) s += ";";
@@ -91,6 +92,10 @@ PsyncReplayInput parse_psync_replay_string(const std::string& s) {
       in.config.r = parse_u32_field(kv.substr(2), "psync", "r");
       if (in.config.r == 0 || in.config.r > 64) throw std::invalid_argument("psync schedule: r must be 1..64");
       has_r = true;
+    } else if (kv.rfind("threads=", 0) == 0) {
+      in.config.threads = parse_u32_field(kv.substr(8), "psync", "threads");
+      if (in.config.threads == 0 || in.config.threads > 1024)
+        throw std::invalid_argument("psync schedule: threads must be 1..1024");
     } else if (kv.rfind("memory=", 0) == 0) {
       in.config.memory = sim::memory::parse_memory_config_value(kv.substr(7), "psync schedule");
     } else if (kv.rfind("mutant=", 0) == 0) {

@@ -21,6 +21,9 @@ struct PsyncConfig {
   uint32_t r = 2;
   psync::Mutant mutant = psync::Mutant::None;
   sim::memory::MemorySetting memory;  // the simulator's memory (replay strings name it)
+  // Threads of a step actor's block in the simulator: how many can race in its
+  // scratch (sim/private_memory/barrier_phases.h); the schedules do not depend on it.
+  uint32_t threads = 2;
   // Generation only:
   uint32_t cycles = 16;
   uint32_t keys = 100;  // keys drawn from [0, keys)

@@ -153,6 +153,7 @@ PsyncExecution execute_psync(const PsyncConfig& c, const PsyncProgram& p, sim::S
   // faults in 256 KB a fiber every run (under ASan, also poisons and quarantines it).
   thread_local sim::Simulator sim;
   sim.set_memory_mode(c.memory);
+  sim.set_shared_regions(sim::memory::ranges_of(heap.shared_bytes()));
   SimRun run{c, p, h, ctl, sim, {}, {}};
   sim::SimBlock block(sim, nullptr, 0, e.actors);
   // Between steps every actor waits at the barrier: the heap property must hold on
@@ -172,9 +173,10 @@ PsyncExecution execute_psync(const PsyncConfig& c, const PsyncProgram& p, sim::S
     e.run = sim.run(
         e.actors,
         [&](uint32_t a) {
-          // Each step's actor is a block on the GPU (psync_threads(r) threads; two
-          // here, enough for two to race in its scratch: sim/private_memory/).
-          sim::SimContext x(sim, a, &recorder, sim::WarpPlace{0, 1, a, &block}, 2u);
+          // Each step's actor is a block on the GPU (psync_threads(r) threads; here
+          // c.threads, 2 unless asked: enough for two to race in its scratch,
+          // sim/private_memory/).
+          sim::SimContext x(sim, a, &recorder, sim::WarpPlace{0, 1, a, &block}, c.threads);
           run.actor<P>(x, a, x.private_view(h.scratch_of(a), size_t{psync::kScratchPerR} * c.r));
         },
         strategy, max_points);

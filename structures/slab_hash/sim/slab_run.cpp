@@ -46,6 +46,7 @@ SlabExecution execute_slab(const SlabConfig& c, const SlabProgram& p, sim::Strat
   // faults in 256 KB a fiber every run (under ASan, also poisons and quarantines it).
   thread_local sim::Simulator sim;
   sim.set_memory_mode(c.memory);
+  sim.set_shared_regions(sim::memory::ranges_of(table.shared_bytes()));
   const auto warps = static_cast<uint32_t>(p.warps.size());
   with_run_policy(c, [&](auto policy) {
     using P = decltype(policy);
