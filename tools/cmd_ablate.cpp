@@ -72,7 +72,7 @@ int run_ablate(AblateArgs& a) {
     print_result(r);
     ++count[r.verdict];
   }
-  fmt::print("needed {}, not shown needed {} (within {} schedules each), fails under sc too {}, not reproduced {}\n",
+  fmt::print("needed {}, not shown needed {} (within {} schedules each), fails without it too {}, not reproduced {}\n",
              count[ablate::Verdict::Needed], count[ablate::Verdict::NotShownNeeded], a.o.schedules,
              count[ablate::Verdict::FailsUnderSc], count[ablate::Verdict::NotReproduced]);
   return int(kPass);

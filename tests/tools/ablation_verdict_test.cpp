@@ -1,6 +1,7 @@
 // ablate's verdicts apart from "needed" (tools/ablate/ablation.h): a failure that
-// the weakening did not cause - its interleaving fails under sc too - is said to be
-// so, not counted as needed; a weakening that breaks nothing is not shown needed.
+// the weakening did not cause - its interleaving fails under sc, or with the ordering
+// as written, too - is said to be so, not counted as needed; a weakening that breaks
+// nothing is not shown needed.
 #include <gtest/gtest.h>
 
 #include "tools/ablate/ablation.h"
@@ -33,7 +34,7 @@ Ablation store_made_weak(const registry::StructureRow& row) {
   return {};
 }
 
-TEST(AblationVerdicts, AFailureOfTheCodeItselfFailsUnderScToo) {
+TEST(AblationVerdicts, AFailureOfTheCodeItselfFailsWithoutTheWeakeningToo) {
   const registry::StructureRow& row = counter_array();
   registry::Selection broken = registry::default_selection(row);
   broken.mutant = "lost-update";  // fails under sc whatever the orderings

@@ -74,8 +74,14 @@ TEST(RegistryCli, AnOptionOfAnotherStructureIsRefusedByName) {
 // report on stderr: sim/memory/direct_access_guard.h).
 TEST(RegistryCli, EveryStructureReachesSharedMemoryThroughItsContext) {
   for (const char* s : kStructures) {
-    const CliResult r = gpulin(std::string("explore --memory ptx --schedules 20 --json --structure ") + s);
-    ASSERT_EQ(r.code, 0) << s << " touched shared memory around its context, or failed:\n" << r.err;
+    // The fixed multimap: the paper's has bugs the explorer finds (findings.md S1, S3).
+    const std::string variant = std::string(s) == "slab-multimap" ? " --variant fixed" : "";
+    const CliResult r = gpulin(std::string("explore --memory ptx --schedules 20 --json --structure ") + s + variant);
+    EXPECT_EQ(r.err.find("AddressSanitizer"), std::string::npos) << s << " touched shared memory around its context:\n"
+                                                                  << r.err;
+    // 1: a failure the run found (under ptx, the slab hash's explicit points can be
+    // proof-point failures: findings.md M4); not an error of the run.
+    ASSERT_TRUE(r.code == 0 || r.code == 1) << s << " failed to run (exit " << r.code << "):\n" << r.err;
     EXPECT_NE(r.out.find("\"outside_writes\":0,"), std::string::npos) << s << " writes around its context:\n" << r.out;
   }
 }

@@ -29,7 +29,7 @@ struct Ablation {
 enum class Verdict {
   Needed,          // a failure under ptx that replays, and passes under sc
   NotShownNeeded,  // no failure within the schedules explored
-  FailsUnderSc,    // the failure's interleaving fails under sc too: not the ordering's
+  FailsUnderSc,    // the failure's interleaving fails under sc, or as written, too: not the ordering's
   NotReproduced,   // the failure's replay string did not fail again
 };
 const char* to_string(Verdict v);
