@@ -377,8 +377,8 @@ GPULIN_HD TakenWindow take_window(Block& blk, const MergeArgs<Key, Value, Comp>&
     // it re-reads without sleeping (a wait happens only at the start, while the
     // first batches are searched). The load that sees the flag up is the acquire
     // the splits are read under: a wait orders nothing. The flag is nearly always
-    // up already, and the GPU keeps that path one load only as an `if` (a `while`
-    // around the wait took 2 % longer on an H200: bench/results/merge-h200.txt).
+    // up already; written as an `if` around the wait, that path is one load on the
+    // GPU and runs faster than a `while` (bench/results/merge-h200.txt).
     if (blk.load(flag) == 0) {
       do blk.wait_while_equals(flag, 0u, exec::holding);
       while (blk.load(flag) == 0);
