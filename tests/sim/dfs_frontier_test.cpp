@@ -107,5 +107,24 @@ TEST(Shards, PartsAreDealtRoundRobinAndParsedStrictly) {
   EXPECT_NE(explore::schedule_seed(1, 0), explore::schedule_seed(1, 1));
 }
 
+// Runs seeded 1 to 10 build their programs from seeds that are all different (with
+// `seed + index`, seed 2's program i was seed 1's program i + 1), none of them a
+// schedule's seed of the same run; the first program keeps the run's own seed (dfs
+// and --program-every 0 explore it), and the function is the same every time, so a
+// shard builds the programs of the whole.
+TEST(Seeds, ProgramsOfNeighbouringSeedsShareNothing) {
+  std::set<uint64_t> programs, schedules;
+  for (uint64_t seed = 1; seed <= 10; ++seed) {
+    EXPECT_EQ(explore::program_seed(seed, 0), seed);
+    for (uint64_t i = 1; i < 1000; ++i) {
+      EXPECT_TRUE(programs.insert(explore::program_seed(seed, i)).second) << "seed " << seed << " program " << i;
+      EXPECT_EQ(explore::program_seed(seed, i), explore::program_seed(seed, i));
+      schedules.insert(explore::schedule_seed(seed, i));
+    }
+  }
+  for (uint64_t p : programs) EXPECT_FALSE(schedules.count(p));
+  for (uint64_t seed = 1; seed <= 10; ++seed) EXPECT_FALSE(programs.count(seed));
+}
+
 }  // namespace
 }  // namespace gpulin::sim

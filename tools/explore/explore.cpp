@@ -147,7 +147,7 @@ class ScheduleRange {
   uint32_t program_for(uint64_t i) {
     const uint64_t every = c_.o.program_every;
     const uint64_t program = every ? i / every * every : 0;
-    if (program != program_) actors_ = c_.steps.generate(c_.o.seed + program), program_ = program;
+    if (program != program_) actors_ = c_.steps.generate(program_seed(c_.o.seed, program)), program_ = program;
     return actors_;
   }
   void measure_pct_length() {

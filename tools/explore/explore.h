@@ -122,7 +122,8 @@ struct HistoryExploration {
   std::function<void(FailureReport& r)> report;
 };
 // options.schedules runs (fewer when dfs exhausts its bound), a new program every
-// options.program_every schedules (random and pct); counts failures, distinct
+// options.program_every schedules (random and pct), built from program_seed(seed,
+// its first schedule's index); counts failures, distinct
 // histories, points and time. Random/pct schedule i runs under a strategy seeded
 // for i alone (schedule_seed), so that any split of the run (options.units) runs
 // exactly the schedules of the whole; dfs splits into subtrees (dfs_frontier).

@@ -46,6 +46,13 @@ uint64_t schedule_seed(uint64_t seed, uint64_t index) {
   return z ^ (z >> 31);
 }
 
+uint64_t program_seed(uint64_t seed, uint64_t index) {
+  if (index == 0) return seed;
+  // The schedules' mix of another pair: a fixed odd constant apart, so a program's
+  // seed is never a schedule's seed of the same run.
+  return schedule_seed(seed ^ 0x6a09e667f3bcc909ULL, index);
+}
+
 namespace {
 struct Subtree {
   std::vector<uint32_t> prefix;

@@ -42,6 +42,13 @@ uint64_t schedule_chunk(uint64_t schedules);
 
 // The seed of random/pct schedule `index` of a run seeded `seed`.
 uint64_t schedule_seed(uint64_t seed, uint64_t index);
+// The seed of the program a run seeded `seed` starts at schedule `index`: `seed`
+// itself for the first (index 0: dfs's program, and the one a --program-every 0 run
+// keeps), then a mix of the pair on a stream of its own, so that the programs of
+// runs seeded s and s + 1 have nothing in common (index + 1 of one is not index of
+// the other, as it was with seed + index) and a shard builds the programs of the
+// whole.
+uint64_t program_seed(uint64_t seed, uint64_t index);
 
 // dfs: a frontier of disjoint subtrees that together hold every schedule within
 // `bound` preemptions, in the order the unsharded search meets them. `run_once`
