@@ -14,7 +14,10 @@ std::string encode_picks(const std::vector<uint32_t>& picks) {
     if (!out.empty()) out.push_back('.');
     if (is_choice(picks[i])) out.push_back('r');
     out += std::to_string(unmarked(picks[i]));
-    if (j - i > 1) out += "*" + std::to_string(j - i);
+    if (j - i > 1) {
+      out.push_back('*');
+      out += std::to_string(j - i);
+    }
     i = j;
   }
   return out;

@@ -18,7 +18,11 @@ bool SimBlock::in_smem(const void* p, size_t n) const {
 SimBlock::Barrier& SimBlock::at(const uint64_t* bar) {
   const auto off = reinterpret_cast<const unsigned char*>(bar) - smem_;
   if (!in_smem(bar, 8) || off % 8 != 0) sim_.fault("mbarrier outside shared memory or misaligned");
-  return bars_[static_cast<size_t>(off) / 8];
+  Barrier& b = bars_[static_cast<size_t>(off) / 8];
+  // Every barrier operation changes the barrier's state (a wait only reads it, by
+  // parking on its phase): in a log of events, all of them depend on one another.
+  sim_.touch(&b.phase, 4, true);
+  return b;
 }
 
 void SimBlock::init_barrier(uint64_t* bar, uint32_t count) {
@@ -91,6 +95,7 @@ void SimBlock::wait(uint64_t* bar, uint32_t parity) {
 }
 
 void SimBlock::block_sync() {
+  sim_.touch(&sync_generation_, 4, true);
   sync_actors_.push_back(sim_.current());
   if (++sync_arrived_ == warps_) {
     sync_arrived_ = 0;

@@ -527,20 +527,30 @@ class SimContext {
   }
 
   // ---- recording -----------------------------------------------------------
+  // An operation's start and end bound the quiescent moments (Simulator::op_end):
+  // in a log of events they order as an invocation and a response do.
   void begin_op(int64_t op) {
     op_ = op;
     if (phases_) phases_->set_op(op);
+    sim_.records(kOpens);
     sim_.op_begin();
   }
-  void end_op() { sim_.op_end(); }
+  void end_op() {
+    sim_.records(kCloses);
+    sim_.op_end();
+  }
   void record_acq(int64_t node) {
-    if (rec_) rec_->hold(EventKind::Acq, op_, actor_, node);
+    if (!rec_) return;
+    sim_.records(kLp);  // the witness checkers read the holds' order
+    rec_->hold(EventKind::Acq, op_, actor_, node);
   }
   // The simulator's recorder orders every event itself: a counted lock's number
   // is not needed.
   void record_acq(int64_t node, uint32_t /*holds_before*/) { record_acq(node); }
   void record_rel(int64_t node) {
-    if (rec_) rec_->hold(EventKind::Rel, op_, actor_, node);
+    if (!rec_) return;
+    sim_.records(kLp);
+    rec_->hold(EventKind::Rel, op_, actor_, node);
   }
   void after_release(int64_t) {}
   // Under ptx each event orders as the GPU recorder's does (memory::ModelMemory::
@@ -548,18 +558,21 @@ class SimContext {
   void record_lp() {
     if (!rec_) return;
     record_order(Order::AcqRel);
+    sim_.records(kLp);
     rec_->hold(EventKind::Lp, op_, actor_, 0);
   }
   template <class Ptr>
   void record_inv(uint32_t fn, Ptr args, uint32_t n, Site at = Site::here()) {
     if (!rec_) return;
     record_order(Order::Acquire);
+    sim_.records(kOpens);
     rec_->inv(op_, actor_, fn, recorded_keys(args, n, at), n);
   }
   template <class Ptr>
   void record_ret(Ptr res, uint32_t n, bool is_null, Site at = Site::here()) {
     if (!rec_) return;
     record_order(Order::Release);
+    sim_.records(kCloses);
     rec_->ret(op_, actor_, recorded_keys(res, n, at), n, is_null);
   }
   [[noreturn]] void fail(const char* what) { sim_.fault(what); }
@@ -604,6 +617,7 @@ class SimContext {
 
   template <class W>
   W read_word(const W* p, Order o, const Site& at) {
+    sim_.touch(p, sizeof(W), false);
     memory::ModelMemory* m = sim_.memory();
     if (!m) return memory::unguarded_load(p);
     const auto [order, scope] = *ordering(memory::AccessKind::Load, word_order(o), at);
@@ -614,6 +628,7 @@ class SimContext {
   }
   template <class W>
   void put_word(W* p, W v, Order o, const Site& at) {
+    sim_.touch(p, sizeof(W), true);
     if (memory::ModelMemory* m = sim_.memory()) {
       fence_if_fenced(*m);
       const auto [order, scope] = *ordering(memory::AccessKind::Store, word_order(o), at);
@@ -627,12 +642,15 @@ class SimContext {
   // authors' lock words are only ever accessed by atomicCAS, each fenced; ours are
   // also loaded, so the loads get theirs too).
   void fence_if_fenced(memory::ModelMemory& m) {
-    if (orders_ == Orders::DroppedFenced) m.fence(actor_, Order::Sc, kScope);
+    if (orders_ != Orders::DroppedFenced) return;
+    sim_.sc_fence();
+    m.fence(actor_, Order::Sc, kScope);
   }
   // A key of a batch: 32 or 64 bits (the model's words are 32; a 64-bit key is two).
   template <class Key>
   Key read_bulk(const Key* p, const Site& at) {
     static_assert(sizeof(Key) == 4 || sizeof(Key) == 8, "keys of 32 or 64 bits");
+    sim_.touch(p, sizeof(Key), false);
     memory::ModelMemory* m = sim_.memory();
     if (!m) return memory::unguarded_load(p);
     using W = std::conditional_t<sizeof(Key) == 4, uint32_t, uint64_t>;
@@ -646,6 +664,7 @@ class SimContext {
   void put_bulk(Key* p, Key v, const Site& at) {
     static_assert(sizeof(Key) == 4 || sizeof(Key) == 8, "keys of 32 or 64 bits");
     using W = std::conditional_t<sizeof(Key) == 4, uint32_t, uint64_t>;
+    sim_.touch(p, sizeof(Key), true);
     if (memory::ModelMemory* m = sim_.memory()) {
       const auto [order, scope] = *ordering(memory::AccessKind::BatchStore, bulk_order(), at);
       m->store(actor_, reinterpret_cast<const W*>(p), static_cast<W>(v), order, scope, tag(at));
@@ -660,6 +679,7 @@ class SimContext {
     barrier(at);  // every read-modify-write has a barrier of the block on the GPU (before or after)
     const W old = memory::unguarded_load(p);
     const std::optional<W> now = next(old);
+    sim_.touch(p, sizeof(W), now.has_value());  // a CAS that fails only reads
     if (memory::ModelMemory* m = sim_.memory()) {
       fence_if_fenced(*m);
       const auto [order, scope] = *ordering(memory::AccessKind::Rmw, word_order(o), at);

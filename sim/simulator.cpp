@@ -116,6 +116,8 @@ RunResult Simulator::run(uint32_t actors, const Body& body, Strategy& strategy, 
   in_flight_ = 0;
   stopped_ = false;
   runnable_ = actors == 64 ? ~ActorSet(0) : (ActorSet(1) << actors) - 1;
+  log_ = strategy.event_log();
+  if (log_) log_->clear();
   if (setting_.mode == memory::MemoryMode::Sc) {
     model_.reset();
   } else {
@@ -159,6 +161,7 @@ RunResult Simulator::run(uint32_t actors, const Body& body, Strategy& strategy, 
     // The first pick is a decision like any other.
     running_ = count(runnable_) > 1 ? strategy.pick(runnable_, actors, 0) : lowest(runnable_);
     if (count(runnable_) > 1) result.picks.push_back(running_);
+    log_event(count(runnable_) > 1 ? 0 : EventLog::kForced);
     while (!stopped_) impl_->enter(running_);
   } catch (...) {
     // The strategy threw outside any fiber (a strict replay's first pick): the
@@ -167,6 +170,7 @@ RunResult Simulator::run(uint32_t actors, const Body& body, Strategy& strategy, 
     impl_->unwind_all();
     impl_->actors.clear();
     result_ = nullptr;
+    log_ = nullptr;
     if (model_) model_->end_run();
     throw;
   }
@@ -181,6 +185,7 @@ RunResult Simulator::run(uint32_t actors, const Body& body, Strategy& strategy, 
   // ones leave their last switch.
   impl_->unwind_all();
   impl_->actors.clear();
+  log_ = nullptr;
   strategy.end_run(result.picks.size());
   result_ = nullptr;
   if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
@@ -209,9 +214,11 @@ void Simulator::schedule_from(uint32_t me, bool me_runnable) {
     }
   } else if (count(runnable_) == 1) {
     running_ = lowest(runnable_);
+    log_event(EventLog::kForced);
   } else {
     running_ = strategy_->pick(runnable_, me, result_->picks.size());
     result_->picks.push_back(running_);
+    log_event(static_cast<uint32_t>(result_->picks.size() - 1));
   }
   if (!me_runnable) {
     if (!impl_->actors[me].finished) suspend(me);  // parked: back when woken and picked
@@ -234,9 +241,11 @@ void Simulator::point() {
     suspend(running_);
   }
   if (runnable_ & (runnable_ - 1)) schedule_from(running_, true);  // more than one runnable
+  else if (log_) log_event(EventLog::kForced);  // one event per point, however many could run
 }
 
 void Simulator::park(const uint32_t* addr, uint32_t seen) {
+  touch(addr, 4, false);
   if (memory::unguarded_load(addr) != seen) return;
   const uint32_t me = running_;
   impl_->actors[me].wait_addr = addr;
@@ -244,6 +253,25 @@ void Simulator::park(const uint32_t* addr, uint32_t seen) {
   runnable_ &= ~(ActorSet(1) << me);
   ++parked_;
   schedule_from(me, false);
+  touch(addr, 4, false);  // woken: it reads the word that changed
+}
+
+void Simulator::log_event(uint32_t decision) {
+  if (log_) log_->begin(running_, decision, runnable_);
+}
+
+void Simulator::log_touch(const void* addr, uint32_t bytes, bool write) {
+  // A word of a declared shared region is named by its place in the region, so that
+  // another run, whose runner may have placed the region elsewhere, names it alike.
+  const auto* p = static_cast<const std::byte*>(addr);
+  for (size_t r = 0; r < shared_regions_.size(); ++r) {
+    const auto* at = static_cast<const std::byte*>(shared_regions_[r].at);
+    if (p >= at && p < at + shared_regions_[r].bytes) {
+      log_->touch(reinterpret_cast<const void*>(((r + 1) << 48) + static_cast<uintptr_t>(p - at)), bytes, write);
+      return;
+    }
+  }
+  log_->touch(addr, bytes, write);
 }
 
 void Simulator::wake(const uint32_t* addr) {
@@ -263,6 +291,7 @@ uint32_t Simulator::choose(uint32_t options) {
   const uint32_t c = strategy_->choose(options, result_->picks.size());
   if (c >= options) fault("the strategy chose value " + std::to_string(c) + " of " + std::to_string(options));
   result_->picks.push_back(c | kChoiceMark);
+  if (log_) log_->chose(c);
   return c;
 }
 

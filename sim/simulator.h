@@ -18,6 +18,7 @@
 #include "sim/memory/memory_mode.h"
 #include "sim/memory/model_memory.h"
 #include "sim/strategy.h"
+#include "sim/trace/event_log.h"
 
 namespace gpulin::sim {
 
@@ -79,6 +80,17 @@ class Simulator {
   void wrote(const uint32_t* addr) {
     if (parked_) wake(addr);
   }
+  // For a strategy that logs the run's events (Strategy::event_log): the running
+  // actor touched `bytes` of shared memory at `addr`, or appended history records
+  // (RecordFlag: under ptx every record is kSerial), or made a fence.sc, which
+  // orders it with every other (a word of the simulator's own).
+  void touch(const void* addr, uint32_t bytes, bool write) {
+    if (log_) [[unlikely]] log_touch(addr, bytes, write);
+  }
+  void records(uint8_t flags) {
+    if (log_) [[unlikely]] log_->record(setting_.mode == memory::MemoryMode::Sc ? flags : uint8_t{kSerial});
+  }
+  void sc_fence() { touch(&sc_fence_word_, 4, true); }
   // A decision inside an actor that is not a scheduling one: one of `options`
   // values (the strategy's choose; the last is the default). Recorded in the run's
   // picks (marked, kChoiceMark), so a replay makes the same choice. At most 64 options.
@@ -112,6 +124,8 @@ class Simulator {
  private:
   struct Impl;
   void wake(const uint32_t* addr);
+  void log_touch(const void* addr, uint32_t bytes, bool write);
+  void log_event(uint32_t decision);
   void schedule_from(uint32_t me, bool me_runnable);
   void suspend(uint32_t me);
   void stop(Outcome o, std::string message);
@@ -132,6 +146,8 @@ class Simulator {
   bool stopped_ = false;
   std::exception_ptr error_;  // thrown inside an actor, rethrown by run()
   std::function<void()> quiescent_hook_;
+  EventLog* log_ = nullptr;
+  uint32_t sc_fence_word_ = 0;
 };
 
 }  // namespace gpulin::sim

@@ -9,6 +9,8 @@
 
 namespace gpulin::sim {
 
+class EventLog;
+
 // Runnable actors as a bit set (at most 64 actors).
 using ActorSet = uint64_t;
 constexpr uint32_t kMaxActors = 64;
@@ -39,6 +41,9 @@ class Strategy {
   virtual std::string name() const = 0;
   // True once a systematic strategy has explored every schedule within its bound.
   virtual bool exhausted() const { return false; }
+  // Where the simulator logs the run's events (trace/event_log.h), for a strategy
+  // that reasons about which schedules are equivalent; nullptr (the default): none.
+  virtual EventLog* event_log() { return nullptr; }
 };
 
 // In a run's picks (RunResult::picks), a choice's value is marked, so that a

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <charconv>
 
+#include "common/seed_mix.h"
+
 #include "sim/strategies/dfs_strategy.h"
 
 namespace gpulin::explore {
@@ -38,19 +40,11 @@ std::vector<WorkUnit> schedule_parts(uint64_t schedules, uint64_t chunk) {
 
 uint64_t schedule_chunk(uint64_t schedules) { return std::max<uint64_t>(1, schedules / 4096); }
 
-uint64_t schedule_seed(uint64_t seed, uint64_t index) {
-  // splitmix64 of the pair: neighbouring indices get unrelated generators.
-  uint64_t z = seed + 0x9e3779b97f4a7c15ULL * (index + 1);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
+uint64_t schedule_seed(uint64_t seed, uint64_t index) { return derived_seed(seed, index); }
 
 uint64_t program_seed(uint64_t seed, uint64_t index) {
-  if (index == 0) return seed;
-  // The schedules' mix of another pair: a fixed odd constant apart, so a program's
-  // seed is never a schedule's seed of the same run.
-  return schedule_seed(seed ^ 0x6a09e667f3bcc909ULL, index);
+  // A stream of their own, so a program's seed is never a schedule's seed of the run.
+  return index == 0 ? seed : derived_seed(seed, index, kProgramStream);
 }
 
 namespace {

@@ -9,11 +9,12 @@
 
 namespace gpulin::stress {
 
-using GpuRun = GpuRunOf<StressOptions, StressResult>;  // options: seed o.seed + i, out_dir o.out_dir/gpu-D
+using GpuRun = GpuRunOf<StressOptions, StressResult>;  // options: seed derived_seed(o.seed, i), out_dir o.out_dir/gpu-D
 using MultiGpuRun = MultiGpu<GpuRun>;
 
-// Runs run_stress(o) on each device of `gpus` concurrently. The i-th run's seed is
-// o.seed + i, so that the GPUs run different workloads; with o.out_dir its history
+// Runs run_stress(o) on each device of `gpus` concurrently. The first run's seed is
+// o.seed, the i-th's derived from it (common/seed_mix.h), so that the GPUs run
+// workloads with nothing in common; with o.out_dir its history
 // goes to o.out_dir/gpu-D.
 MultiGpuRun run_stress_on_gpus(const StressOptions& o, const std::vector<int>& gpus);
 

@@ -1,0 +1,43 @@
+// Any strategy with its runs logged (trace/event_log.h) and named by their
+// Mazurkiewicz trace: how a sampling run counts the distinct traces it met
+// (coverage), and how tests compare a search's traces with DPOR's.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "sim/strategy.h"
+#include "sim/trace/event_log.h"
+#include "sim/trace/trace_clocks.h"
+
+namespace gpulin::sim {
+
+class TracedStrategy final : public Strategy {
+ public:
+  explicit TracedStrategy(Strategy& inner) : inner_(inner) {}
+  bool begin_run(uint32_t actors) override {
+    actors_ = actors;
+    return inner_.begin_run(actors);
+  }
+  uint32_t pick(ActorSet runnable, uint32_t current, uint64_t step) override {
+    return inner_.pick(runnable, current, step);
+  }
+  uint32_t choose(uint32_t options, uint64_t step) override { return inner_.choose(options, step); }
+  void end_run(uint64_t decisions) override {
+    inner_.end_run(decisions);
+    trace_ = TraceClocks(log_, actors_, false).fingerprint();
+  }
+  std::string name() const override { return inner_.name(); }
+  bool exhausted() const override { return inner_.exhausted(); }
+  EventLog* event_log() override { return &log_; }
+  // The last run's trace.
+  uint64_t last_trace() const { return trace_; }
+
+ private:
+  Strategy& inner_;
+  EventLog log_;
+  uint32_t actors_ = 0;
+  uint64_t trace_ = 0;
+};
+
+}  // namespace gpulin::sim
