@@ -539,18 +539,16 @@ class SimContext {
     sim_.records(kCloses);
     sim_.op_end();
   }
+  // A hold's records are ordered with other actors' through the lock word the hold
+  // is on (its acquire and release touch it), not with holds of other words.
   void record_acq(int64_t node) {
-    if (!rec_) return;
-    sim_.records(kLp);  // the witness checkers read the holds' order
-    rec_->hold(EventKind::Acq, op_, actor_, node);
+    if (rec_) rec_->hold(EventKind::Acq, op_, actor_, node);
   }
   // The simulator's recorder orders every event itself: a counted lock's number
   // is not needed.
   void record_acq(int64_t node, uint32_t /*holds_before*/) { record_acq(node); }
   void record_rel(int64_t node) {
-    if (!rec_) return;
-    sim_.records(kLp);
-    rec_->hold(EventKind::Rel, op_, actor_, node);
+    if (rec_) rec_->hold(EventKind::Rel, op_, actor_, node);
   }
   void after_release(int64_t) {}
   // Under ptx each event orders as the GPU recorder's does (memory::ModelMemory::

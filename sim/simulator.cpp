@@ -245,15 +245,18 @@ void Simulator::point() {
 }
 
 void Simulator::park(const uint32_t* addr, uint32_t seen) {
-  touch(addr, 4, false);
   if (memory::unguarded_load(addr) != seen) return;
   const uint32_t me = running_;
+  // The check is a read of the word (usually the event's own failed CAS or load of
+  // it). It stays in the log: a lock taken before another actor's attempt races with
+  // that attempt, which is how DPOR finds the order where the other actor takes the
+  // lock first. Once woken, the actor reads the word again at its next point.
+  touch(addr, 4, false);
   impl_->actors[me].wait_addr = addr;
   impl_->actors[me].wait_seen = seen;
   runnable_ &= ~(ActorSet(1) << me);
   ++parked_;
   schedule_from(me, false);
-  touch(addr, 4, false);  // woken: it reads the word that changed
 }
 
 void Simulator::log_event(uint32_t decision) {

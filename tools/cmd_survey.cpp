@@ -1,6 +1,7 @@
 // gpulin survey: the main job. Every registered structure in each of its survey
-// variants (tools/registry/), explored under PCT, one table: how many schedules
-// ran and what the checkers found in each.
+// variants (tools/registry/), explored under the strategy portfolio (or the one
+// --strategy names), one table: how many schedules ran and what the checkers found
+// in each.
 #include <algorithm>
 #include <atomic>
 #include <thread>
@@ -49,7 +50,6 @@ int survey(const SurveyArgs& a) {
         if (!r.entry.variant.empty()) s.variant = r.entry.variant;
         for (const auto& [name, value] : r.entry.params) registry::set_param(*r.row, s, name, value);
         explore::ExploreOptions o = a.o;
-        o.strategy = "pct";
         o.schedules = a.schedules ? a.schedules : r.entry.schedules;
         r.summary = r.row->explore(o, s);
       } catch (const std::exception& e) {
@@ -93,7 +93,10 @@ int survey(const SurveyArgs& a) {
 void add_survey(CLI::App& app, std::function<int()>& run) {
   auto a = std::make_shared<SurveyArgs>();
   CLI::App* sub = app.add_subcommand("survey", "explore every registered structure in its variants and print one table");
-  sub->add_option("--schedules", a->schedules, "PCT schedules per row (default: each structure's own)");
+  sub->add_option("--schedules", a->schedules, "schedules per row (default: each structure's own)");
+  sub->add_option("--strategy", a->o.strategy,
+                  "portfolio (default: " + explore::portfolio_text() + " in turns), random, pct or pos")
+      ->check(CLI::IsMember({"portfolio", "random", "pct", "pos"}));
   sub->add_option("--only", a->only, "survey only these structures (gpulin list)")
       ->check(CLI::IsMember(registry::structures().names()));
   sub->add_option("--jobs", a->jobs, "rows explored at once (default: the cores)")->check(CLI::Range(1u, 1024u));

@@ -1,7 +1,6 @@
 #include "sim/trace/trace_clocks.h"
 
 #include <algorithm>
-#include <unordered_map>
 
 #include "common/seed_mix.h"
 
@@ -17,6 +16,53 @@ struct WordState {
   std::vector<std::pair<uint32_t, uint32_t>> reads;  // (actor, event)
 };
 
+// The words a run touched, each with its state: open addressing over a table kept
+// from run to run (a thread's runs reuse it; a generation number empties it).
+class WordTable {
+ public:
+  void reset() {
+    ++generation_;
+    used_ = 0;
+    if (slots_.empty()) grow(1024);
+  }
+  WordState& at(uintptr_t word) {
+    if (2 * (used_ + 1) > slots_.size()) grow(2 * slots_.size());
+    size_t i = hash(word) & (slots_.size() - 1);
+    while (slots_[i].generation == generation_ && slots_[i].word != word) i = (i + 1) & (slots_.size() - 1);
+    Slot& s = slots_[i];
+    if (s.generation != generation_) {
+      s = {word, generation_, static_cast<uint32_t>(used_)};
+      if (states_.size() <= used_) states_.emplace_back();
+      states_[used_].last_write = kNone;
+      states_[used_].reads.clear();
+      ++used_;
+    }
+    return states_[s.state];
+  }
+
+ private:
+  struct Slot {
+    uintptr_t word = 0;
+    uint32_t generation = 0;
+    uint32_t state = 0;
+  };
+  static size_t hash(uintptr_t w) { return static_cast<size_t>((w >> 2) * 0x9e3779b97f4a7c15ULL >> 17); }
+  void grow(size_t n) {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(n, Slot{});
+    for (const Slot& s : old)
+      if (s.generation == generation_) {
+        size_t i = hash(s.word) & (n - 1);
+        while (slots_[i].generation == generation_) i = (i + 1) & (n - 1);
+        slots_[i] = s;
+      }
+  }
+  std::vector<Slot> slots_;
+  std::vector<WordState> states_;
+  size_t used_ = 0;
+  uint32_t generation_ = 0;
+};
+
 // Each actor's last event with each record flag.
 struct RecordState {
   std::vector<uint32_t> last[4];
@@ -27,7 +73,10 @@ struct RecordState {
 constexpr uint8_t kFlags[4] = {kOpens, kCloses, kLp, kSerial};
 }  // namespace
 
-TraceClocks::TraceClocks(const EventLog& log, uint32_t actors, bool want_races) : actors_(actors) {
+void TraceClocks::compute(const EventLog& log, uint32_t actors, bool want_races) {
+  actors_ = actors;
+  races_.clear();
+  fingerprint_ = 0;
   const auto& events = log.events();
   const auto& accesses = log.accesses();
   const size_t n = events.size();
@@ -35,29 +84,36 @@ TraceClocks::TraceClocks(const EventLog& log, uint32_t actors, bool want_races) 
   local_.resize(n);
   actor_.resize(n);
   std::vector<uint32_t> last_of(actors, kNone), count_of(actors, 0);
-  std::unordered_map<uintptr_t, WordState> words;
+  thread_local WordTable words;
+  words.reset();
   RecordState recs(actors);
   std::vector<uint32_t> preds;
   for (uint32_t k = 0; k < n; ++k) {
     const EventLog::Event& e = events[k];
     const uint32_t p = e.actor;
     actor_[k] = p;
-    local_[k] = count_of[p]++;
+    // An event that touched nothing (an actor's start, a resumption after parking)
+    // is stuttering: it takes its place and clock from its actor's next visible
+    // event, and is not part of the trace's identity.
+    const bool visible = e.last > e.first || e.records || e.choices;
+    local_[k] = visible ? count_of[p]++ : count_of[p];
     // The events k depends on directly (besides its actor's previous one).
     preds.clear();
     for (uint32_t a = e.first; a < e.last; ++a) {
-      WordState& w = words[accesses[a].word];
+      WordState& w = words.at(accesses[a].word);
       if (w.last_write != kNone) preds.push_back(w.last_write);
       if (accesses[a].write)
         for (const auto& r : w.reads) preds.push_back(r.second);
     }
-    for (int f = 0; f < 4; ++f)
+    for (int f = 0; f < 4 && e.records; ++f)
       for (int g = 0; g < 4; ++g)
         if ((e.records & kFlags[f]) && records_dependent(kFlags[f], kFlags[g]))
           for (uint32_t q = 0; q < actors; ++q)
             if (q != p && recs.last[g][q] != kNone) preds.push_back(recs.last[g][q]);
-    std::sort(preds.begin(), preds.end(), std::greater<>());
-    preds.erase(std::unique(preds.begin(), preds.end()), preds.end());
+    if (want_races && preds.size() > 1) {
+      std::sort(preds.begin(), preds.end(), std::greater<>());
+      preds.erase(std::unique(preds.begin(), preds.end()), preds.end());
+    }
     // Later predecessors first: an earlier one already covered by a later one's
     // clock is ordered through it, not a race.
     uint32_t* c = clocks_.data() + size_t(k) * actors;
@@ -68,11 +124,11 @@ TraceClocks::TraceClocks(const EventLog& log, uint32_t actors, bool want_races) 
       const uint32_t* cj = clock(j);
       for (uint32_t q = 0; q < actors; ++q) c[q] = std::max(c[q], cj[q]);
     }
-    c[p] = local_[k] + 1;
+    c[p] = visible ? local_[k] + 1 : local_[k];
     last_of[p] = k;
     // The word states and records after k.
     for (uint32_t a = e.first; a < e.last; ++a) {
-      WordState& w = words[accesses[a].word];
+      WordState& w = words.at(accesses[a].word);
       if (accesses[a].write) {
         w.last_write = k;
         w.reads.clear();
@@ -82,14 +138,15 @@ TraceClocks::TraceClocks(const EventLog& log, uint32_t actors, bool want_races) 
         else it->second = k;
       }
     }
-    for (int f = 0; f < 4; ++f)
+    for (int f = 0; f < 4 && e.records; ++f)
       if (e.records & kFlags[f]) recs.last[f][p] = k;
     // The trace's identity: an order-free sum over events of each one's actor,
     // place, clock, records and chosen values (not its words' addresses, which
     // another run of the program may place elsewhere: with the same clocks, the
     // same program reads the same values and so touches the same words).
-    uint64_t h = splitmix64(p * 0x9e3779b97f4a7c15ULL + local_[k]);
-    for (uint32_t q = 0; q < actors; ++q) h = splitmix64(h ^ (c[q] + 0x51ULL * q));
+    if (!visible) continue;
+    uint64_t h = p * 0x9e3779b97f4a7c15ULL + local_[k];
+    for (uint32_t q = 0; q < actors; ++q) h = (h ^ c[q]) * 0x100000001b3ULL + q;
     h = splitmix64(h ^ (uint64_t(e.last - e.first) << 16) ^ e.records ^ (e.choices << 24));
     fingerprint_ += h;
   }

@@ -25,10 +25,14 @@ class TraceClocks {
  public:
   // `races`: collect the races too (partial-order reduction); else only the clocks
   // and the fingerprint (coverage).
-  TraceClocks(const EventLog& log, uint32_t actors, bool races);
+  TraceClocks(const EventLog& log, uint32_t actors, bool races) { compute(log, actors, races); }
+  TraceClocks() = default;
+  // Again for another run, reusing the memory (a strategy's runs, one after another).
+  void compute(const EventLog& log, uint32_t actors, bool races);
 
-  // Event k's clock: for each actor q, how many of q's events happen before k (k
-  // itself counted for its own actor).
+  // Event k's clock: for each actor q, how many of q's visible events (those that
+  // touched a word or recorded) happen before k (k itself counted for its own
+  // actor). An event that touched nothing counts as its actor's next visible one.
   const uint32_t* clock(size_t k) const { return clocks_.data() + k * actors_; }
   // Event k's index among its actor's events.
   uint32_t local(size_t k) const { return local_[k]; }
@@ -38,7 +42,7 @@ class TraceClocks {
   uint64_t fingerprint() const { return fingerprint_; }
 
  private:
-  uint32_t actors_;
+  uint32_t actors_ = 0;
   std::vector<uint32_t> clocks_;
   std::vector<uint32_t> local_;
   std::vector<uint32_t> actor_;

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <set>
+#include <simdjson.h>
 #include <fstream>
 #include <string>
 
@@ -65,6 +67,49 @@ TEST(ScaleOut, DfsShardsOfAFailingSearchKeepItsFirstFailures) {
   const ReportFields w = report_fields(gpulin(args + " --json").out);
   EXPECT_GT(w.counts.at("violations"), 0u);  // the comparison covered failures
   EXPECT_EQ(w.first_replay.count("violation"), 1u);
+}
+
+// DPOR splits along a frontier of prefixes, each part searched by DPOR below its
+// prefix: the parts together run every trace of the whole search (a part loses the
+// sleep sets of its siblings, so together they may run some twice), and the merge
+// says the search was complete.
+TEST(ScaleOut, DporShardsTogetherRunEveryTraceOfTheWholeSearch) {
+  const std::string args = "explore --actors 3 --ops 2 --strategy dpor --schedules 100000000";
+  auto traces_and_complete = [](const std::string& json) {
+    simdjson::dom::parser parser;
+    simdjson::dom::object obj;
+    EXPECT_FALSE(parser.parse(json).get_object().get(obj)) << json;
+    std::set<std::string> traces;
+    simdjson::dom::array list;
+    EXPECT_FALSE(obj["trace_fingerprints"].get_array().get(list));
+    for (simdjson::dom::element e : list) traces.insert(std::string(e.get_string().value()));
+    bool complete = false;
+    EXPECT_FALSE(obj["dpor"]["complete"].get_bool().get(complete));
+    return std::pair{traces, complete};
+  };
+  const CliResult whole = gpulin(args + " --json");
+  ASSERT_EQ(whole.code, 0) << whole.err;
+  const auto [all, whole_complete] = traces_and_complete(whole.out);
+  EXPECT_TRUE(whole_complete);
+  EXPECT_GT(all.size(), 10u);
+  const fs::path dir = scratch_dir("dpor");
+  std::vector<uint64_t> parts;
+  const std::string files = run_shards(args, 3, dir, &parts);
+  const CliResult merged = gpulin("merge-reports --json" + files);
+  ASSERT_EQ(merged.code, 0) << merged.err;
+  const auto [union_of_parts, merged_complete] = traces_and_complete(merged.out);
+  EXPECT_EQ(union_of_parts, all);
+  EXPECT_TRUE(merged_complete);
+  EXPECT_EQ(report_fields(merged.out).counts.at("histories"), report_fields(whole.out).counts.at("histories"));
+  for (uint64_t n : parts) EXPECT_GT(n, 0u);
+  fs::remove_all(dir);
+}
+
+TEST(ScaleOut, PortfolioShardsMergeToTheWholeRun) {
+  const std::string args = "explore --actors 3 --ops 3 --schedules 300 --mutant early-root-release";
+  expect_shards_merge_to_whole(args, 4, "portfolio");
+  const ReportFields w = report_fields(gpulin(args + " --json").out);
+  EXPECT_GT(w.counts.at("violations"), 0u);  // the comparison covered failures
 }
 
 TEST(ScaleOut, PctShardsMergeToTheWholeRun) {

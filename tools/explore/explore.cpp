@@ -6,13 +6,20 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <set>
+#include <unordered_map>
 #include <unordered_set>
+
+#include <fmt/format.h>
 
 #include "histories/jsonl_writer.h"
 #include "sim/strategies/dfs_strategy.h"
+#include "sim/strategies/dpor_strategy.h"
 #include "sim/strategies/pct_strategy.h"
+#include "sim/strategies/pos_strategy.h"
 #include "sim/strategies/random_strategy.h"
 #include "sim/strategies/replay_strategy.h"
+#include "sim/strategies/traced_strategy.h"
 
 namespace gpulin::explore {
 
@@ -22,12 +29,45 @@ bool ExploreSummary::found_bug() const {
   return false;
 }
 
-std::unique_ptr<sim::Strategy> make_strategy(const ExploreOptions& o, uint64_t seed, uint64_t pct_length) {
-  if (o.strategy == "random") return std::make_unique<sim::RandomStrategy>(seed);
-  if (o.strategy == "pct") return std::make_unique<sim::PctStrategy>(seed, o.depth, pct_length);
-  if (o.strategy == "dfs") return std::make_unique<sim::DfsStrategy>(o.preemptions);
-  throw std::invalid_argument("unknown strategy '" + o.strategy + "' (random, pct, dfs)");
+namespace {
+// The portfolio's turns: PCT at three depths (a bug of depth d needs d - 1 well-placed
+// preemptions), partial order sampling twice (even over traces), a random walk
+// (many shallow preemptions: what an allocator's races need). PCT at depth 3 comes
+// first, the strategy the explorer used alone before.
+const PortfolioMember kPortfolio[] = {{"pct", 3}, {"pos", 0}, {"random", 0}, {"pct", 2}, {"pos", 0}, {"pct", 5}};
+constexpr uint64_t kPortfolioTurns = sizeof(kPortfolio) / sizeof(kPortfolio[0]);
+}  // namespace
+
+PortfolioMember portfolio_member(uint64_t index) { return kPortfolio[index % kPortfolioTurns]; }
+
+std::string portfolio_text() {
+  std::string out;
+  for (const PortfolioMember& m : kPortfolio) {
+    if (!out.empty()) out += ", ";
+    out += m.strategy;
+    if (m.strategy == "pct") out += fmt::format(" d={}", m.depth);
+  }
+  return out;
 }
+
+std::unique_ptr<sim::Strategy> make_strategy(const ExploreOptions& o, uint64_t seed, uint64_t pct_length,
+                                             uint64_t index) {
+  std::string name = o.strategy;
+  uint32_t depth = o.depth;
+  if (name == "portfolio") {
+    const PortfolioMember m = portfolio_member(index);
+    name = m.strategy;
+    depth = m.depth;
+  }
+  if (name == "random") return std::make_unique<sim::RandomStrategy>(seed);
+  if (name == "pct") return std::make_unique<sim::PctStrategy>(seed, depth, pct_length);
+  if (name == "pos") return std::make_unique<sim::PosStrategy>(seed);
+  if (name == "dfs") return std::make_unique<sim::DfsStrategy>(o.preemptions);
+  if (name == "dpor") return std::make_unique<sim::DporStrategy>();
+  throw std::invalid_argument("unknown strategy '" + o.strategy + "' (portfolio, random, pct, pos, dfs, dpor)");
+}
+
+bool is_systematic(const std::string& strategy) { return strategy == "dfs" || strategy == "dpor"; }
 
 ExploreProgress::ExploreProgress(const ExploreOptions& options)
     : o_(options), start_(std::chrono::steady_clock::now()), last_(start_) {}
@@ -77,9 +117,11 @@ namespace {
 // The part `u` of a split run; without a split, the whole run.
 std::vector<WorkUnit> plan_units(const ExploreOptions& o, const HistoryExploration& steps) {
   if (!o.units) return {WorkUnit{0, o.schedules, {}}};
-  if (o.strategy != "dfs") return schedule_parts(o.schedules, schedule_chunk(o.schedules));
+  if (!is_systematic(o.strategy)) return schedule_parts(o.schedules, schedule_chunk(o.schedules));
   const uint32_t actors = steps.generate(o.seed);
-  return dfs_frontier(o.preemptions, [&](sim::Strategy& probe) {
+  // dpor's parts: subtrees of the search with no bound, each searched by DPOR below
+  // its prefix (the prefix branches to every actor, so no reordering is lost).
+  return dfs_frontier(o.strategy == "dpor" ? kNoPreemptionBound : o.preemptions, [&](sim::Strategy& probe) {
     probe.begin_run(actors);
     steps.execute(probe);
   });
@@ -92,15 +134,25 @@ struct ScheduleCounter {
   ExploreSummary& sum;
   ExploreProgress& progress;
   std::unordered_set<uint64_t> seen;
+  std::unordered_map<uint64_t, uint32_t> traces;  // met, and how often
+  std::vector<uint8_t> new_trace;                  // per schedule: it met a new trace
+  sim::TracedStrategy traced;  // wraps each sampled schedule's strategy
 
+  // A sampled schedule, its trace read from its log.
   void run(sim::Strategy& strategy, uint32_t actors, uint64_t unit, uint64_t found_at) {
-    strategy.begin_run(actors);
-    run_begun(strategy, unit, found_at);
+    if (!o.coverage) {
+      strategy.begin_run(actors);
+      return run_begun(strategy, unit, found_at);
+    }
+    traced.wrap(strategy);
+    traced.begin_run(actors);
+    run_begun(traced, unit, found_at);
   }
   void run_begun(sim::Strategy& strategy, uint64_t unit, uint64_t found_at) {
     const auto t0 = std::chrono::steady_clock::now();
     const ExecutedRun run = steps.execute(strategy);
     sum.sim_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    count_trace(strategy);
     sum.points += run.points;
     sum.stale_reads += run.stale_reads;
     sum.outside_writes += run.outside_writes;
@@ -114,15 +166,61 @@ struct ScheduleCounter {
     });
     progress.update(sum);
   }
+  void count_trace(sim::Strategy& strategy) {
+    uint64_t trace = 0;
+    if (const auto* d = dynamic_cast<const sim::DporStrategy*>(&strategy)) {
+      if (d->last_run_redundant()) return new_trace.push_back(0);
+      trace = d->last_trace();
+    } else if (const auto* t = dynamic_cast<const sim::TracedStrategy*>(&strategy)) {
+      trace = t->last_trace();
+    } else {
+      return;  // not counted (options.coverage off)
+    }
+    new_trace.push_back(++traces[trace] == 1);
+  }
+  void finish_coverage() {
+    TraceCoverage& c = sum.coverage;
+    for (const auto& [trace, n] : traces) {
+      c.traces.push_back(trace);
+      c.seen_once += n == 1;
+    }
+    std::sort(c.traces.begin(), c.traces.end());
+    c.recent = (new_trace.size() + 9) / 10;
+    c.recent_new = static_cast<uint64_t>(std::count(new_trace.end() - static_cast<long>(c.recent), new_trace.end(), 1));
+  }
 };
 
-// Every schedule of the dfs subtree below the part's prefix (up to options.schedules
-// in all); true when the subtree was exhausted.
-bool explore_subtree(ScheduleCounter& c, const WorkUnit& part, uint64_t unit, uint32_t actors) {
+// Every schedule (dfs) or trace (dpor) of the subtree below the part's prefix (up to
+// options.schedules in all); true when the subtree was exhausted.
+bool explore_subtree(ScheduleCounter& c, const WorkUnit& part, uint64_t unit, uint32_t actors,
+                     const std::vector<uint32_t>& roles) {
+  if (c.o.strategy == "dpor") {
+    sim::DporStrategy dpor(part.prefix, roles);
+    bool exhausted = false;
+    for (uint64_t j = 0; c.sum.schedules < c.o.schedules; ++j) {
+      if (!dpor.begin_run(actors)) {
+        exhausted = true;
+        break;
+      }
+      c.run_begun(dpor, unit, j);
+    }
+    // At the cap: was that the last trace? (The strategy is not used after.)
+    if (!exhausted) exhausted = !dpor.begin_run(actors);
+    DporSummary& d = *c.sum.dpor;
+    const sim::DporStrategy::Stats& s = dpor.stats();
+    d.redundant += s.redundant;
+    d.races += s.races;
+    d.reversals += s.reversals;
+    d.pruned += s.pruned;
+    d.symmetric += s.symmetric;
+    d.value_choices += s.value_choices;
+    return exhausted;
+  }
   sim::DfsStrategy dfs(c.o.preemptions, part.prefix);
+  sim::TracedStrategy traced(dfs);
   for (uint64_t j = 0; c.sum.schedules < c.o.schedules; ++j) {
-    if (!dfs.begin_run(actors)) return true;
-    c.run_begun(dfs, unit, j);
+    if (!traced.begin_run(actors)) return true;
+    c.run_begun(traced, unit, j);
   }
   return dfs.exhausted();
 }
@@ -135,11 +233,11 @@ class ScheduleRange {
   explicit ScheduleRange(ScheduleCounter& c) : c_(c) {}
   void explore(const WorkUnit& part, uint64_t unit) {
     for (uint64_t i = part.first; i < part.last; ++i) {
-      if (c_.o.strategy == "pct" && !pct_measured_ && i != 0) measure_pct_length();
+      if (uses_pct() && !pct_measured_ && i != 0) measure_pct_length();
       const uint32_t actors = program_for(i);
-      auto strategy = make_strategy(c_.o, schedule_seed(c_.o.seed, i), pct_length_);
+      auto strategy = make_strategy(c_.o, schedule_seed(c_.o.seed, i), pct_length_, i);
       c_.run(*strategy, actors, unit, i);
-      if (i == 0 && c_.o.strategy == "pct") set_pct_length(static_cast<sim::PctStrategy&>(*strategy).length());
+      if (i == 0 && uses_pct()) set_pct_length(static_cast<sim::PctStrategy&>(*strategy).length());
     }
   }
 
@@ -150,8 +248,11 @@ class ScheduleRange {
     if (program != program_) actors_ = c_.steps.generate(program_seed(c_.o.seed, program)), program_ = program;
     return actors_;
   }
+  // Schedule 0 is PCT's (the portfolio's first turn is PCT too).
+  bool uses_pct() const { return c_.o.strategy == "pct" || c_.o.strategy == "portfolio"; }
   void measure_pct_length() {
-    sim::PctStrategy first(schedule_seed(c_.o.seed, 0), c_.o.depth);
+    sim::PctStrategy first(schedule_seed(c_.o.seed, 0),
+                           c_.o.strategy == "portfolio" ? portfolio_member(0).depth : c_.o.depth);
     actors_ = c_.steps.generate(c_.o.seed);
     program_ = 0;
     first.begin_run(actors_);
@@ -183,17 +284,29 @@ ExploreSummary explore_histories(const ExploreOptions& o, const HistoryExplorati
     return next < n ? std::optional<uint64_t>(next++) : std::nullopt;
   };
   UnitSource source = o.units ? o.units : whole;
-  ScheduleCounter counter{o, steps, sum, progress, {}};
+  ScheduleCounter counter{o, steps, sum, progress, {}, {}, {}};
   ScheduleRange range(counter);
-  const uint32_t dfs_actors = o.strategy == "dfs" ? steps.generate(o.seed) : 0;
-  bool exhausted = o.strategy == "dfs";
+  const bool systematic = is_systematic(o.strategy);
+  const uint32_t actors = systematic ? steps.generate(o.seed) : 0;
+  std::vector<uint32_t> roles;
+  if (o.strategy == "dpor") {
+    sum.dpor.emplace();
+    sum.dpor->actors = actors;
+    if (o.symmetry && steps.roles) {
+      roles = steps.roles();
+      sum.dpor->orbits = static_cast<uint32_t>(std::set<uint32_t>(roles.begin(), roles.end()).size());
+    }
+  }
+  bool exhausted = systematic;
   while (const auto u = source(parts.size())) {
-    if (o.strategy == "dfs")
-      exhausted = explore_subtree(counter, parts[*u], *u, dfs_actors) && exhausted;
+    if (systematic)
+      exhausted = explore_subtree(counter, parts[*u], *u, actors, roles) && exhausted;
     else
       range.explore(parts[*u], *u);
   }
+  counter.finish_coverage();
   progress.finish(sum, exhausted, counter.seen);
+  if (sum.dpor) sum.dpor->complete = exhausted && !sum.counts.count(Failure::Livelock);
   return sum;
 }
 

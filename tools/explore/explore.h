@@ -24,11 +24,17 @@ namespace gpulin::explore {
 // How a structure is explored, whichever it is (its own configuration and program
 // shape are its own: the registry row's parameters).
 struct ExploreOptions {
-  std::string strategy = "pct";  // random, pct, dfs
+  std::string strategy = "portfolio";  // portfolio, random, pct, pos, dfs, dpor
   uint32_t depth = 3;            // pct
   uint32_t preemptions = 2;      // dfs
   uint64_t schedules = 1000;
   uint64_t seed = 1;
+  // dpor: explore one representative of each orbit of actors that run the same
+  // program in the same role (HistoryExploration::roles).
+  bool symmetry = true;
+  // Count the distinct traces the schedules met (TraceCoverage): each run's steps
+  // logged and ordered by happens-before. dfs and dpor count theirs always.
+  bool coverage = true;
   // random/pct: a fresh program every `program_every` schedules (0: one program);
   // dfs always explores one program.
   uint64_t program_every = 1;
@@ -57,6 +63,29 @@ struct FailureReport {
   std::vector<sim::memory::ModelMemory::Mark> marks;  // its stale reads and race under ptx
 };
 
+// What partial-order reduction did (sim::DporStrategy::Stats), for the report.
+struct DporSummary {
+  uint64_t redundant = 0;   // sleep-set blocked runs (equivalent to one run before)
+  uint64_t races = 0;
+  uint64_t reversals = 0;
+  uint64_t pruned = 0;      // alternatives at decisions never run: each a schedule or more avoided
+  uint64_t symmetric = 0;   // of those, left out as a renaming of actors
+  uint64_t value_choices = 0;
+  uint32_t orbits = 0;      // classes of interchangeable actors (0: symmetry not used)
+  uint32_t actors = 0;
+  bool complete = false;    // every trace of the program run (no run cut short, no schedule cap)
+};
+
+// Coverage: the distinct Mazurkiewicz traces (runs equal up to reordering
+// independent steps) the run met, and how fast new ones were still coming.
+struct TraceCoverage {
+  std::vector<uint64_t> traces;  // the distinct traces' fingerprints, sorted
+  uint64_t seen_once = 0;        // traces met exactly once: seen_once / schedules estimates the
+                                 // chance that one more schedule meets a new trace (Good-Turing)
+  uint64_t recent = 0;           // schedules in the last tenth of the run
+  uint64_t recent_new = 0;       // of those, the ones that met a new trace
+};
+
 struct ExploreSummary {
   uint64_t schedules = 0;
   uint64_t points = 0;
@@ -68,7 +97,9 @@ struct ExploreSummary {
   double total_seconds = 0;  // simulator, checkers, shrinking
   uint64_t distinct_histories = 0;
   uint64_t searched = 0;
-  bool exhaustive = false;   // dfs explored every schedule within its bound
+  bool exhaustive = false;   // dfs explored every schedule within its bound; dpor every trace
+  TraceCoverage coverage;
+  std::optional<DporSummary> dpor;
   uint64_t units = 1;        // the parts the run was split into (one: unsplit)
   std::vector<uint64_t> fingerprints;  // of the distinct histories, sorted
   std::map<Failure, uint64_t> counts;  // failures by kind
@@ -113,6 +144,9 @@ struct ExecutedRun {
 struct HistoryExploration {
   // Makes a new current program from `seed`; returns its actors.
   std::function<uint32_t(uint64_t seed)> generate;
+  // Optional: each actor's role in the current program; actors of one role run the
+  // same program the same way and may be renamed (roles_of), for dpor's symmetry.
+  std::function<std::vector<uint32_t>()> roles;
   // Runs the current program once under `strategy` (begin_run already called).
   std::function<ExecutedRun(sim::Strategy& strategy)> execute;
   // Judges the last execution.
@@ -144,9 +178,37 @@ void set_schedule_field(History& h, const std::string& schedule);
 void write_failure_files(FailureReport& r, const std::string& out_dir, const std::string& name,
                          const History* history, const sim::RunResult* run = nullptr);
 
-// The strategy named by options.strategy (random, pct, dfs), seeded; PCT draws its
-// first run's change points over `pct_length` decisions.
-std::unique_ptr<sim::Strategy> make_strategy(const ExploreOptions& options, uint64_t seed, uint64_t pct_length = 64);
+// The strategy of schedule `index` (random, pct, pos, or under `portfolio` the one
+// of its turn: portfolio_member), seeded; PCT draws its first run's change points
+// over `pct_length` decisions. dfs and dpor: the whole search's.
+std::unique_ptr<sim::Strategy> make_strategy(const ExploreOptions& options, uint64_t seed, uint64_t pct_length = 64,
+                                             uint64_t index = 0);
+// The portfolio's strategy for schedule `index`: they take turns, so that any
+// stretch of schedules has them all in fixed shares.
+struct PortfolioMember {
+  std::string strategy;  // pct, pos, random
+  uint32_t depth = 0;    // pct
+};
+PortfolioMember portfolio_member(uint64_t index);
+// dfs and dpor search one program systematically; the others sample schedules.
+bool is_systematic(const std::string& strategy);
+std::string portfolio_text();
+
+// Roles from the actors' programs: equal programs, one role (numbered by first
+// appearance).
+template <class P>
+std::vector<uint32_t> roles_of(const std::vector<P>& programs) {
+  std::vector<uint32_t> roles(programs.size());
+  for (size_t a = 0; a < programs.size(); ++a) {
+    roles[a] = static_cast<uint32_t>(a);
+    for (size_t b = 0; b < a; ++b)
+      if (programs[b] == programs[a]) {
+        roles[a] = roles[b];
+        break;
+      }
+  }
+  return roles;
+}
 // Shrinking's question, "does this smaller program still fail the same way?": runs
 // `attempt` under a lenient replay of `picks`, then under up to `tries` fresh PCT
 // and random schedules; the picks of the first failing run, if any. `attempt` runs

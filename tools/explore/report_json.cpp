@@ -83,6 +83,32 @@ Failure failure_named(const Reader& in, const std::string& name, const std::stri
   in.fail(fmt::format("field '{}kind': unknown failure kind '{}'", where, name));
 }
 
+// ["00000000000000ff",...]: fingerprints as 16 hexadecimal digits each.
+std::string hex_list(const std::vector<uint64_t>& v) {
+  std::string out = "[";
+  for (size_t i = 0; i < v.size(); ++i) out += fmt::format("{}\"{:016x}\"", i ? "," : "", v[i]);
+  return out + "]";
+}
+
+std::vector<uint64_t> read_hex_list(const Reader& in, simdjson::dom::object obj, std::string_view name) {
+  std::vector<uint64_t> out;
+  size_t i = 0;
+  for (simdjson::dom::element e : in.array(obj, name)) {
+    std::string_view hex;
+    uint64_t v = 0;
+    const auto bad = [&] { in.fail(fmt::format("field '{}[{}]' must be 16 hexadecimal digits", name, i)); };
+    if (e.get_string().get(hex) || hex.size() != 16) bad();
+    for (char c : hex) {
+      const int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+      if (d < 0) bad();
+      v = v << 4 | uint64_t(d);
+    }
+    out.push_back(v);
+    ++i;
+  }
+  return out;
+}
+
 // Is a failure found at (unit, found_at) earlier in the run than one at the other?
 bool earlier(const FailureReport& a, const FailureReport& b) {
   return std::tie(a.unit, a.found_at) < std::tie(b.unit, b.found_at);
@@ -110,9 +136,17 @@ std::string report_json(const ExploreReport& r) {
                        json_quoted(f.schedule), json_quoted(f.history_path));
     first = false;
   }
-  out += "],\"fingerprints\":[";
-  for (size_t i = 0; i < s.fingerprints.size(); ++i) out += fmt::format("{}\"{:016x}\"", i ? "," : "", s.fingerprints[i]);
-  return out + "]}";
+  out += "],\"fingerprints\":" + hex_list(s.fingerprints);
+  const TraceCoverage& c = s.coverage;
+  out += fmt::format(",\"traces\":{},\"traces_once\":{},\"recent_schedules\":{},\"recent_new_traces\":{},"
+                     "\"trace_fingerprints\":{}",
+                     c.traces.size(), c.seen_once, c.recent, c.recent_new, hex_list(c.traces));
+  if (!s.dpor) return out + ",\"dpor\":null}";
+  const DporSummary& d = *s.dpor;
+  return out + fmt::format(",\"dpor\":{{\"complete\":{},\"redundant\":{},\"races\":{},\"reversals\":{},"
+                           "\"pruned\":{},\"symmetric\":{},\"value_choices\":{},\"orbits\":{},\"actors\":{}}}}}",
+                           d.complete, d.redundant, d.races, d.reversals, d.pruned, d.symmetric, d.value_choices,
+                           d.orbits, d.actors);
 }
 
 ExploreReport parse_report_json(const std::string& text, const std::string& source) {
@@ -159,23 +193,33 @@ ExploreReport parse_report_json(const std::string& text, const std::string& sour
     if (!s.counts.count(fr.kind)) in.fail(fmt::format("field '{}kind': a first {} but none counted", where, to_string(fr.kind)));
     s.first[fr.kind] = std::move(fr);
   }
-  i = 0;
-  for (simdjson::dom::element e : in.array(obj, "fingerprints")) {
-    std::string_view hex;
-    uint64_t v = 0;
-    const auto bad = [&] { in.fail(fmt::format("field 'fingerprints[{}]' must be 16 hexadecimal digits", i)); };
-    if (e.get_string().get(hex) || hex.size() != 16) bad();
-    for (char c : hex) {
-      const int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-      if (d < 0) bad();
-      v = v << 4 | uint64_t(d);
-    }
-    s.fingerprints.push_back(v);
-    ++i;
-  }
+  s.fingerprints = read_hex_list(in, obj, "fingerprints");
   if (s.fingerprints.size() != s.distinct_histories)
     in.fail(fmt::format("field 'fingerprints' holds {} but 'histories' says {}", s.fingerprints.size(),
                         s.distinct_histories));
+  TraceCoverage& c = s.coverage;
+  c.traces = read_hex_list(in, obj, "trace_fingerprints");
+  if (c.traces.size() != in.number(obj, "traces"))
+    in.fail(fmt::format("field 'trace_fingerprints' holds {} but 'traces' says {}", c.traces.size(),
+                        in.number(obj, "traces")));
+  c.seen_once = in.number(obj, "traces_once");
+  c.recent = in.number(obj, "recent_schedules");
+  c.recent_new = in.number(obj, "recent_new_traces");
+  simdjson::dom::element dpor = in.field(obj, "dpor", "");
+  if (!dpor.is_null()) {
+    simdjson::dom::object d;
+    if (dpor.get_object().get(d)) in.fail("field 'dpor' must be an object or null");
+    DporSummary& ds = s.dpor.emplace();
+    ds.complete = in.boolean(d, "complete");
+    ds.redundant = in.number(d, "redundant", "dpor.");
+    ds.races = in.number(d, "races", "dpor.");
+    ds.reversals = in.number(d, "reversals", "dpor.");
+    ds.pruned = in.number(d, "pruned", "dpor.");
+    ds.symmetric = in.number(d, "symmetric", "dpor.");
+    ds.value_choices = in.number(d, "value_choices", "dpor.");
+    ds.orbits = static_cast<uint32_t>(in.number(d, "orbits", "dpor."));
+    ds.actors = static_cast<uint32_t>(in.number(d, "actors", "dpor."));
+  }
   return r;
 }
 
@@ -188,7 +232,7 @@ ExploreReport merge_reports(const std::vector<ExploreReport>& reports, const std
   s.exhaustive = true;
   s.units = 0;
   std::map<std::string, std::string> shard_source;  // a shard's split -> the report that holds it
-  std::vector<uint64_t> fingerprints;
+  std::vector<uint64_t> fingerprints, traces;
   for (size_t i = 0; i < reports.size(); ++i) {
     const ExploreReport& r = reports[i];
     if (r.run != m.run) {
@@ -215,11 +259,36 @@ ExploreReport merge_reports(const std::vector<ExploreReport>& reports, const std
     for (const auto& [kind, f] : p.first)
       if (!s.first.count(kind) || earlier(f, s.first[kind])) s.first[kind] = f;
     fingerprints.insert(fingerprints.end(), p.fingerprints.begin(), p.fingerprints.end());
+    traces.insert(traces.end(), p.coverage.traces.begin(), p.coverage.traces.end());
+    // Coverage's rates are each part's: summed, they bound the union's (a trace met
+    // once in each of two parts was met twice).
+    s.coverage.seen_once += p.coverage.seen_once;
+    s.coverage.recent += p.coverage.recent;
+    s.coverage.recent_new += p.coverage.recent_new;
+    if (p.dpor) {
+      if (!s.dpor) {
+        s.dpor.emplace();
+        s.dpor->complete = true;
+        s.dpor->orbits = p.dpor->orbits;
+        s.dpor->actors = p.dpor->actors;
+      }
+      DporSummary& d = *s.dpor;
+      d.complete = d.complete && p.dpor->complete;
+      d.redundant += p.dpor->redundant;
+      d.races += p.dpor->races;
+      d.reversals += p.dpor->reversals;
+      d.pruned += p.dpor->pruned;
+      d.symmetric += p.dpor->symmetric;
+      d.value_choices += p.dpor->value_choices;
+    }
   }
   std::sort(fingerprints.begin(), fingerprints.end());
   fingerprints.erase(std::unique(fingerprints.begin(), fingerprints.end()), fingerprints.end());
   s.fingerprints = std::move(fingerprints);
   s.distinct_histories = s.fingerprints.size();
+  std::sort(traces.begin(), traces.end());
+  traces.erase(std::unique(traces.begin(), traces.end()), traces.end());
+  s.coverage.traces = std::move(traces);
   std::string shards;
   for (const auto& [split, source] : shard_source) shards += (shards.empty() ? "" : ",") + split.substr(6);
   m.split = shards.empty() ? fmt::format("merged {} reports", reports.size()) : "shards " + shards;

@@ -50,6 +50,9 @@ uint64_t schedule_seed(uint64_t seed, uint64_t index);
 // whole.
 uint64_t program_seed(uint64_t seed, uint64_t index);
 
+// A bound no search reaches: dpor's frontier splits the search of every schedule.
+constexpr uint32_t kNoPreemptionBound = 1u << 30;
+
 // dfs: a frontier of disjoint subtrees that together hold every schedule within
 // `bound` preemptions, in the order the unsharded search meets them. `run_once`
 // runs the program once under the strategy it is given (begin_run included). The

@@ -67,6 +67,9 @@ ExploreSummary run_heap_explore(const ExploreOptions& o, const HeapConfig& confi
     program = generate_program(shape, seed);
     return static_cast<uint32_t>(program.actors.size());
   };
+  // The heap's code never reads its block's index: blocks with the same operations
+  // are interchangeable.
+  steps.roles = [&] { return roles_of(program.actors); };
   steps.execute = [&](sim::Strategy& strategy) {
     e = runner.execute(program, strategy, o.max_points);
     return ExecutedRun{e.run.points, &e.history, 0, e.run.stale_reads, e.run.outside_writes};

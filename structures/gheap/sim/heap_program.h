@@ -13,6 +13,7 @@ namespace gpulin::explore {
 struct HeapOp {
   bool insert = true;
   std::vector<uint32_t> keys;  // insert only: 1..k keys
+  bool operator==(const HeapOp&) const = default;
 };
 
 struct Program {
