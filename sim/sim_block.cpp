@@ -8,7 +8,8 @@
 namespace gpulin::sim {
 
 SimBlock::SimBlock(Simulator& sim, unsigned char* smem, size_t smem_bytes, uint32_t warps)
-    : sim_(sim), smem_(smem), smem_bytes_(smem_bytes), warps_(warps), bars_(smem_bytes / 8), lanes_(sim, warps) {}
+    : sim_(sim), smem_(smem), smem_bytes_(smem_bytes), warps_(warps), bars_(smem_bytes / 8), lanes_(sim, warps),
+      id_(sim.next_block_id()) {}
 
 bool SimBlock::in_smem(const void* p, size_t n) const {
   const auto* b = static_cast<const unsigned char*>(p);
@@ -18,11 +19,10 @@ bool SimBlock::in_smem(const void* p, size_t n) const {
 SimBlock::Barrier& SimBlock::at(const uint64_t* bar) {
   const auto off = reinterpret_cast<const unsigned char*>(bar) - smem_;
   if (!in_smem(bar, 8) || off % 8 != 0) sim_.fault("mbarrier outside shared memory or misaligned");
-  Barrier& b = bars_[static_cast<size_t>(off) / 8];
-  // Every barrier operation changes the barrier's state (a wait only reads it, by
-  // parking on its phase): in a log of events, all of them depend on one another.
-  sim_.touch(&b.phase, 4, true);
-  return b;
+  // Every barrier operation changes the barrier's state: in a log of events, all of
+  // them depend on one another (ids 1.. : the block barrier is 0).
+  sim_.touch_object((uint64_t{id_} + 1) << 32 | (static_cast<uint64_t>(off) / 8 + 1), true);
+  return bars_[static_cast<size_t>(off) / 8];
 }
 
 void SimBlock::init_barrier(uint64_t* bar, uint32_t count) {
@@ -89,13 +89,13 @@ void SimBlock::count_arrival(uint64_t* bar) {
 void SimBlock::wait(uint64_t* bar, uint32_t parity) {
   Barrier& b = at(bar);
   if (!b.initialised) sim_.fault("wait on an uninitialised mbarrier");
-  while ((b.phase & 1u) == (parity & 1u)) sim_.park(&b.phase, b.phase);
+  while ((b.phase & 1u) == (parity & 1u)) sim_.park(&b.phase, b.phase, /*logged=*/true);
   if (auto* m = sim_.memory()) m->take_in(sim_.current(), b.completed_view);
   lanes_.acquire_warp(sim_.current(), b.completed_clock);
 }
 
 void SimBlock::block_sync() {
-  sim_.touch(&sync_generation_, 4, true);
+  sim_.touch_object((uint64_t{id_} + 1) << 32, true);
   sync_actors_.push_back(sim_.current());
   if (++sync_arrived_ == warps_) {
     sync_arrived_ = 0;
@@ -111,7 +111,7 @@ void SimBlock::block_sync() {
     return;
   }
   const uint32_t seen = sync_generation_;
-  while (sync_generation_ == seen) sim_.park(&sync_generation_, seen);
+  while (sync_generation_ == seen) sim_.park(&sync_generation_, seen, /*logged=*/true);
 }
 
 }  // namespace gpulin::sim

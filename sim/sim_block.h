@@ -99,6 +99,7 @@ class SimBlock {
   uint64_t bulk_bytes_ = 0, bulk_copies_ = 0;
   LaneClocks lanes_;
   std::unique_ptr<PrivateRegion> smem_region_;
+  uint32_t id_;  // the run's SimBlock number (Simulator::next_block_id)
 };
 
 }  // namespace gpulin::sim

@@ -171,6 +171,7 @@ RunResult Simulator::run(uint32_t actors, const Body& body, Strategy& strategy, 
     impl_->actors.clear();
     result_ = nullptr;
     log_ = nullptr;
+    blocks_made_ = 0;
     if (model_) model_->end_run();
     throw;
   }
@@ -186,6 +187,7 @@ RunResult Simulator::run(uint32_t actors, const Body& body, Strategy& strategy, 
   impl_->unwind_all();
   impl_->actors.clear();
   log_ = nullptr;
+  blocks_made_ = 0;
   strategy.end_run(result.picks.size());
   result_ = nullptr;
   if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
@@ -244,14 +246,14 @@ void Simulator::point() {
   else if (log_) log_event(EventLog::kForced);  // one event per point, however many could run
 }
 
-void Simulator::park(const uint32_t* addr, uint32_t seen) {
+void Simulator::park(const uint32_t* addr, uint32_t seen, bool logged) {
   if (memory::unguarded_load(addr) != seen) return;
   const uint32_t me = running_;
   // The check is a read of the word (usually the event's own failed CAS or load of
   // it). It stays in the log: a lock taken before another actor's attempt races with
   // that attempt, which is how DPOR finds the order where the other actor takes the
   // lock first. Once woken, the actor reads the word again at its next point.
-  touch(addr, 4, false);
+  if (!logged) touch(addr, 4, false);
   impl_->actors[me].wait_addr = addr;
   impl_->actors[me].wait_seen = seen;
   runnable_ &= ~(ActorSet(1) << me);
@@ -267,13 +269,16 @@ void Simulator::log_touch(const void* addr, uint32_t bytes, bool write) {
   // A word of a declared shared region is named by its place in the region, so that
   // another run, whose runner may have placed the region elsewhere, names it alike.
   const auto* p = static_cast<const std::byte*>(addr);
-  for (size_t r = 0; r < shared_regions_.size(); ++r) {
-    const auto* at = static_cast<const std::byte*>(shared_regions_[r].at);
-    if (p >= at && p < at + shared_regions_[r].bytes) {
-      log_->touch(reinterpret_cast<const void*>(((r + 1) << 48) + static_cast<uintptr_t>(p - at)), bytes, write);
-      return;
+  size_t r = 0;
+  for (const auto* regions : {&shared_regions_, &named_regions_})
+    for (const memory::GuardedRange& g : *regions) {
+      ++r;
+      const auto* at = static_cast<const std::byte*>(g.at);
+      if (p >= at && p < at + g.bytes) {
+        log_->touch(reinterpret_cast<const void*>((r << 48) + static_cast<uintptr_t>(p - at)), bytes, write);
+        return;
+      }
     }
-  }
   log_->touch(addr, bytes, write);
 }
 

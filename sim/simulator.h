@@ -76,7 +76,9 @@ class Simulator {
 
   // Called from inside an actor (through the execution context).
   void point();
-  void park(const uint32_t* addr, uint32_t seen);
+  // `logged`: the caller reported the read of *addr itself (a SimBlock names its
+  // barriers by id: Simulator::touch_object).
+  void park(const uint32_t* addr, uint32_t seen, bool logged = false);
   void wrote(const uint32_t* addr) {
     if (parked_) wake(addr);
   }
@@ -90,7 +92,15 @@ class Simulator {
   void records(uint8_t flags) {
     if (log_) [[unlikely]] log_->record(setting_.mode == memory::MemoryMode::Sc ? flags : uint8_t{kSerial});
   }
-  void sc_fence() { touch(&sc_fence_word_, 4, true); }
+  void sc_fence() { touch_object(kScFenceObject, true); }
+  // The same for an object of the simulator's own (a SimBlock's barrier), named by
+  // `id` so that every run names it alike wherever it lives.
+  void touch_object(uint64_t id, bool write) {
+    if (log_) [[unlikely]] log_->touch(reinterpret_cast<const void*>((uint64_t{0xff} << 56) | (id << 2)), 4, write);
+  }
+  // The SimBlocks made for a run number themselves from 0 (their objects' ids); the
+  // count restarts after each run.
+  uint32_t next_block_id() { return blocks_made_++; }
   // A decision inside an actor that is not a scheduling one: one of `options`
   // values (the strategy's choose; the last is the default). Recorded in the run's
   // picks (marked, kChoiceMark), so a replay makes the same choice. At most 64 options.
@@ -120,6 +130,11 @@ class Simulator {
   // until set again. Memory a structure views as private (x.private_view) is not
   // shared: its checked pointers read it directly.
   void set_shared_regions(std::vector<memory::GuardedRange> regions) { shared_regions_ = std::move(regions); }
+  // Memory the actors reach through the context that the runner also reads or writes
+  // itself between steps (inputs, outputs), so not guarded: named by its place, as a
+  // shared region's words are, in a log of events (Strategy::event_log). Kept until
+  // set again.
+  void set_named_regions(std::vector<memory::GuardedRange> regions) { named_regions_ = std::move(regions); }
 
  private:
   struct Impl;
@@ -134,7 +149,7 @@ class Simulator {
   memory::MemorySetting setting_;
   bool site_hooks_ = false;
   std::unique_ptr<memory::ModelMemory> model_;
-  std::vector<memory::GuardedRange> shared_regions_;
+  std::vector<memory::GuardedRange> shared_regions_, named_regions_;
   uint32_t running_ = 0;
   ActorSet runnable_ = 0;
   uint32_t parked_ = 0;
@@ -147,7 +162,8 @@ class Simulator {
   std::exception_ptr error_;  // thrown inside an actor, rethrown by run()
   std::function<void()> quiescent_hook_;
   EventLog* log_ = nullptr;
-  uint32_t sc_fence_word_ = 0;
+  static constexpr uint64_t kScFenceObject = 0;
+  uint32_t blocks_made_ = 0;
 };
 
 }  // namespace gpulin::sim

@@ -92,6 +92,9 @@ void add_ablate(CLI::App& app, std::function<int()>& run) {
   add_param_options(
       sub, [](const registry::StructureRow& row) -> const std::vector<registry::Param>& { return row.params; },
       args->given);
+  // PCT by default, not the explorer's portfolio: the results in bench/results/ablate/
+  // were measured so, and a weakening's verdict is a comparison of runs of one strategy.
+  o.strategy = "pct";
   add_schedule_options(sub, o, "schedules per weakening (and for the code as written)");
   sub->add_option("--jobs", args->jobs, "weakenings explored at once (default: the cores)")->check(CLI::Range(1u, 1024u));
   sub->callback([args, &run] { run = [args]() { return run_ablate(*args); }; });

@@ -1,6 +1,7 @@
 #include "sim/strategies/dpor_strategy.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <stdexcept>
 
 #include "sim/trace/trace_clocks.h"
@@ -172,9 +173,13 @@ void DporStrategy::end_run(uint64_t decisions) {
       f.event_known = true;
     } else if (!same_accesses(f.event, log_, k)) {
       // Sleep sets compare events of different runs by their words.
+      const auto& e = events[k];
+      char word[32] = "none";
+      if (e.last > e.first) std::snprintf(word, sizeof word, "%#llx", static_cast<unsigned long long>(log_.accesses()[e.first].word));
       throw std::logic_error(
-          "dpor: the event at decision " + std::to_string(d) +
-          " touched other words than in an earlier run of the same decisions: the program's shared memory moved "
+          "dpor: the event at decision " + std::to_string(d) + " (actor " + std::to_string(e.actor) +
+          ", first word " + word +
+          ") touched other words than in an earlier run of the same decisions: the program's shared memory moved "
           "between runs; its runner must declare it (Simulator::set_shared_regions)");
     }
   }

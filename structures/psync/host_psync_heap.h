@@ -41,6 +41,14 @@ class HostPsyncHeap {
             {buffers_.data(), buffers_.size() * sizeof(Key)},
             {table_.data(), table_.size() * sizeof(uint32_t)}};
   }
+  // The keys handed in and out and the scratch: reached through the context too, but
+  // read and written by the controller between steps, so not guarded (named for a
+  // log of events only: Simulator::set_named_regions).
+  std::vector<std::pair<const void*, size_t>> io_bytes() const {
+    return {{new_keys_.data(), new_keys_.size() * sizeof(Key)},
+            {out_.data(), out_.size() * sizeof(Key)},
+            {scratch_.data(), scratch_.size() * sizeof(Key)}};
+  }
 
  private:
   std::vector<Key> nodes_, buffers_;

@@ -2,7 +2,7 @@
 // structure and model; the template structure explores, fails with its mutant and
 // replays like the built-in ones; an option another structure owns is refused by
 // name; the survey runs a row per registered structure and variant; every one
-// writes shared memory through its context.
+// writes shared memory through its context and runs under DPOR.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -84,6 +84,21 @@ TEST(RegistryCli, EveryStructureReachesSharedMemoryThroughItsContext) {
     ASSERT_TRUE(r.code == 0 || r.code == 1) << s << " failed to run (exit " << r.code << "):\n" << r.err;
     EXPECT_NE(r.out.find("\"outside_writes\":0,"), std::string::npos) << s << " writes around its context:\n" << r.out;
   }
+}
+
+// DPOR compares events of different runs by the words they touched: every
+// structure's runner names its memory alike from run to run (shared and named
+// regions, SimBlock objects), under sc and under ptx, or the search stops with an
+// error (exit 2).
+TEST(RegistryCli, EveryStructureRunsUnderDpor) {
+  for (const char* s : kStructures)
+    for (const char* memory : {"sc", "ptx"}) {
+      const std::string variant = std::string(s) == "slab-multimap" ? " --variant fixed" : "";
+      const CliResult r = gpulin(std::string("explore --strategy dpor --schedules 40 --json --memory ") + memory +
+                                 " --structure " + s + variant);
+      ASSERT_TRUE(r.code == 0 || r.code == 1) << s << " under " << memory << " (exit " << r.code << "):\n" << r.err;
+      EXPECT_NE(r.out.find("\"dpor\":{"), std::string::npos) << r.out;
+    }
 }
 
 TEST(RegistryCli, TheSurveyHasARowPerStructureAndVariant) {

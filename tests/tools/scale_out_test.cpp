@@ -74,7 +74,7 @@ TEST(ScaleOut, DfsShardsOfAFailingSearchKeepItsFirstFailures) {
 // sleep sets of its siblings, so together they may run some twice), and the merge
 // says the search was complete.
 TEST(ScaleOut, DporShardsTogetherRunEveryTraceOfTheWholeSearch) {
-  const std::string args = "explore --actors 3 --ops 2 --strategy dpor --schedules 100000000";
+  const std::string args = "explore --actors 2 --ops 2 --seed 4 --strategy dpor --schedules 100000000";
   auto traces_and_complete = [](const std::string& json) {
     simdjson::dom::parser parser;
     simdjson::dom::object obj;
@@ -91,7 +91,7 @@ TEST(ScaleOut, DporShardsTogetherRunEveryTraceOfTheWholeSearch) {
   ASSERT_EQ(whole.code, 0) << whole.err;
   const auto [all, whole_complete] = traces_and_complete(whole.out);
   EXPECT_TRUE(whole_complete);
-  EXPECT_GT(all.size(), 10u);
+  EXPECT_EQ(all.size(), 62u);
   const fs::path dir = scratch_dir("dpor");
   std::vector<uint64_t> parts;
   const std::string files = run_shards(args, 3, dir, &parts);
@@ -100,7 +100,6 @@ TEST(ScaleOut, DporShardsTogetherRunEveryTraceOfTheWholeSearch) {
   const auto [union_of_parts, merged_complete] = traces_and_complete(merged.out);
   EXPECT_EQ(union_of_parts, all);
   EXPECT_TRUE(merged_complete);
-  EXPECT_EQ(report_fields(merged.out).counts.at("histories"), report_fields(whole.out).counts.at("histories"));
   for (uint64_t n : parts) EXPECT_GT(n, 0u);
   fs::remove_all(dir);
 }

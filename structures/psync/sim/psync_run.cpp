@@ -154,6 +154,7 @@ PsyncExecution execute_psync(const PsyncConfig& c, const PsyncProgram& p, sim::S
   thread_local sim::Simulator sim;
   sim.set_memory_mode(c.memory);
   sim.set_shared_regions(sim::memory::ranges_of(heap.shared_bytes()));
+  sim.set_named_regions(sim::memory::ranges_of(heap.io_bytes()));
   SimRun run{c, p, h, ctl, sim, {}, {}};
   sim::SimBlock block(sim, nullptr, 0, e.actors);
   // Between steps every actor waits at the barrier: the heap property must hold on
