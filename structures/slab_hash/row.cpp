@@ -49,7 +49,10 @@ StructureRow slab_row(slab_hash::Mode mode) {
   row.model = explore::slab_mode_name(mode);
   row.lp_rules = {"explicit"};
   row.params = {{"warps", "warps (actors)", "4", 1, sim::kMaxActors},
-                {"ops", "operations per warp, one a lane", "16", 0, 32},
+                // A set's slab holds 30 keys: 24 operations a warp grow a bucket's
+                // list past its base slab, so that a search must follow it and warps
+                // race to append a slab (the mutants search-first-slab, lost-next-cas).
+                {"ops", "operations per warp, one a lane", mode == slab_hash::Mode::Set ? "24" : "16", 0, 32},
                 {"keys", "keys are drawn from [0, N)", "40", 1, 0xfffffffeu},
                 {"buckets", "buckets (base slabs)", "1", 1, 4096},
                 {"alloc", "SlabAlloc-light or the regular SlabAlloc", "light", std::vector<std::string>{"light", "regular"}}};
