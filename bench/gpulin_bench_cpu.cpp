@@ -243,12 +243,15 @@ void bench_sim(const Options& o) {
   for (auto flavor : {gheap::Flavor::TopDown, gheap::Flavor::BottomUp}) {
     struct Mode {
       sim::memory::MemoryMode memory;
+      bool coverage = false;  // each run logged and its trace named (explore's default)
       std::vector<double> pps, per_sched;
       std::map<std::string, uint64_t> failures;  // by kind, over all runs
       uint64_t stale = 0;
     };
-    Mode modes[2] = {{sim::memory::MemoryMode::Sc, {}, {}, {}, 0}, {sim::memory::MemoryMode::Ptx, {}, {}, {}, 0}};
-    std::vector<double> ratios;
+    Mode modes[3] = {{sim::memory::MemoryMode::Sc, false, {}, {}, {}, 0},
+                     {sim::memory::MemoryMode::Ptx, false, {}, {}, {}, 0},
+                     {sim::memory::MemoryMode::Sc, true, {}, {}, {}, 0}};
+    std::vector<double> ratios, coverage_ratios;
     for (int r = 0; r < o.runs; ++r) {
       for (Mode& m : modes) {
         explore::HeapExploreOptions eo;
@@ -264,6 +267,7 @@ void bench_sim(const Options& o) {
         eo.seed = 1;
         eo.judge.search_max_ops = 0;
         eo.shrink = false;
+        eo.coverage = m.coverage;
         const explore::ExploreSummary sum = explore::run_heap_explore(eo);
         m.pps.push_back(static_cast<double>(sum.points) / sum.sim_seconds);
         m.per_sched.push_back(static_cast<double>(sum.points) / static_cast<double>(sum.schedules));
@@ -271,6 +275,7 @@ void bench_sim(const Options& o) {
         for (auto& [k, n] : sum.counts) m.failures[explore::to_string(k)] += n;
       }
       ratios.push_back(modes[1].pps.back() / modes[0].pps.back());
+      coverage_ratios.push_back(modes[2].pps.back() / modes[0].pps.back());
     }
     for (const Mode& m : modes) {
       const bool ptx = m.memory == sim::memory::MemoryMode::Ptx;
@@ -281,7 +286,13 @@ void bench_sim(const Options& o) {
                     static_cast<unsigned long long>(schedules), stats_of(m.per_sched).median, 1e9 / pps_med,
                     (1e9 / pps_med) / switch_ns);
       std::string extra;
-      if (ptx) {
+      if (m.coverage) {
+        const Stats rs = stats_of(coverage_ratios);
+        char ratio[200];
+        std::snprintf(ratio, sizeof ratio, "; coverage on (every run logged, its trace named): %.3fx the sc row's points/s (%.3f..%.3f)",
+                      rs.median, rs.min, rs.max);
+        extra = ratio;
+      } else if (ptx) {
         const Stats rs = stats_of(ratios);
         char ratio[200];
         std::snprintf(ratio, sizeof ratio,
@@ -292,8 +303,8 @@ void bench_sim(const Options& o) {
       // Judged with the witness only (search skipped): the failures the judge reports.
       std::string judged;
       for (auto& [k, n] : m.failures) judged += (judged.empty() ? "; judged: " : ", ") + k + " " + std::to_string(n);
-      add_row("sim", explore::structure_name(flavor) + " fixed" + (ptx ? " ptx" : ""), "points/s", "1/s", m.pps,
-              note + extra + judged);
+      add_row("sim", explore::structure_name(flavor) + " fixed" + (ptx ? " ptx" : "") + (m.coverage ? " coverage" : ""),
+              "points/s", "1/s", m.pps, note + extra + judged);
     }
   }
 
@@ -354,6 +365,7 @@ void bench_explore(const Options& o) {
       }
       eo.remember_passed = remember;
       eo.shrink = false;
+      eo.coverage = false;  // as measured before coverage existed: the sim rows give its cost
       for (int r = 0; r < o.runs; ++r) {
         last = explore::run_heap_explore(eo);
         secs.push_back(last.total_seconds);
