@@ -1,9 +1,13 @@
 // explore --mpi under mpirun with 4 ranks on this machine: rank 0's merged report
 // equals the unsharded run's (schedules, distinct histories, every failure count,
-// the first failures), for a dfs search and a PCT run.
+// the first failures), for a dfs search and a PCT run; DPOR's ranks together run every
+// trace of the whole search.
 #include <gtest/gtest.h>
 
+#include <simdjson.h>
+
 #include <cstdlib>
+#include <set>
 #include <string>
 
 #include "tests/tools/report_fields.h"
@@ -47,6 +51,31 @@ TEST(MpiExplore, PctOverFourRanksEqualsTheWholeRun) {
 
 TEST(MpiExplore, MergeOverFourRanksEqualsTheWholeRun) {
   expect_mpi_equals_whole("explore --structure merge --strategy pct --schedules 200 --mutant merge-window-overrun");
+}
+
+// DPOR's parts are subtrees below a frontier of prefixes, each searched by DPOR:
+// together the ranks run every trace of the whole search (some twice: a part does not
+// see its siblings' sleep sets) and rank 0 says the search was complete.
+TEST(MpiExplore, DporOverFourRanksRunsEveryTraceOfTheWholeSearch) {
+  const std::string args = "explore --actors 2 --ops 2 --seed 4 --strategy dpor --schedules 100000000 --json";
+  auto traces_of = [](const std::string& json) {
+    simdjson::dom::parser parser;
+    simdjson::dom::object obj;
+    EXPECT_FALSE(parser.parse(json).get_object().get(obj)) << json;
+    std::set<std::string> traces;
+    simdjson::dom::array list;
+    EXPECT_FALSE(obj["trace_fingerprints"].get_array().get(list));
+    for (simdjson::dom::element e : list) traces.insert(std::string(e.get_string().value()));
+    bool complete = false;
+    EXPECT_FALSE(obj["dpor"]["complete"].get_bool().get(complete));
+    EXPECT_TRUE(complete) << json.substr(0, 300);
+    return traces;
+  };
+  const CliResult whole = gpulin(args);
+  ASSERT_EQ(whole.code, 0) << whole.err;
+  const CliResult mpi = mpirun4(args + " --mpi");
+  ASSERT_EQ(mpi.code, 0) << mpi.out << mpi.err;
+  EXPECT_EQ(traces_of(mpi.out), traces_of(whole.out));
 }
 
 TEST(MpiExplore, TextReportComesFromRankZeroOnly) {
