@@ -57,9 +57,8 @@ class PosStrategy final : public Strategy {
       const uint32_t a = events[seen_].actor;
       if (events[seen_].last == events[seen_].first && events[seen_].records == 0) continue;  // touched nothing
       priority_[a] = rng_();
-      const Footprint mine = log_.footprint(seen_);
       for (uint32_t q = 0; q < priority_.size(); ++q)
-        if (q != a && last_[q] != kNone && log_.depends(mine, last_[q])) priority_[q] = rng_();
+        if (q != a && last_[q] != kNone && log_.depends(seen_, last_[q])) priority_[q] = rng_();
       last_[a] = static_cast<uint32_t>(seen_);
     }
   }

@@ -32,4 +32,14 @@ bool EventLog::depends(const Footprint& f, size_t event) const {
   return false;
 }
 
+bool EventLog::depends(size_t a, size_t b) const {
+  const Event& x = events_[a];
+  const Event& y = events_[b];
+  if (records_dependent(x.records, y.records)) return true;
+  for (uint32_t i = x.first; i < x.last; ++i)
+    for (uint32_t j = y.first; j < y.last; ++j)
+      if (accesses_[i].word == accesses_[j].word && (accesses_[i].write || accesses_[j].write)) return true;
+  return false;
+}
+
 }  // namespace gpulin::sim

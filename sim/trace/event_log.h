@@ -90,6 +90,8 @@ class EventLog {
   Footprint footprint(size_t event) const;
   // Whether the event `event` of this log depends on one with footprint `f`.
   bool depends(const Footprint& f, size_t event) const;
+  // Whether two events of this log are dependent (by their words and records).
+  bool depends(size_t a, size_t b) const;
 
  private:
   void add(uintptr_t word, bool write) {

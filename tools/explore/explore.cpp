@@ -284,7 +284,7 @@ ExploreSummary explore_histories(const ExploreOptions& o, const HistoryExplorati
     return next < n ? std::optional<uint64_t>(next++) : std::nullopt;
   };
   UnitSource source = o.units ? o.units : whole;
-  ScheduleCounter counter{o, steps, sum, progress, {}, {}, {}};
+  ScheduleCounter counter{o, steps, sum, progress, {}, {}, {}, {}};
   ScheduleRange range(counter);
   const bool systematic = is_systematic(o.strategy);
   const uint32_t actors = systematic ? steps.generate(o.seed) : 0;
