@@ -188,9 +188,14 @@ RunResult Simulator::run(uint32_t actors, const Body& body, Strategy& strategy, 
   impl_->actors.clear();
   log_ = nullptr;
   blocks_made_ = 0;
-  strategy.end_run(result.picks.size());
   result_ = nullptr;
-  if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+  // An error of the run's own comes first; the strategy may throw too (dpor: a
+  // program whose memory moved between runs).
+  if (error_) {
+    strategy.end_run(result.picks.size());
+    std::rethrow_exception(std::exchange(error_, nullptr));
+  }
+  strategy.end_run(result.picks.size());
   return result;
 }
 

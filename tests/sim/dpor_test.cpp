@@ -227,6 +227,32 @@ TEST(Dpor, UnderPtxEveryValueALoadMayReadIsRun) {
   EXPECT_GT(dpor.stats().value_choices, 0u);
 }
 
+// Sleep sets compare events of different runs by their words: a runner whose
+// shared words move between runs, undeclared, is stopped with the fix named.
+TEST(Dpor, SharedMemoryThatMovesBetweenRunsUndeclaredIsAnError) {
+  Simulator sim;
+  DporStrategy dpor;
+  uint32_t buffers[2][2] = {{0, 0}, {0, 0}};
+  int run = 0;
+  auto once = [&] {
+    uint32_t* words = buffers[run++ % 2];  // another place each run
+    sim.run(
+        2,
+        [&](uint32_t a) {
+          SimContext x(sim, a, nullptr, 1);
+          x.fetch_add(&words[0], 1);  // replayed by the next run, at its new place
+          x.fetch_add(&words[1], 1);
+        },
+        dpor, 1000);
+  };
+  try {
+    while (dpor.begin_run(2)) once();
+    FAIL() << "no error";
+  } catch (const std::logic_error& e) {
+    EXPECT_NE(std::string(e.what()).find("set_shared_regions"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Dpor, BelowAPrefixTheSearchStaysInItsSubtree) {
   const Program p = {{{Step::Add, 0}}, {{Step::Add, 0}}, {{Step::Add, 0}}};
   Simulator sim;
