@@ -192,7 +192,10 @@ RunResult Simulator::run(uint32_t actors, const Body& body, Strategy& strategy, 
   // An error of the run's own comes first; the strategy may throw too (dpor: a
   // program whose memory moved between runs).
   if (error_) {
-    strategy.end_run(result.picks.size());
+    try {
+      strategy.end_run(result.picks.size());
+    } catch (...) {  // the run's error is the one reported
+    }
     std::rethrow_exception(std::exchange(error_, nullptr));
   }
   strategy.end_run(result.picks.size());
