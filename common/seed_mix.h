@@ -1,8 +1,8 @@
 // Seeds derived from one seed (SplitMix64's finaliser, Steele, Lea and Flood 2014):
 // the part `index` of a run seeded `seed` gets a generator of its own, so that
-// neighbouring indices, and neighbouring seeds, share nothing (with `seed + index`,
-// seed 2's part i was seed 1's part i + 1). A `stream` keeps two families of parts
-// of one run (its programs and its schedules, say) apart.
+// neighbouring indices, and neighbouring seeds, share nothing (under `seed + index`
+// seed 2's part i would be seed 1's part i + 1). A `stream` keeps two families of
+// parts of one run (its programs and its schedules, say) apart.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +22,5 @@ inline uint64_t derived_seed(uint64_t seed, uint64_t index, uint64_t stream = 0)
 // Streams in use (odd constants, digits of square roots of primes as SHA-2 takes them).
 constexpr uint64_t kProgramStream = 0x6a09e667f3bcc909ULL;
 constexpr uint64_t kDeviceStream = 0xbb67ae8584caa73bULL;
-constexpr uint64_t kPortfolioStream = 0x3c6ef372fe94f82bULL;
 
 }  // namespace gpulin

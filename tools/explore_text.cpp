@@ -17,7 +17,8 @@ std::string strategy_text(const explore::ExploreOptions& o) {
 
 namespace {
 // What partial-order reduction did, and how complete it was.
-void print_dpor(const explore::DporSummary& d, uint64_t schedules) {
+void print_dpor(const explore::DporSummary& s, uint64_t schedules) {
+  const sim::DporStrategy::Stats& d = s.counts;
   fmt::print("  traces               {}  (dpor: one run per Mazurkiewicz trace; {} more runs were sleep-set blocked, "
              "each a repeat)\n",
              schedules - d.redundant, d.redundant);
@@ -27,7 +28,7 @@ void print_dpor(const explore::DporSummary& d, uint64_t schedules) {
   fmt::print("  races reversed       {} of {}\n", d.reversals, d.races);
   if (d.value_choices) fmt::print("  values run           {} other values of loads (ptx)\n", d.value_choices);
   fmt::print("  symmetry             {}\n",
-             d.orbits ? fmt::format("{} orbits of {} actors (one representative explored per orbit)", d.orbits, d.actors)
+             s.orbits ? fmt::format("{} orbits of {} actors (one representative explored per orbit)", s.orbits, s.actors)
                       : std::string("not used"));
 }
 

@@ -11,14 +11,6 @@ namespace gpulin::sim {
 namespace {
 constexpr ActorSet bit(uint32_t a) { return ActorSet(1) << a; }
 ActorSet first_n(uint32_t n) { return n >= 64 ? ~ActorSet(0) : bit(n) - 1; }
-bool same_accesses(const Footprint& f, const EventLog& log, size_t k) {
-  const EventLog::Event& e = log.events()[k];
-  if (f.records != e.records || f.accesses.size() != e.last - e.first) return false;
-  for (size_t i = 0; i < f.accesses.size(); ++i)
-    if (f.accesses[i].word != log.accesses()[e.first + i].word || f.accesses[i].write != log.accesses()[e.first + i].write)
-      return false;
-  return true;
-}
 [[noreturn]] void nondeterministic(uint64_t step) {
   throw std::logic_error("dpor: decision " + std::to_string(step) +
                          " differs from the last run's under the same earlier decisions (the program must be "
@@ -171,7 +163,7 @@ void DporStrategy::end_run(uint64_t decisions) {
     if (!f.event_known) {
       f.event = log_.footprint(k);
       f.event_known = true;
-    } else if (!same_accesses(f.event, log_, k)) {
+    } else if (!log_.matches(f.event, k)) {
       // Sleep sets compare events of different runs by their words.
       const auto& e = events[k];
       char word[32] = "none";

@@ -56,6 +56,16 @@ class DporStrategy final : public Strategy {
     uint64_t pruned = 0;           // alternatives at decisions never run: each a schedule (or more) avoided
     uint64_t symmetric = 0;        // of those, left out as another actor's renaming
     uint64_t value_choices = 0;    // ptx: alternative values run
+    Stats& operator+=(const Stats& o) {
+      runs += o.runs;
+      redundant += o.redundant;
+      races += o.races;
+      reversals += o.reversals;
+      pruned += o.pruned;
+      symmetric += o.symmetric;
+      value_choices += o.value_choices;
+      return *this;
+    }
   };
 
   explicit DporStrategy(std::vector<uint32_t> prefix = {}, std::vector<uint32_t> roles = {})

@@ -1,5 +1,7 @@
 #include "sim/trace/event_log.h"
 
+#include <algorithm>
+
 namespace gpulin::sim {
 
 bool records_dependent(uint8_t a, uint8_t b) {
@@ -7,13 +9,16 @@ bool records_dependent(uint8_t a, uint8_t b) {
          ((a & kSerial) && (b & kSerial));
 }
 
-bool dependent(const Footprint& a, const Footprint& b) {
-  if (records_dependent(a.records, b.records)) return true;
-  for (const WordAccess& x : a.accesses)
-    for (const WordAccess& y : b.accesses)
-      if (x.word == y.word && (x.write || y.write)) return true;
+namespace {
+// Two steps conflict: dependent records, or a word both touch that one writes.
+bool conflict(uint8_t ra, const WordAccess* a, size_t na, uint8_t rb, const WordAccess* b, size_t nb) {
+  if (records_dependent(ra, rb)) return true;
+  for (size_t i = 0; i < na; ++i)
+    for (size_t j = 0; j < nb; ++j)
+      if (a[i].word == b[j].word && (a[i].write || b[j].write)) return true;
   return false;
 }
+}  // namespace
 
 Footprint EventLog::footprint(size_t event) const {
   const Event& e = events_[event];
@@ -23,23 +28,24 @@ Footprint EventLog::footprint(size_t event) const {
   return f;
 }
 
+bool EventLog::matches(const Footprint& f, size_t event) const {
+  const Event& e = events_[event];
+  return f.records == e.records && f.accesses.size() == e.last - e.first &&
+         std::equal(f.accesses.begin(), f.accesses.end(), accesses_.begin() + e.first,
+                    [](const WordAccess& x, const WordAccess& y) { return x.word == y.word && x.write == y.write; });
+}
+
 bool EventLog::depends(const Footprint& f, size_t event) const {
   const Event& e = events_[event];
-  if (records_dependent(f.records, e.records)) return true;
-  for (uint32_t i = e.first; i < e.last; ++i)
-    for (const WordAccess& x : f.accesses)
-      if (x.word == accesses_[i].word && (x.write || accesses_[i].write)) return true;
-  return false;
+  return conflict(f.records, f.accesses.data(), f.accesses.size(), e.records, accesses_.data() + e.first,
+                  e.last - e.first);
 }
 
 bool EventLog::depends(size_t a, size_t b) const {
   const Event& x = events_[a];
   const Event& y = events_[b];
-  if (records_dependent(x.records, y.records)) return true;
-  for (uint32_t i = x.first; i < x.last; ++i)
-    for (uint32_t j = y.first; j < y.last; ++j)
-      if (accesses_[i].word == accesses_[j].word && (accesses_[i].write || accesses_[j].write)) return true;
-  return false;
+  return conflict(x.records, accesses_.data() + x.first, x.last - x.first, y.records, accesses_.data() + y.first,
+                  y.last - y.first);
 }
 
 }  // namespace gpulin::sim

@@ -44,9 +44,7 @@ struct WordAccess {
 struct Footprint {
   std::vector<WordAccess> accesses;
   uint8_t records = 0;
-  bool empty() const { return accesses.empty() && records == 0; }
 };
-bool dependent(const Footprint& a, const Footprint& b);
 bool records_dependent(uint8_t a, uint8_t b);
 
 class EventLog {
@@ -88,6 +86,8 @@ class EventLog {
   const std::vector<Event>& events() const { return events_; }
   const std::vector<WordAccess>& accesses() const { return accesses_; }
   Footprint footprint(size_t event) const;
+  // Whether the event `event` touched exactly the words of `f`, as `f` did.
+  bool matches(const Footprint& f, size_t event) const;
   // Whether the event `event` of this log depends on one with footprint `f`.
   bool depends(const Footprint& f, size_t event) const;
   // Whether two events of this log are dependent (by their words and records).

@@ -107,8 +107,8 @@ TEST(Shards, PartsAreDealtRoundRobinAndParsedStrictly) {
   EXPECT_NE(explore::schedule_seed(1, 0), explore::schedule_seed(1, 1));
 }
 
-// Runs seeded 1 to 10 build their programs from seeds that are all different (with
-// `seed + index`, seed 2's program i was seed 1's program i + 1), none of them a
+// Runs seeded 1 to 10 build their programs from seeds that are all different (under
+// `seed + index`, seed 2's program i would be seed 1's program i + 1), none of them a
 // schedule's seed of the same run; the first program keeps the run's own seed (dfs
 // and --program-every 0 explore it), and the function is the same every time, so a
 // shard builds the programs of the whole.

@@ -40,7 +40,7 @@ TEST_P(DporOnTheHeaps, RunsEveryTraceOfTheWholeSearchOnce) {
   EXPECT_TRUE(dpor.dpor->complete);
   EXPECT_TRUE(all.exhaustive);
   EXPECT_EQ(dpor.coverage.traces, all.coverage.traces);
-  EXPECT_EQ(dpor.schedules - dpor.dpor->redundant, dpor.coverage.traces.size()) << "a trace run twice";
+  EXPECT_EQ(dpor.schedules - dpor.dpor->counts.redundant, dpor.coverage.traces.size()) << "a trace run twice";
   EXPECT_LT(dpor.schedules * 100, all.schedules);  // 62 runs against 26 916 schedules
   EXPECT_FALSE(dpor.found_bug());
 }

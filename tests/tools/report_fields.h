@@ -5,6 +5,7 @@
 #include <simdjson.h>
 
 #include <map>
+#include <set>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -22,6 +23,8 @@ struct ReportFields {
   std::map<std::string, std::string> first_replay;   // failure kind -> replay string
   std::map<std::string, std::string> first_history;  // failure kind -> its history file
   std::string split;
+  std::set<std::string> traces;  // the distinct traces' fingerprints (coverage)
+  bool dpor_complete = false;    // a dpor search that ran every trace
 };
 
 // Parses a report (failing the test when it is not one).
@@ -40,6 +43,11 @@ inline ReportFields report_fields(const std::string& json) {
   std::string_view split;
   EXPECT_FALSE(obj["split"].get_string().get(split));
   f.split = std::string(split);
+  simdjson::dom::array traces;
+  EXPECT_FALSE(obj["trace_fingerprints"].get_array().get(traces));
+  for (simdjson::dom::element e : traces) f.traces.insert(std::string(e.get_string().value()));
+  simdjson::dom::element dpor;
+  if (!obj["dpor"].get(dpor) && !dpor.is_null()) EXPECT_FALSE(dpor["complete"].get_bool().get(f.dpor_complete));
   simdjson::dom::array first;
   EXPECT_FALSE(obj["first_failures"].get_array().get(first));
   for (simdjson::dom::element e : first) {

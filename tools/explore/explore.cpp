@@ -33,7 +33,7 @@ namespace {
 // The portfolio's turns: PCT at three depths (a bug of depth d needs d - 1 well-placed
 // preemptions), partial order sampling twice (even over traces), a random walk
 // (many shallow preemptions: what an allocator's races need). PCT at depth 3 comes
-// first, the strategy the explorer used alone before.
+// first, so schedule 0 is `--strategy pct`'s schedule 0.
 const PortfolioMember kPortfolio[] = {{"pct", 3}, {"pos", 0}, {"random", 0}, {"pct", 2}, {"pos", 0}, {"pct", 5}};
 constexpr uint64_t kPortfolioTurns = sizeof(kPortfolio) / sizeof(kPortfolio[0]);
 }  // namespace
@@ -206,14 +206,7 @@ bool explore_subtree(ScheduleCounter& c, const WorkUnit& part, uint64_t unit, ui
     }
     // At the cap: was that the last trace? (The strategy is not used after.)
     if (!exhausted) exhausted = !dpor.begin_run(actors);
-    DporSummary& d = *c.sum.dpor;
-    const sim::DporStrategy::Stats& s = dpor.stats();
-    d.redundant += s.redundant;
-    d.races += s.races;
-    d.reversals += s.reversals;
-    d.pruned += s.pruned;
-    d.symmetric += s.symmetric;
-    d.value_choices += s.value_choices;
+    c.sum.dpor->counts += dpor.stats();
     return exhausted;
   }
   sim::DfsStrategy dfs(c.o.preemptions, part.prefix);

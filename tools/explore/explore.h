@@ -15,6 +15,7 @@
 #include <unordered_set>
 
 #include "sim/memory/model_memory.h"
+#include "sim/strategies/dpor_strategy.h"
 #include "sim/strategy.h"
 #include "tools/explore/judge_history.h"
 #include "tools/explore/work_units.h"
@@ -63,14 +64,10 @@ struct FailureReport {
   std::vector<sim::memory::ModelMemory::Mark> marks;  // its stale reads and race under ptx
 };
 
-// What partial-order reduction did (sim::DporStrategy::Stats), for the report.
+// What partial-order reduction did, for the report: its strategies' counts, summed
+// over the parts of the run.
 struct DporSummary {
-  uint64_t redundant = 0;   // sleep-set blocked runs (equivalent to one run before)
-  uint64_t races = 0;
-  uint64_t reversals = 0;
-  uint64_t pruned = 0;      // alternatives at decisions never run: each a schedule or more avoided
-  uint64_t symmetric = 0;   // of those, left out as a renaming of actors
-  uint64_t value_choices = 0;
+  sim::DporStrategy::Stats counts;
   uint32_t orbits = 0;      // classes of interchangeable actors (0: symmetry not used)
   uint32_t actors = 0;
   bool complete = false;    // every trace of the program run (no run cut short, no schedule cap)

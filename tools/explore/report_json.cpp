@@ -143,9 +143,10 @@ std::string report_json(const ExploreReport& r) {
                      c.traces.size(), c.seen_once, c.recent, c.recent_new, hex_list(c.traces));
   if (!s.dpor) return out + ",\"dpor\":null}";
   const DporSummary& d = *s.dpor;
+  const sim::DporStrategy::Stats& n = d.counts;
   return out + fmt::format(",\"dpor\":{{\"complete\":{},\"redundant\":{},\"races\":{},\"reversals\":{},"
                            "\"pruned\":{},\"symmetric\":{},\"value_choices\":{},\"orbits\":{},\"actors\":{}}}}}",
-                           d.complete, d.redundant, d.races, d.reversals, d.pruned, d.symmetric, d.value_choices,
+                           d.complete, n.redundant, n.races, n.reversals, n.pruned, n.symmetric, n.value_choices,
                            d.orbits, d.actors);
 }
 
@@ -211,12 +212,12 @@ ExploreReport parse_report_json(const std::string& text, const std::string& sour
     if (dpor.get_object().get(d)) in.fail("field 'dpor' must be an object or null");
     DporSummary& ds = s.dpor.emplace();
     ds.complete = in.boolean(d, "complete");
-    ds.redundant = in.number(d, "redundant", "dpor.");
-    ds.races = in.number(d, "races", "dpor.");
-    ds.reversals = in.number(d, "reversals", "dpor.");
-    ds.pruned = in.number(d, "pruned", "dpor.");
-    ds.symmetric = in.number(d, "symmetric", "dpor.");
-    ds.value_choices = in.number(d, "value_choices", "dpor.");
+    ds.counts.redundant = in.number(d, "redundant", "dpor.");
+    ds.counts.races = in.number(d, "races", "dpor.");
+    ds.counts.reversals = in.number(d, "reversals", "dpor.");
+    ds.counts.pruned = in.number(d, "pruned", "dpor.");
+    ds.counts.symmetric = in.number(d, "symmetric", "dpor.");
+    ds.counts.value_choices = in.number(d, "value_choices", "dpor.");
     ds.orbits = static_cast<uint32_t>(in.number(d, "orbits", "dpor."));
     ds.actors = static_cast<uint32_t>(in.number(d, "actors", "dpor."));
   }
@@ -265,21 +266,11 @@ ExploreReport merge_reports(const std::vector<ExploreReport>& reports, const std
     s.coverage.seen_once += p.coverage.seen_once;
     s.coverage.recent += p.coverage.recent;
     s.coverage.recent_new += p.coverage.recent_new;
-    if (p.dpor) {
-      if (!s.dpor) {
-        s.dpor.emplace();
-        s.dpor->complete = true;
-        s.dpor->orbits = p.dpor->orbits;
-        s.dpor->actors = p.dpor->actors;
-      }
-      DporSummary& d = *s.dpor;
-      d.complete = d.complete && p.dpor->complete;
-      d.redundant += p.dpor->redundant;
-      d.races += p.dpor->races;
-      d.reversals += p.dpor->reversals;
-      d.pruned += p.dpor->pruned;
-      d.symmetric += p.dpor->symmetric;
-      d.value_choices += p.dpor->value_choices;
+    if (p.dpor && !s.dpor) {
+      s.dpor = p.dpor;
+    } else if (p.dpor) {
+      s.dpor->complete = s.dpor->complete && p.dpor->complete;
+      s.dpor->counts += p.dpor->counts;
     }
   }
   std::sort(fingerprints.begin(), fingerprints.end());

@@ -45,9 +45,8 @@ uint64_t schedule_seed(uint64_t seed, uint64_t index);
 // The seed of the program a run seeded `seed` starts at schedule `index`: `seed`
 // itself for the first (index 0: dfs's program, and the one a --program-every 0 run
 // keeps), then a mix of the pair on a stream of its own, so that the programs of
-// runs seeded s and s + 1 have nothing in common (index + 1 of one is not index of
-// the other, as it was with seed + index) and a shard builds the programs of the
-// whole.
+// runs seeded s and s + 1 have nothing in common (under seed + index, index + 1 of
+// one would be index of the other) and a shard builds the programs of the whole.
 uint64_t program_seed(uint64_t seed, uint64_t index);
 
 // A bound no search reaches: dpor's frontier splits the search of every schedule.
