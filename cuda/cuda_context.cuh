@@ -287,6 +287,7 @@ class CudaContext {
   }
   __device__ void wait_while_equals(uint32_t* p, uint32_t seen, exec::Holding) { wait_until_changed<true>(p, seen); }
   __device__ void wait_while_equals(uint32_t* p, uint32_t seen) { wait_until_changed<false>(p, seen); }
+  __device__ void wait_while_equals(uint32_t* p, uint32_t seen, exec::KeepsSeen) { wait_until_changed<false>(p, seen); }
   // Every thread sees the same loads (they are broadcast), so all of them count
   // the same re-reads and reach the bound, or see the stop, together: the actor
   // leaves as one. The stop word is read with the waited-on word, in one broadcast.

@@ -14,8 +14,8 @@ SEED=${SEED:-1}
 
 field() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
 
-printf "%-10s %-6s %12s %10s %9s %-9s | %12s %9s %9s\n" structure size "dpor traces" blocked seconds complete \
-  "dfs(2) runs" traces seconds
+printf "%-10s %-6s %12s %10s %10s %9s %-9s | %12s %9s %9s\n" structure size "dpor traces" runs blocked seconds \
+  complete "dfs(2) runs" traces seconds
 for size in $SIZES; do
   a=${size%x*}; o=${size#*x}
   args="--structure $STRUCTURE --actors $a --ops $o --seed $SEED --schedules 1000000000 --no-shrink --json"
@@ -24,10 +24,10 @@ for size in $SIZES; do
   rc=$?
   t1=$(date +%s.%N)
   if [[ $rc -le 1 && -n "$dpor" ]]; then
-    traces=$(field "d['traces']" <<<"$dpor"); blocked=$(field "d['dpor']['redundant']" <<<"$dpor")
+    traces=$(field "d['traces']" <<<"$dpor"); druns=$(field "d['schedules']" <<<"$dpor"); blocked=$(field "d['dpor']['redundant']" <<<"$dpor")
     complete=$(field "'yes' if d['dpor']['complete'] else 'no'" <<<"$dpor")
   else
-    traces="-"; blocked="-"; complete="no (>${LIMIT}s)"
+    traces="-"; druns="-"; blocked="-"; complete="no (>${LIMIT}s)"
   fi
   secs=$(python3 -c "print(f'{$t1 - $t0:.1f}')")
   t0=$(date +%s.%N)
@@ -39,6 +39,6 @@ for size in $SIZES; do
     runs="-"; dtraces="-"
   fi
   dsecs=$(python3 -c "print(f'{$t1 - $t0:.1f}')")
-  printf "%-10s %-6s %12s %10s %9s %-9s | %12s %9s %9s\n" "$STRUCTURE" "$size" "$traces" "$blocked" "$secs" "$complete" \
+  printf "%-10s %-6s %12s %10s %10s %9s %-9s | %12s %9s %9s\n" "$STRUCTURE" "$size" "$traces" "$druns" "$blocked" "$secs" "$complete" \
     "$runs" "$dtraces" "$dsecs"
 done

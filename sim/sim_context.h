@@ -171,12 +171,18 @@ class SimContext {
   }
   // The simulator parks on the word itself (its newest store): under ptx the
   // caller's next load may still read an older one, a bounded number of times
-  // (memory::ModelMemory::kStaleRereads).
+  // (memory::ModelMemory::kStaleRereads). A wait is a retry (exec/context.h): the
+  // step that parked is an await, left out of traces; exec::keeps_seen says the
+  // caller goes on with the value it saw, so the step is an ordinary one.
   void wait_while_equals(uint32_t* p, uint32_t seen, Site at = Site::here()) {
-    sim_.park(p, seen);
+    sim_.park(p, seen, false, /*retry=*/true);
     barrier(at);
   }
   void wait_while_equals(uint32_t* p, uint32_t seen, exec::Holding, Site at = Site::here()) {
+    sim_.park(p, seen, false, /*retry=*/true);
+    barrier(at);
+  }
+  void wait_while_equals(uint32_t* p, uint32_t seen, exec::KeepsSeen, Site at = Site::here()) {
     sim_.park(p, seen);
     barrier(at);
   }
@@ -186,7 +192,7 @@ class SimContext {
     for (;;) {
       const uint32_t old = cas_ordered(p.word, from, to, order, p.at);
       if (done(old)) return old;
-      sim_.park(p.word, old);
+      sim_.park(p.word, old, false, /*retry=*/true);  // the same CAS again: an await
     }
   }
   // The GPU stores `to` without reading; here the word is checked, so that a
@@ -215,7 +221,7 @@ class SimContext {
     for (;;) {
       const uint32_t old = counted_cas(p.word, from, to, order, p.at);
       if (done(old)) return old;
-      sim_.park(p.word, old);
+      sim_.park(p.word, old, false, /*retry=*/true);  // the same CAS again: an await
     }
   }
   // The GPU adds to the word with release order.

@@ -254,14 +254,18 @@ void Simulator::point() {
   else if (log_) log_event(EventLog::kForced);  // one event per point, however many could run
 }
 
-void Simulator::park(const uint32_t* addr, uint32_t seen, bool logged) {
+void Simulator::park(const uint32_t* addr, uint32_t seen, bool logged, bool retry) {
   if (memory::unguarded_load(addr) != seen) return;
   const uint32_t me = running_;
   // The check is a read of the word (usually the event's own failed CAS or load of
   // it). It stays in the log: a lock taken before another actor's attempt races with
   // that attempt, which is how DPOR finds the order where the other actor takes the
-  // lock first. Once woken, the actor reads the word again at its next point.
+  // lock first. Once woken, the actor reads the word again at its next point. A
+  // retried attempt is an await (EventLog::is_await), not a step of the trace; under
+  // ptx a retried load may still read an older store (memory::ModelMemory::
+  // kStaleRereads), so there the wait is part of what the actor reads.
   if (!logged) touch(addr, 4, false);
+  if (log_ && retry && setting_.mode == memory::MemoryMode::Sc) log_->retries();
   impl_->actors[me].wait_addr = addr;
   impl_->actors[me].wait_seen = seen;
   runnable_ &= ~(ActorSet(1) << me);

@@ -77,8 +77,10 @@ class Simulator {
   // Called from inside an actor (through the execution context).
   void point();
   // `logged`: the caller reported the read of *addr itself (a SimBlock names its
-  // barriers by id: Simulator::touch_object).
-  void park(const uint32_t* addr, uint32_t seen, bool logged = false);
+  // barriers by id: Simulator::touch_object). `retry`: once woken, the actor does
+  // again what led it here, keeping nothing of it (a lock loop's failed attempt,
+  // a re-read after a wait): the event is then an await (EventLog::is_await).
+  void park(const uint32_t* addr, uint32_t seen, bool logged = false, bool retry = false);
   void wrote(const uint32_t* addr) {
     if (parked_) wake(addr);
   }

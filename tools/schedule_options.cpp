@@ -6,7 +6,7 @@ void add_schedule_options(CLI::App* sub, explore::ExploreOptions& o, const std::
   sub->add_option("--strategy", o.strategy,
                   "portfolio (" + explore::portfolio_text() +
                       " in turns), random, pct, pos (partial order sampling), dfs (bounded preemptions) or dpor "
-                      "(every trace once)")
+                      "(every trace, no bound)")
       ->check(CLI::IsMember({"portfolio", "random", "pct", "pos", "dfs", "dpor"}));
   sub->add_flag("!--no-coverage", o.coverage, "do not count distinct traces (each run's steps unlogged: faster)");
   sub->add_flag("!--no-symmetry", o.symmetry, "dpor: explore every actor of an orbit, not one representative");

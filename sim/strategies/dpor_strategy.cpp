@@ -89,8 +89,11 @@ void DporStrategy::advance_sleep() {
       redundant_ = true;
       blocked_at_event_ = events_seen_;
     }
-    std::erase_if(sleep_now_,
-                  [&](const Sleeper& s) { return s.actor == a || log_.depends(s.next, events_seen_); });
+    // An await changes nothing: it wakes no sleeper.
+    const bool await = log_.is_await(events_seen_);
+    std::erase_if(sleep_now_, [&](const Sleeper& s) {
+      return s.actor == a || (!await && log_.depends(s.next, events_seen_));
+    });
   }
 }
 
@@ -200,7 +203,7 @@ void DporStrategy::reverse_races(size_t usable) {
     uint32_t found = 0;
     for (uint32_t k = i + 1; k < j && found < actors_; ++k) {
       const uint32_t a = ev[k].actor;
-      if (first[a] != kNone) continue;
+      if (first[a] != kNone || log_.is_await(k)) continue;  // an await is no step of v
       ++found;
       first[a] = tc.before(i, k) ? kNone - 1 : k;  // kNone - 1: none in v
     }

@@ -12,6 +12,13 @@
 // added. Only actors runnable before i can start it: a race whose later actor was
 // parked there and woken by i itself cannot be reversed and asks for nothing.
 //
+// Awaits (a failed attempt parked to be retried: EventLog::is_await) are no steps of
+// the trace. An await is the later event of its races (its actor could have gone
+// before the write that made it wait: the lock taken first) and never the earlier
+// one, is no step of the reordering that starts a reversal, and wakes no sleeper. A
+// reversal that lands in a wait repeats its trace once; the repeat holds the await's
+// race that leads on.
+//
 // Sleep sets: after a decision's alternative was explored, its actor sleeps in the
 // later alternatives' runs until an event dependent on its own runs; a sleeping
 // actor is not picked. A run where every runnable actor sleeps is equivalent to one

@@ -41,6 +41,12 @@ bool EventLog::depends(const Footprint& f, size_t event) const {
                   e.last - e.first);
 }
 
+bool EventLog::is_await(size_t event) const {
+  const Event& e = events_[event];
+  return e.retry && e.records == 0 && e.choices == 0 &&
+         std::none_of(accesses_.begin() + e.first, accesses_.begin() + e.last, [](const WordAccess& a) { return a.write; });
+}
+
 bool EventLog::depends(size_t a, size_t b) const {
   const Event& x = events_[a];
   const Event& y = events_[b];

@@ -10,7 +10,9 @@
 // for one: Strategy::event_log); the execution context reports each access
 // (SimContext, SimBlock). An event ends at every scheduling point (whether or not
 // the scheduler has a choice there), where its actor parks, and where it finishes;
-// so the same program cut by any schedule gives the same events.
+// so the same program cut by any schedule gives the same events. An event whose
+// actor found a word it waits on unchanged and parked to retry is an await
+// (`is_await`): not a step of the trace.
 #pragma once
 
 #include <cstdint>
@@ -57,6 +59,7 @@ class EventLog {
     uint32_t first = 0, last = 0;  // its accesses: accesses()[first, last)
     uint8_t records = 0;
     uint64_t choices = 0;  // the values its loads chose under ptx, mixed
+    bool retry = false;            // it ended in a wait that its actor retries from scratch (Simulator::park)
   };
 
   void clear() {
@@ -76,6 +79,11 @@ class EventLog {
     const uintptr_t hi = reinterpret_cast<uintptr_t>(addr) + (bytes ? bytes : 1);
     for (uintptr_t w = lo; w < hi; w += 4) add(w, write);
   }
+  // The event ended in a pure retry's wait: its actor parked and, once woken, does
+  // again what it did, having kept nothing of it.
+  void retries() {
+    if (!events_.empty()) events_.back().retry = true;
+  }
   void record(uint8_t flags) {
     if (!events_.empty()) events_.back().records |= flags;
   }
@@ -92,6 +100,12 @@ class EventLog {
   bool depends(const Footprint& f, size_t event) const;
   // Whether two events of this log are dependent (by their words and records).
   bool depends(size_t a, size_t b) const;
+  // Whether the event is an await: a failed attempt that only read, recorded
+  // nothing, and parked to be retried. It changes nothing, and its actor, woken,
+  // is where it was before it: a run without it is a run of the program with the
+  // same history. Traces leave awaits out (trace_clocks.h); DPOR uses them only to
+  // find which actor could have gone first (dpor_strategy.h).
+  bool is_await(size_t event) const;
 
  private:
   void add(uintptr_t word, bool write) {

@@ -95,7 +95,12 @@ void TraceClocks::compute(const EventLog& log, uint32_t actors, bool want_races)
     // An event that touched nothing (an actor's start, a resumption after parking)
     // is stuttering: it takes its place and clock from its actor's next visible
     // event, and is not part of the trace's identity.
-    const bool visible = e.last > e.first || e.records || e.choices;
+    // An await (EventLog::is_await) is not a step of the trace either, and nothing
+    // after it is ordered through it: a run without it is a run of the program. It
+    // gets a clock all the same, from the writes it read, for its races: which
+    // actor could have gone first, before the write that made it wait.
+    const bool await = log.is_await(k);
+    const bool visible = !await && (e.last > e.first || e.records || e.choices);
     local_[k] = visible ? count_of[p]++ : count_of[p];
     // The events k depends on directly (besides its actor's previous one).
     preds.clear();
@@ -125,6 +130,7 @@ void TraceClocks::compute(const EventLog& log, uint32_t actors, bool want_races)
       for (uint32_t q = 0; q < actors; ++q) c[q] = std::max(c[q], cj[q]);
     }
     c[p] = visible ? local_[k] + 1 : local_[k];
+    if (await) continue;
     last_of[p] = k;
     // The word states and records after k.
     for (uint32_t a = e.first; a < e.last; ++a) {

@@ -5,7 +5,11 @@
 // dependent pairs leads from j to k. Two runs are equivalent (one Mazurkiewicz trace)
 // when one reorders the other's independent adjacent events; equivalent runs have
 // the same events with the same clocks, so `fingerprint`, an order-free sum over the
-// events, names the trace.
+// events, names the trace. Awaits (EventLog::is_await: a failed attempt that parked
+// to be retried) are not events of the trace: two runs that differ only in where an
+// actor found a lock held and waited are one trace. An await still gets a clock,
+// and is the later event of races (its actor could have gone before the write it
+// read: the lock taken first), never the earlier one.
 //
 // A race (Abdulla et al., "Optimal dynamic partial order reduction", POPL 2014, §3):
 // events i < j of different actors, dependent, with i happening before j only

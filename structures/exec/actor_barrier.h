@@ -16,6 +16,7 @@
 #include <cstdint>
 
 #include "common/host_device.h"
+#include "structures/exec/waiting.h"
 
 namespace gpulin::exec {
 
@@ -32,7 +33,7 @@ GPULIN_HD void arrive_and_wait(X& x, const ActorBarrier& b) {
     x.store(b.arrived, 0u);
     x.store(b.generation, generation + 1);
   } else {
-    x.wait_while_equals(b.generation, generation);
+    x.wait_while_equals(b.generation, generation, exec::keeps_seen);  // released, not retried
   }
 }
 

@@ -152,9 +152,12 @@ concept SharedWords = requires(X& x, uint32_t* p, uint32_t* q, uint64_t* p64, ui
   // a fault: x.fail, never a hang. It orders nothing: a caller that needs what the
   // writer published loads the word again (an acquire), as the simulator's park
   // reads no store. exec::holding (structures/exec/waiting.h): the
-  // actor holds what others wait for, so the GPU re-reads without sleeping
+  // actor holds what others wait for, so the GPU re-reads without sleeping. A wait
+  // is a retry: the caller then reads the word again and keeps nothing of the
+  // read that led to the wait; exec::keeps_seen: it goes on with `seen`
   x.wait_while_equals(p, v);
   x.wait_while_equals(p, v, Holding{});
+  x.wait_while_equals(p, v, KeepsSeen{});
   // uint32_t x.cas_until(uint32_t* p, uint32_t from, uint32_t to, Done done
   //                      [, exec::holding] [, exec::acquire | exec::relaxed]):
   // CAS(p, from, to) until done(old value); returns that old value. Between

@@ -15,6 +15,13 @@ namespace gpulin::exec {
 struct Holding {};
 inline constexpr Holding holding{};
 
+// A wait is a retry: after it the caller reads the word again and keeps nothing
+// of what it read before (the simulator's DPOR leaves such failed attempts out of
+// a run's trace: sim/trace/event_log.h, is_await). A caller that goes on with the
+// value it saw (a guess of the holder's release) says so with exec::keeps_seen.
+struct KeepsSeen {};
+inline constexpr KeepsSeen keeps_seen{};
+
 // A wait's tags (cas_until's may also name exec::acquire, memory_order.h).
 template <class... Tags>
 inline constexpr bool is_holding_v = (std::is_same_v<Tags, Holding> || ...);

@@ -54,6 +54,7 @@
 #include <type_traits>
 
 #include "structures/exec/memory_order.h"
+#include "structures/exec/waiting.h"
 #include "structures/slab_hash/slab_hash_view.h"
 
 namespace gpulin::slab_hash {
@@ -70,7 +71,7 @@ GPULIN_HD uint32_t lock_bucket(X& x, const SlabHashView<P>& h, uint32_t bucket) 
   uint32_t v = x.load(word);
   for (;;) {
     if (v & 1u) {
-      x.wait_while_equals(word, v);
+      x.wait_while_equals(word, v, exec::keeps_seen);  // not a retry: v is kept
       v += 1;  // the holder's release writes v + 1: try that first (a failed CAS says what it is)
       continue;
     }

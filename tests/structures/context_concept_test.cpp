@@ -62,6 +62,7 @@ struct WordsContext {
   void release_pair(uint32_t* p, uint32_t* q, uint32_t held, uint32_t to);
   void wait_while_equals(uint32_t* p, uint32_t seen);
   void wait_while_equals(uint32_t* p, uint32_t seen, exec::Holding);
+  void wait_while_equals(uint32_t* p, uint32_t seen, exec::KeepsSeen);
   template <class Done, class... Tags>
   uint32_t cas_until(uint32_t* p, uint32_t from, uint32_t to, Done&& done, Tags...);
   void fail(const char* what);
