@@ -46,7 +46,7 @@ std::vector<std::pair<std::string, std::string>> run_fields(const ExploreArgs& a
       {"structure", text(s.structure)}, {"variant", text(s.variant)}, {"mutant", text(s.mutant)},
       {"memory", text(sim::memory::to_string(s.memory))},
       {"strategy", text(o.strategy)}, {"depth", num(o.depth)}, {"preemptions", num(o.preemptions)},
-      {"schedules", num(o.schedules)}, {"seed", num(o.seed)}, {"program_every", num(o.program_every)},
+      {"schedules", num(o.schedules)}, {"time_limit", fmt::format("{}", o.time_limit)}, {"seed", num(o.seed)}, {"program_every", num(o.program_every)},
       {"max_points", num(o.max_points)}, {"search_max_ops", num(o.judge.search_max_ops)},
       {"shrink", o.shrink ? "true" : "false"}};
   for (const registry::Param& p : a.row->params)
@@ -192,6 +192,10 @@ void add_explore(CLI::App& app, std::function<int()>& run) {
                   "one and a data race ends the run; ptx-racy: the same, races let be (docs/memory-model.md)")
       ->check(CLI::IsMember(sim::memory::memory_mode_names()));
   add_schedule_options(sub, o, "schedules to run");
+  sub->add_option("--time-limit", o.time_limit,
+                  "seconds after which no further schedule starts (the report says the run stopped there; a search "
+                  "so cut is not complete)")
+      ->check(CLI::NonNegativeNumber);
   sub->add_option("--out", o.out_dir, "folder for minimal failing histories and schedules");
   sub->add_option("--render", args->render, "write the first failure's timeline page here (gpulin render)");
   sub->add_option("--program-every", o.program_every, "random/pct: a new program every N schedules (0: one program)");

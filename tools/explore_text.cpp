@@ -17,11 +17,12 @@ std::string strategy_text(const explore::ExploreOptions& o) {
 
 namespace {
 // What partial-order reduction did, and how complete it was.
-void print_dpor(const explore::DporSummary& s, uint64_t schedules) {
+void print_dpor(const explore::DporSummary& s, uint64_t schedules, uint64_t traces) {
   const sim::DporStrategy::Stats& d = s.counts;
-  fmt::print("  traces               {}  (dpor: one run per Mazurkiewicz trace; {} more runs were sleep-set blocked, "
-             "each a repeat)\n",
-             schedules - d.redundant, d.redundant);
+  const uint64_t repeats = schedules - d.redundant - std::min(traces, schedules - d.redundant);
+  fmt::print("  traces               {}  (dpor: distinct Mazurkiewicz traces run; of the other runs {} were sleep-set "
+             "blocked and {} repeated a trace: a race reversed into a wait, or parts of a split)\n",
+             traces, d.redundant, repeats);
   fmt::print("  avoided              {} alternatives never run, each one equivalent schedule or more ({} of them "
              "renamings of actors)\n",
              d.pruned, d.symmetric);
@@ -45,12 +46,16 @@ void print_coverage(const explore::TraceCoverage& c, uint64_t schedules) {
 void print_counts(const std::string& strategy, const explore::ExploreSummary& s, bool histories) {
   const char* unit = histories ? "operations" : "input keys";
   fmt::print("  schedules            {}{}\n", s.schedules,
-             strategy == "dfs"    ? (s.exhaustive ? " (exhaustive within the bound)" : " (bound not exhausted)")
+             strategy == "dfs"    ? (s.exhaustive  ? " (exhaustive within the bound)"
+                                     : s.timed_out ? " (bound not exhausted: the time limit came first)"
+                                                   : " (bound not exhausted)")
              : strategy == "dpor" ? (s.dpor && s.dpor->complete ? " (complete: every trace of the program)"
+                                     : s.timed_out           ? " (not complete: the time limit came first)"
                                      : s.exhaustive          ? " (not complete: a run reached the point budget)"
                                                              : " (not complete: the schedule cap came first)")
+             : s.timed_out        ? " (the time limit came first)"
                                   : "");
-  if (s.dpor) print_dpor(*s.dpor, s.schedules);
+  if (s.dpor) print_dpor(*s.dpor, s.schedules, s.coverage.traces.size());
   if (strategy == "dfs")
     fmt::print("  distinct traces      {}  (schedules that differ only in the order of independent steps are one)\n",
                s.coverage.traces.size());

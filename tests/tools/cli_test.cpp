@@ -229,6 +229,17 @@ TEST(CliExplore, DfsOnTheFixedTopDownHeapIsExhaustiveAndPasses) {
   EXPECT_NE((r.out + r.err).find("exhaustive"), std::string::npos) << r.out << r.err;
 }
 
+// --time-limit: a search cut by it says so, in the text and in the JSON.
+TEST(CliExplore, ATimeLimitCutsTheSearchAndTheReportSaysSo) {
+  const std::string args = "explore --actors 3 --ops 3 --strategy dpor --schedules 100000000 --time-limit 0.3";
+  const Result text = gpulin(args);
+  EXPECT_EQ(text.code, 0) << text.out << text.err;
+  EXPECT_NE(text.out.find("not complete: the time limit came first"), std::string::npos) << text.out;
+  const Result json = gpulin(args + " --json");
+  EXPECT_NE(json.out.find("\"timed_out\":true"), std::string::npos) << json.out.substr(0, 400);
+  EXPECT_NE(json.out.find("\"complete\":false"), std::string::npos);
+}
+
 TEST(CliExplore, PaperTopDownFailsAndItsScheduleReplays) {
   const fs::path out = scratch_dir("explore");
   const Result r = gpulin("explore --structure gheap-td --variant paper --actors 4 --ops 8 --k 4 --strategy pct "

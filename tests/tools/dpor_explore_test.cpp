@@ -54,6 +54,31 @@ TEST_P(DporOnTheHeaps, FindsThePlantedBugTheWholeSearchFinds) {
   EXPECT_FALSE(dpor.first.at(Failure::Violation).schedule.empty());
 }
 
+// A search longer than its time limit stops there and is not complete (3 x 3 takes
+// minutes; the limit is half a second).
+TEST(TimeLimit, StopsASearchAndSaysItIsNotComplete) {
+  HeapExploreOptions o = small_heap("dpor", gheap::Flavor::TopDown);
+  o.shape.actors = 3;
+  o.shape.ops = 3;
+  o.seed = 1;
+  o.time_limit = 0.5;
+  const ExploreSummary s = run_heap_explore(o);
+  EXPECT_TRUE(s.timed_out);
+  ASSERT_TRUE(s.dpor.has_value());
+  EXPECT_FALSE(s.dpor->complete);
+  EXPECT_FALSE(s.exhaustive);
+  EXPECT_GT(s.schedules, 0u);
+  EXPECT_LT(s.total_seconds, 30.0);
+}
+
+TEST(TimeLimit, AWholeSearchWithinItIsComplete) {
+  HeapExploreOptions o = small_heap("dpor", gheap::Flavor::TopDown);
+  o.time_limit = 600;
+  const ExploreSummary s = run_heap_explore(o);
+  EXPECT_FALSE(s.timed_out);
+  EXPECT_TRUE(s.dpor->complete);
+}
+
 INSTANTIATE_TEST_SUITE_P(Flavors, DporOnTheHeaps, testing::Values(gheap::Flavor::TopDown, gheap::Flavor::BottomUp),
                          [](const auto& info) { return std::string(info.param == gheap::Flavor::TopDown ? "td" : "bu"); });
 

@@ -138,6 +138,11 @@ struct ScheduleCounter {
   std::vector<uint8_t> new_trace;                  // per schedule: it met a new trace
   sim::TracedStrategy traced;  // wraps each sampled schedule's strategy
 
+  // The time limit passed: no further schedule starts, and the summary says so.
+  bool stopped_for_time() {
+    if (!sum.timed_out && progress.out_of_time()) sum.timed_out = true;
+    return sum.timed_out;
+  }
   // A sampled schedule, its trace read from its log.
   void run(sim::Strategy& strategy, uint32_t actors, uint64_t unit, uint64_t found_at) {
     if (!o.coverage) {
@@ -197,7 +202,7 @@ bool explore_subtree(ScheduleCounter& c, const WorkUnit& part, uint64_t unit, ui
   if (c.o.strategy == "dpor") {
     sim::DporStrategy dpor(part.prefix, roles);
     bool exhausted = false;
-    for (uint64_t j = 0; c.sum.schedules < c.o.schedules; ++j) {
+    for (uint64_t j = 0; c.sum.schedules < c.o.schedules && !c.stopped_for_time(); ++j) {
       if (!dpor.begin_run(actors)) {
         exhausted = true;
         break;
@@ -211,7 +216,7 @@ bool explore_subtree(ScheduleCounter& c, const WorkUnit& part, uint64_t unit, ui
   }
   sim::DfsStrategy dfs(c.o.preemptions, part.prefix);
   sim::TracedStrategy traced(dfs);
-  for (uint64_t j = 0; c.sum.schedules < c.o.schedules; ++j) {
+  for (uint64_t j = 0; c.sum.schedules < c.o.schedules && !c.stopped_for_time(); ++j) {
     if (!traced.begin_run(actors)) return true;
     c.run_begun(traced, unit, j);
   }
@@ -225,7 +230,7 @@ class ScheduleRange {
  public:
   explicit ScheduleRange(ScheduleCounter& c) : c_(c) {}
   void explore(const WorkUnit& part, uint64_t unit) {
-    for (uint64_t i = part.first; i < part.last; ++i) {
+    for (uint64_t i = part.first; i < part.last && !c_.stopped_for_time(); ++i) {
       if (uses_pct() && !pct_measured_ && i != 0) measure_pct_length();
       const uint32_t actors = program_for(i);
       auto strategy = make_strategy(c_.o, schedule_seed(c_.o.seed, i), pct_length_, i);
@@ -292,14 +297,15 @@ ExploreSummary explore_histories(const ExploreOptions& o, const HistoryExplorati
   }
   bool exhausted = systematic;
   while (const auto u = source(parts.size())) {
+    if (counter.stopped_for_time()) break;
     if (systematic)
       exhausted = explore_subtree(counter, parts[*u], *u, actors, roles) && exhausted;
     else
       range.explore(parts[*u], *u);
   }
   counter.finish_coverage();
-  progress.finish(sum, exhausted, counter.seen);
-  if (sum.dpor) sum.dpor->complete = exhausted && !sum.counts.count(Failure::Livelock);
+  progress.finish(sum, exhausted && !sum.timed_out, counter.seen);
+  if (sum.dpor) sum.dpor->complete = exhausted && !sum.timed_out && !sum.counts.count(Failure::Livelock);
   return sum;
 }
 

@@ -29,6 +29,9 @@ struct ExploreOptions {
   uint32_t depth = 3;            // pct
   uint32_t preemptions = 2;      // dfs
   uint64_t schedules = 1000;
+  // Seconds after which no further schedule starts (0: none); the report says the
+  // run stopped there (ExploreSummary::timed_out): a search so cut is not complete.
+  double time_limit = 0;
   uint64_t seed = 1;
   // dpor: explore one representative of each orbit of actors that run the same
   // program in the same role (HistoryExploration::roles).
@@ -95,6 +98,7 @@ struct ExploreSummary {
   uint64_t distinct_histories = 0;
   uint64_t searched = 0;
   bool exhaustive = false;   // dfs explored every schedule within its bound; dpor every trace
+  bool timed_out = false;    // stopped at ExploreOptions::time_limit
   TraceCoverage coverage;
   std::optional<DporSummary> dpor;
   uint64_t units = 1;        // the parts the run was split into (one: unsplit)
@@ -111,6 +115,11 @@ class ExploreProgress {
  public:
   explicit ExploreProgress(const ExploreOptions& options);
   void update(const ExploreSummary& sum);
+  // The time limit passed (ExploreOptions::time_limit; never without one).
+  bool out_of_time() const {
+    return o_.time_limit > 0 &&
+           std::chrono::steady_clock::now() - start_ > std::chrono::duration<double>(o_.time_limit);
+  }
   // Clears the line; sets exhaustive, distinct_histories and fingerprints (of the
   // distinct results seen) and total_seconds.
   void finish(ExploreSummary& sum, bool exhausted, const std::unordered_set<uint64_t>& distinct);

@@ -123,9 +123,9 @@ std::string report_json(const ExploreReport& r) {
     out += fmt::format("{}{}:{}", i ? "," : "", json_quoted(r.run[i].first), r.run[i].second);
   out += fmt::format("}},\"split\":{},\"units\":{},\"outputs_are_histories\":{},\"schedules\":{},\"histories\":{},"
                      "\"searched\":{},\"points\":{},\"stale_reads\":{},\"outside_writes\":{},\"sim_seconds\":{:.6f},"
-                     "\"total_seconds\":{:.6f},\"exhaustive\":{}",
+                     "\"total_seconds\":{:.6f},\"exhaustive\":{},\"timed_out\":{}",
                      json_quoted(r.split), s.units, r.histories, s.schedules, s.distinct_histories, s.searched, s.points,
-                     s.stale_reads, s.outside_writes, s.sim_seconds, s.total_seconds, s.exhaustive);
+                     s.stale_reads, s.outside_writes, s.sim_seconds, s.total_seconds, s.exhaustive, s.timed_out);
   for (const auto& [kind, name] : failure_count_fields()) out += fmt::format(",\"{}\":{}", name, count_of(s, kind));
   out += ",\"first_failures\":[";
   bool first = true;
@@ -175,6 +175,7 @@ ExploreReport parse_report_json(const std::string& text, const std::string& sour
   s.sim_seconds = in.real(obj, "sim_seconds");
   s.total_seconds = in.real(obj, "total_seconds");
   s.exhaustive = in.boolean(obj, "exhaustive");
+  s.timed_out = in.boolean(obj, "timed_out");
   for (const auto& [kind, name] : failure_count_fields())
     if (const uint64_t n = in.number(obj, name)) s.counts[kind] = n;
   size_t i = 0;
@@ -256,6 +257,7 @@ ExploreReport merge_reports(const std::vector<ExploreReport>& reports, const std
     s.sim_seconds += p.sim_seconds;
     s.total_seconds = std::max(s.total_seconds, p.total_seconds);
     s.exhaustive = s.exhaustive && p.exhaustive;
+    s.timed_out = s.timed_out || p.timed_out;
     for (const auto& [kind, n] : p.counts) s.counts[kind] += n;
     for (const auto& [kind, f] : p.first)
       if (!s.first.count(kind) || earlier(f, s.first[kind])) s.first[kind] = f;
