@@ -7,15 +7,17 @@
 
 #include <cstdint>
 
+#include "common/host_device.h"
+
 namespace gpulin {
 
-inline uint64_t splitmix64(uint64_t z) {
+GPULIN_HD inline uint64_t splitmix64(uint64_t z) {
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
   return z ^ (z >> 31);
 }
 
-inline uint64_t derived_seed(uint64_t seed, uint64_t index, uint64_t stream = 0) {
+GPULIN_HD inline uint64_t derived_seed(uint64_t seed, uint64_t index, uint64_t stream = 0) {
   return splitmix64((seed ^ stream) + 0x9e3779b97f4a7c15ULL * (index + 1));
 }
 

@@ -41,12 +41,18 @@ std::vector<std::pair<std::string, std::string>> run_fields(const ExploreArgs& a
   const explore::ExploreOptions& o = a.o;
   auto text = [](const std::string& s) { return fmt::format("\"{}\"", s); };
   auto num = [](uint64_t v) { return std::to_string(v); };
+  // Seconds, as JSON writes a number (and a merge compares the fields as text).
+  auto num_real = [](double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.17g", v);
+    return std::string(buf);
+  };
   const registry::Selection& s = a.selection;
   std::vector<std::pair<std::string, std::string>> fields = {
       {"structure", text(s.structure)}, {"variant", text(s.variant)}, {"mutant", text(s.mutant)},
       {"memory", text(sim::memory::to_string(s.memory))},
       {"strategy", text(o.strategy)}, {"depth", num(o.depth)}, {"preemptions", num(o.preemptions)},
-      {"schedules", num(o.schedules)}, {"time_limit", fmt::format("{}", o.time_limit)}, {"seed", num(o.seed)}, {"program_every", num(o.program_every)},
+      {"schedules", num(o.schedules)}, {"time_limit", num_real(o.time_limit)}, {"seed", num(o.seed)}, {"program_every", num(o.program_every)},
       {"max_points", num(o.max_points)}, {"search_max_ops", num(o.judge.search_max_ops)},
       {"shrink", o.shrink ? "true" : "false"}};
   for (const registry::Param& p : a.row->params)

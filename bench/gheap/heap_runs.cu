@@ -8,6 +8,7 @@
 
 #include "structures/gheap/bit_reversal.h"
 #include "structures/gheap/gpu/gheap_launch.h"
+#include "structures/gheap/gpu/device_workload.h"
 #include "structures/gheap/gpu/workload_shape.h"
 
 namespace gpulin::gheap_bench {
@@ -16,31 +17,7 @@ using Clock = std::chrono::steady_clock;
 
 // ------------------------------------------------------------------ kernels
 namespace {
-
 constexpr uint32_t kGrid = 2048, kBlock = 256;
-
-__global__ void gen_flat_kernel(uint32_t* dst, uint64_t count, uint64_t seed) {
-  for (uint64_t p = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; p < count; p += uint64_t(gridDim.x) * blockDim.x)
-    dst[p] = stream_key(seed, p);
-}
-
-// Operation i's slots keys[i*k, (i+1)*k): its n[i] keys, stream positions off[i]...
-// (from `src` when given, else the hash), then kEmpty. Deletes have n = 0.
-__global__ void gen_keys_kernel(uint32_t* keys, const uint32_t* n, const uint64_t* off, uint64_t ops, uint32_t k,
-                                uint64_t seed, const uint32_t* src) {
-  const uint64_t total = ops * k;
-  for (uint64_t e = blockIdx.x * uint64_t(blockDim.x) + threadIdx.x; e < total; e += uint64_t(gridDim.x) * blockDim.x) {
-    const uint64_t i = e / k;
-    const uint32_t j = static_cast<uint32_t>(e - i * k);
-    uint32_t v = kEmpty;
-    if (j < n[i]) {
-      const uint64_t p = off[i] + j;
-      v = src ? src[p] : stream_key(seed, p);
-    }
-    keys[e] = v;
-  }
-}
-
 }  // namespace
 
 struct Counters {
@@ -94,16 +71,14 @@ size_t cub_temp_for(uint64_t slots, uint64_t flat) {
   return std::max({a, b, c, d, size_t(256)});
 }
 
-// The first n stream keys of `src` order, made in `a` and sorted (for a sorted
-// source) with `b` as the second buffer; returns the one that holds them.
+// The first n stream keys in `src` order, drawn in `a` (sorted with `b`): the
+// buffer that holds them (structures/gheap/gpu/device_workload.h).
 const uint32_t* stream_keys(uint32_t* a, uint32_t* b, void* temp, size_t temp_bytes, uint64_t n, Src src,
                             uint64_t seed) {
-  gen_flat_kernel<<<kGrid, kBlock>>>(a, n, seed);
-  ck(cudaGetLastError(), "gen_flat");
-  if (src == Src::Hash) return a;
-  cub::DoubleBuffer<uint32_t> db(a, b);
-  ck(sort_db(temp, temp_bytes, db, n, src == Src::Descend), "sort source keys");
-  return db.Current();
+  const stress::KeyOrder order = src == Src::Ascend    ? stress::KeyOrder::Ascend
+                                 : src == Src::Descend ? stress::KeyOrder::Descend
+                                                       : stress::KeyOrder::Random;
+  return stress::draw_stream<uint32_t>(a, b, temp, temp_bytes, n, order, seed);
 }
 
 // ------------------------------------------------------------------ workloads
@@ -224,8 +199,7 @@ void Workspace::upload(const Plan& p) {
 void Workspace::generate(const Plan& p, uint64_t seed, const uint32_t* source) {
   const uint32_t* src = source;
   if (!src && p.src != Src::Hash) src = stream_keys(out, alt, temp, temp_bytes, p.flat, p.src, seed);
-  gen_keys_kernel<<<kGrid, kBlock>>>(keys, n, off, p.ops(), p.k, seed, src);
-  ck(cudaGetLastError(), "gen_keys");
+  stress::fill_op_keys<uint32_t>(keys, n, off, p.ops(), p.k, seed, src);
   ck(cudaDeviceSynchronize(), "generate");
 }
 

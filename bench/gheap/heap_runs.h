@@ -17,6 +17,7 @@
 #include "histories/device_recorder.h"
 #include "structures/gheap/config.h"
 #include "structures/gheap/gpu/device_heap.h"
+#include "structures/gheap/gpu/workload_keys.h"
 
 namespace gpulin::gheap_bench {
 
@@ -39,17 +40,10 @@ inline bool context_lost() {
 }
 
 // ------------------------------------------------------------------ keys
-// Counter-based stream: key i of a seed is the same on host and device, so a host
-// baseline uses the GPU workload's keys without a copy. Never kEmpty.
-GPULIN_HD inline uint64_t mix64(uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-GPULIN_HD inline uint32_t stream_key(uint64_t seed, uint64_t i) {
-  const uint32_t v = static_cast<uint32_t>(mix64(seed + (i + 1) * 0x9e3779b97f4a7c15ull) >> 32);
-  return v == kEmpty ? kEmpty - 1 : v;
-}
+// Counter-based stream (structures/gheap/gpu/workload_keys.h, gpulin stress's): key
+// i of a seed is the same on host and device, so a host baseline uses the GPU
+// workload's keys without a copy. Never kEmpty.
+GPULIN_HD inline uint32_t stream_key(uint64_t seed, uint64_t i) { return stress::stream_key<uint32_t>(seed, i); }
 
 // CUB's radix sort of n keys (32-bit counts where they fit: the size query and the
 // sort must use the same count type, so both go through this).

@@ -53,7 +53,12 @@ struct MemorySetting {
 };
 // "ptx", or with a weakening "ptx@structures/gheap/td_insert.h@72@no-acquire".
 inline std::string to_string(const MemorySetting& m) {
-  return std::string(to_string(m.mode)) + (m.weakening ? "@" + weakening_text(*m.weakening) : "");
+  std::string s(to_string(m.mode));
+  if (m.weakening) {
+    s += '@';
+    s += weakening_text(*m.weakening);
+  }
+  return s;
 }
 
 // A replay string's CONFIG names the memory of the run it replays: ":memory=ptx"

@@ -10,6 +10,8 @@
 
 #include "histories/key_history_reader.h"
 #include "structures/gheap/gpu/heap_stress.h"
+#include "common/cuda_support.h"
+#include "structures/gheap/gpu/device_workload.h"
 #include "structures/gheap/gpu/workload.h"
 
 namespace gpulin {
@@ -18,6 +20,32 @@ namespace {
 bool have_gpu() {
   int n = 0;
   return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
+}
+
+// The keys gpulin stress draws on the GPU, phase by phase, are the host reference's
+// (make_workload): same operations, same keys in the same slots, MAX in the rest.
+template <class Key>
+void expect_device_workload_is_the_hosts(const std::string& spec) {
+  SCOPED_TRACE(spec + (sizeof(Key) == 4 ? " 32-bit" : " 64-bit"));
+  const uint32_t k = 16;
+  const stress::Workload<Key> host = stress::make_workload<Key>(spec, 5000, k, 4, 11);
+  const stress::DeviceWorkload<Key> dev(stress::plan_workload(spec, 5000, k, 4, 11), 11);
+  ASSERT_EQ(dev.shape().phases.size(), host.phases.size());
+  for (size_t p = 0; p < host.phases.size(); ++p) {
+    const stress::DevicePhase<Key> d = dev.phase(p);
+    EXPECT_EQ(cuda_support::download(d.fn.get(), d.ops), host.phases[p].fn);
+    EXPECT_EQ(cuda_support::download(d.n.get(), d.ops), host.phases[p].n);
+    EXPECT_EQ(cuda_support::download(d.keys.get(), d.keys.size()), host.phases[p].keys);
+    EXPECT_EQ(d.inserted_keys, host.phases[p].inserted_keys);
+  }
+}
+
+TEST(HeapWorkloadOnGpu, DrawsTheKeysOfTheHostReference) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device: GPU test skipped";
+  for (const char* spec : {"random", "ascend", "descend", "partial:30", "insdel:3"}) {
+    expect_device_workload_is_the_hosts<uint32_t>(spec);
+    expect_device_workload_is_the_hosts<uint64_t>(spec);
+  }
 }
 
 struct Case {

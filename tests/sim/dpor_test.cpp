@@ -310,8 +310,10 @@ Program random_program(uint32_t max_actors, uint32_t max_steps) {
   }
   for (size_t a = 0; a < p.size(); ++a) {
     RC_LOG() << "actor " << a << ":";
-    for (const Step& st : p[a])
-      RC_LOG() << " " << "LSAWKU"[st.kind] << st.word << (st.kind == Step::Store ? "=" + std::to_string(st.value) : "");
+    for (const Step& st : p[a]) {
+      RC_LOG() << " " << "LSAWKU"[st.kind] << st.word;
+      if (st.kind == Step::Store) RC_LOG() << "=" << st.value;
+    }
     RC_LOG() << "\n";
   }
   return p;

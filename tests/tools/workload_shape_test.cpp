@@ -2,12 +2,12 @@
 // `gpulin stress` and gpulin_bench_gheap.
 #include <gtest/gtest.h>
 
-#include <random>
 #include <stdexcept>
 #include <vector>
 
 #include "structures/gheap/config.h"
 #include "structures/gheap/gpu/workload.h"
+#include "structures/gheap/gpu/workload_keys.h"
 #include "structures/gheap/gpu/workload_shape.h"
 
 namespace gpulin::stress {
@@ -95,14 +95,18 @@ std::vector<Key> inserted_keys(const Workload<Key>& w, uint32_t k) {
   return keys;
 }
 
-// 32-bit workloads are what they were before 64-bit keys came: the generator's
-// draws modulo 2^32 - 2, so a run or a benchmark of an earlier commit repeats.
-TEST(Workload, ThirtyTwoBitKeysAreTheEarlierStream) {
+// The keys are the counter-based stream (workload_keys.h), the one the GPU draws
+// (device_workload.h) and the heap benchmark uses: key i is SplitMix64 of the seed
+// and i, the high half for 32-bit keys.
+TEST(Workload, KeysAreTheCounterStream) {
   const Workload<uint32_t> w = make_workload<uint32_t>("random", 1000, 16, 4, 7);
   const std::vector<uint32_t> keys = inserted_keys(w, 16);
   ASSERT_EQ(keys.size(), 1000u);
-  std::mt19937_64 rng(7);
-  for (size_t i = 0; i < keys.size(); ++i) ASSERT_EQ(keys[i], static_cast<uint32_t>(rng() % 0xfffffffeu)) << i;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    ASSERT_EQ(keys[i], stream_key<uint32_t>(7, i)) << i;
+    ASSERT_EQ(keys[i], static_cast<uint32_t>(splitmix64(7 + 0x9e3779b97f4a7c15ULL * (i + 1)) >> 32)) << i;
+  }
+  EXPECT_NE(inserted_keys(make_workload<uint32_t>("random", 1000, 16, 4, 8), 16), keys) << "another seed, other keys";
 }
 
 // 64-bit workloads: the same operations, keys spread over [0, 2^63), the range of a

@@ -72,6 +72,11 @@ bool is_systematic(const std::string& strategy) { return strategy == "dfs" || st
 ExploreProgress::ExploreProgress(const ExploreOptions& options)
     : o_(options), start_(std::chrono::steady_clock::now()), last_(start_) {}
 
+bool ExploreProgress::out_of_time() const {
+  return o_.time_limit > 0 &&
+         std::chrono::steady_clock::now() - start_ > std::chrono::duration<double>(o_.time_limit);
+}
+
 void ExploreProgress::update(const ExploreSummary& sum) {
   const auto now = std::chrono::steady_clock::now();
   if (!o_.progress || now - last_ <= std::chrono::milliseconds(250)) return;

@@ -116,10 +116,7 @@ class ExploreProgress {
   explicit ExploreProgress(const ExploreOptions& options);
   void update(const ExploreSummary& sum);
   // The time limit passed (ExploreOptions::time_limit; never without one).
-  bool out_of_time() const {
-    return o_.time_limit > 0 &&
-           std::chrono::steady_clock::now() - start_ > std::chrono::duration<double>(o_.time_limit);
-  }
+  bool out_of_time() const;
   // Clears the line; sets exhaustive, distinct_histories and fingerprints (of the
   // distinct results seen) and total_seconds.
   void finish(ExploreSummary& sum, bool exhausted, const std::unordered_set<uint64_t>& distinct);

@@ -283,7 +283,10 @@ ExploreReport merge_reports(const std::vector<ExploreReport>& reports, const std
   traces.erase(std::unique(traces.begin(), traces.end()), traces.end());
   s.coverage.traces = std::move(traces);
   std::string shards;
-  for (const auto& [split, source] : shard_source) shards += (shards.empty() ? "" : ",") + split.substr(6);
+  for (const auto& [split, source] : shard_source) {
+    if (!shards.empty()) shards += ',';
+    shards.append(split, 6);
+  }
   m.split = shards.empty() ? fmt::format("merged {} reports", reports.size()) : "shards " + shards;
   return m;
 }

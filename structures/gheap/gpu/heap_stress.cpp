@@ -21,7 +21,7 @@
 #include "structures/gheap/sim/heap_at_rest.h"
 #include "structures/gheap/sim/heap_config.h"
 #include "structures/gheap/gpu/device_checks.h"
-#include "structures/gheap/gpu/workload.h"
+#include "structures/gheap/gpu/device_workload.h"
 #include "verify/pq_batch_witness.h"
 #include "verify/pq_linear/gpu_check.h"
 #include "verify/pq_linear/linear_check.h"
@@ -140,10 +140,15 @@ StressResult run_stress_as(const StressOptions& o) {
   };
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) throw std::runtime_error("no CUDA device");
-  const Workload<Key> w = make_workload<Key>(o.workload, o.keys, o.k, o.blocks, o.seed);
-  stage("workload generated");
+  // The operations are planned on the host (per operation: small); the keys are
+  // drawn on the GPU, phase by phase, where the kernels read them.
+  const auto w0 = std::chrono::steady_clock::now();
+  const DeviceWorkload<Key> w(plan_workload(o.workload, o.keys, o.k, o.blocks, o.seed), o.seed);
+  const WorkloadShape& shape = w.shape();
   StressResult r;
-  gheap::DeviceHeap<Key> heap(o.k, w.total_inserts + 1);
+  r.workload_seconds = seconds_since(w0);
+  stage("workload planned");
+  gheap::DeviceHeap<Key> heap(o.k, shape.ins_ops + 1);
   const auto memory = heap.memory();
   const bool on_device = o.check == "device";
   const cuda_exec::DeviceWatchdog watchdog(o.blocks, o.spin_bound);
@@ -152,8 +157,7 @@ StressResult run_stress_as(const StressOptions& o) {
   if (o.record) {
     // Room per block: its share of operations, each with inv, ret and two events a
     // held node on at most the path's length plus a delete's children.
-    uint64_t total_ops = 0;
-    for (const auto& p : w.phases) total_ops += p.fn.size();
+    const uint64_t total_ops = shape.ops();
     const uint64_t per_block = (total_ops + o.blocks - 1) / o.blocks + 1;
     const uint32_t levels = gheap::floor_log2(heap.capacity()) + 1;
     const uint64_t events = per_block * (2 + 2 * (2 * levels + 4));
@@ -174,23 +178,31 @@ StressResult run_stress_as(const StressOptions& o) {
 
   // Conservation: the keys inserted equal the keys deleted plus the keys left in
   // the heap, as multisets (compared sorted), on the GPU or on the host.
-  uint64_t all_inserted = 0;
-  for (const Phase<Key>& p : w.phases) all_inserted += p.inserted_keys;
   std::unique_ptr<DeviceConservation<Key>> conserve;
-  if (on_device) conserve = std::make_unique<DeviceConservation<Key>>(all_inserted);
+  if (on_device) conserve = std::make_unique<DeviceConservation<Key>>(shape.stream_keys);
   std::vector<Key> inserted, removed;
   int64_t op_base = 0;
-  for (const Phase<Key>& p : w.phases) {
-    if (!on_device)
-      for (size_t i = 0; i < p.fn.size(); ++i)
-        inserted.insert(inserted.end(), p.keys.begin() + i * o.k, p.keys.begin() + i * o.k + p.n[i]);
-    // The phase's operations and outputs on the device, freed at the end of the phase.
-    const cuda_support::DeviceBuffer<uint32_t> fn(p.fn), n(p.n);
-    const cuda_support::DeviceBuffer<Key> keys(p.keys), out(p.keys.size());
-    cuda_support::DeviceBuffer<uint32_t> out_n(p.fn.size());
+  for (size_t phase = 0; phase < shape.phases.size(); ++phase) {
+    const ShapePhase& sp = shape.phases[phase];
+    // The phase's operations, keys and outputs on the device, freed at its end.
+    const auto d0 = std::chrono::steady_clock::now();
+    const DevicePhase<Key> p = w.phase(phase);
+    r.workload_seconds += seconds_since(d0);
+    const std::vector<uint32_t> pn(shape.n.begin() + static_cast<long>(sp.begin), shape.n.begin() + static_cast<long>(sp.end));
+    const std::vector<uint32_t> pfn(shape.fn.begin() + static_cast<long>(sp.begin), shape.fn.begin() + static_cast<long>(sp.end));
+    if (!on_device) {
+      const std::vector<Key> keys = cuda_support::download(p.keys.get(), p.keys.size());
+      for (size_t i = 0; i < p.ops; ++i)
+        inserted.insert(inserted.end(), keys.begin() + i * o.k, keys.begin() + i * o.k + pn[i]);
+    }
+    const cuda_support::DeviceBuffer<uint32_t>& fn = p.fn;
+    const cuda_support::DeviceBuffer<uint32_t>& n = p.n;
+    const cuda_support::DeviceBuffer<Key>& keys = p.keys;
+    const cuda_support::DeviceBuffer<Key> out(keys.size());
+    cuda_support::DeviceBuffer<uint32_t> out_n(p.ops);
     out_n.fill_bytes(0);
     gheap::GpuOpBatch<Key> b;
-    b.count = p.fn.size();
+    b.count = p.ops;
     b.fn = fn.get();
     b.n = n.get();
     b.keys = keys.get();
@@ -202,26 +214,26 @@ StressResult run_stress_as(const StressOptions& o) {
     timer.start();
     check(gheap::launch_heap_batch(o.flavor, o.variant, memory, b, o.blocks, o.threads, nullptr, rec ? &ref : nullptr,
                                    op_base, &watchdog.ref(), o.mutant),
-          "heap kernel launch (" + p.name + ")");
-    const double seconds = timer.stop("heap kernel (" + p.name + ")");
+          "heap kernel launch (" + sp.name + ")");
+    const double seconds = timer.stop("heap kernel (" + sp.name + ")");
     if (const cuda_exec::WatchdogReport stop = watchdog.read(); stop.stopped) {
-      stage("the watchdog stopped phase '" + p.name + "'");
+      stage("the watchdog stopped phase '" + sp.name + "'");
       return stopped_run(o, std::move(r), stop, heap, rec.get());
     }
-    r.phases.push_back({p.name, p.fn.size(), seconds});
+    r.phases.push_back({sp.name, p.ops, seconds});
     r.kernel_seconds += seconds;
-    r.ops += p.fn.size();
+    r.ops += p.ops;
     r.inserted_keys += p.inserted_keys;
     if (on_device) {
-      conserve->add_phase(fn.get(), n.get(), keys.get(), out.get(), out_n.get(), p.fn.size(), o.k);
+      conserve->add_phase(fn.get(), n.get(), keys.get(), out.get(), out_n.get(), p.ops, o.k);
     } else {
       // Every delete's batch sorted; every deleted key one that was inserted.
-      std::vector<Key> h_out(p.keys.size());
-      std::vector<uint32_t> h_n(p.fn.size());
+      std::vector<Key> h_out(keys.size());
+      std::vector<uint32_t> h_n(p.ops);
       check(cudaMemcpy(h_out.data(), out.get(), h_out.size() * sizeof(Key), cudaMemcpyDeviceToHost), "download");
       check(cudaMemcpy(h_n.data(), out_n.get(), h_n.size() * 4, cudaMemcpyDeviceToHost), "download");
-      for (size_t i = 0; i < p.fn.size(); ++i) {
-        if (p.fn[i] != gheap::kFnDel) continue;
+      for (size_t i = 0; i < p.ops; ++i) {
+        if (pfn[i] != gheap::kFnDel) continue;
         const Key* d = h_out.data() + i * o.k;
         r.deleted_keys += h_n[i];
         if (h_n[i] > o.k && r.failures.size() < 10)
@@ -233,8 +245,8 @@ StressResult run_stress_as(const StressOptions& o) {
         }
       }
     }
-    op_base += static_cast<int64_t>(p.fn.size());
-    stage("phase '" + p.name + "' done");
+    op_base += static_cast<int64_t>(p.ops);
+    stage("phase '" + sp.name + "' done");
   }
 
   // From here on, the clock of "end of the kernels to the verdict".

@@ -64,6 +64,7 @@ struct StressResult {
   std::vector<PhaseTiming> phases;
   uint64_t ops = 0, inserted_keys = 0, deleted_keys = 0;
   uint64_t events = 0, tuples = 0;  // recorded events; keys the witness check looked at
+  double workload_seconds = 0;      // planning the operations (host) and drawing the keys (GPU)
   double kernel_seconds = 0;        // the heap's kernels, all phases
   double at_rest_seconds = 0;       // conservation and the heap at rest
   double check_seconds = 0;         // witness check (on the GPU, or on the host after the download)

@@ -25,6 +25,7 @@ void print_heap_result(const stress::StressOptions& o, const stress::StressResul
     fmt::print("  {:<22} {:>10} ops  {:>9.4f} s  {:>8.2f} M keys/s\n", p.name, p.ops, p.seconds,
                p.ops * double(o.k) / std::max(p.seconds, 1e-12) / 1e6);
   fmt::print("  inserted {} keys, deleted {}\n", r.inserted_keys, r.deleted_keys);
+  fmt::print("  workload (operations planned, keys drawn on the GPU) {:.3f} s\n", r.workload_seconds);
   fmt::print("  kernels {:.3f} s; checks on the {}: conservation and invariant {:.3f} s", r.kernel_seconds,
              o.check == "device" ? "GPU" : "host", r.at_rest_seconds);
   if (o.record)

@@ -1,9 +1,9 @@
 #include "structures/gheap/gpu/workload.h"
 
 #include <algorithm>
-#include <random>
 
 #include "structures/gheap/config.h"
+#include "structures/gheap/gpu/workload_keys.h"
 
 namespace gpulin::stress {
 
@@ -11,9 +11,8 @@ template <class Key>
 Workload<Key> make_workload(const std::string& spec, uint64_t keys, uint32_t k, uint32_t blocks, uint64_t seed) {
   const WorkloadShape shape = plan_workload(spec, keys, k, blocks, seed);
   // The key stream: random, or sorted for ascend / descend.
-  std::mt19937_64 rng(seed);
   std::vector<Key> stream(shape.stream_keys);
-  for (auto& x : stream) x = static_cast<Key>(rng() % workload_key_bound<Key>);
+  for (uint64_t i = 0; i < stream.size(); ++i) stream[i] = stream_key<Key>(seed, i);
   if (shape.order == KeyOrder::Ascend) std::sort(stream.begin(), stream.end());
   if (shape.order == KeyOrder::Descend) std::sort(stream.rbegin(), stream.rend());
   Workload<Key> w;
