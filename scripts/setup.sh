@@ -21,6 +21,8 @@ command -v g++ >/dev/null           || need+=(g++)
 # clang's too, linked by lld (faster than GNU ld on its large sanitized programs).
 command -v clang++ >/dev/null || need+=(clang)
 command -v ld.lld >/dev/null || need+=(lld)
+# The plots of bench/results (scripts/plot-results.py, tests/scripts/plot_results_test.sh).
+/usr/bin/python3 -c "import matplotlib" 2>/dev/null || need+=(python3-matplotlib)
 # gpulin render's pages are tested in headless Chromium (tests/render/browser_test.sh).
 command -v chromium >/dev/null || command -v chromium-browser >/dev/null || need+=(chromium)
 if [ ${#need[@]} -gt 0 ]; then
