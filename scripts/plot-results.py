@@ -34,7 +34,7 @@ def commit_of(results, name):
     first one the CSV's text file names."""
     stem = name.rsplit(".", 1)[0]
     for line in (results / "README.md").read_text().splitlines():
-        if line.startswith("|") and stem in line.split("|")[1]:
+        if line.startswith("|") and f"`{stem}." in line.split("|")[1]:
             m = COMMIT.search(line)
             if m:
                 return m.group(1)

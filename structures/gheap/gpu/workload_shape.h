@@ -1,6 +1,7 @@
 // What each heap workload name means, once: the operations and their phases,
-// without the keys. `gpulin stress` draws the keys on the host (workload.h);
-// gpulin_bench_gheap draws them on the GPU. Same name, same operations.
+// without the keys. `gpulin stress` and gpulin_bench_gheap draw the keys on the GPU
+// (device_workload.h), make_workload on the host (workload.h); the same stream
+// (workload_keys.h). Same name, same operations, same keys.
 //
 //   random | ascend | descend  N keys inserted in full batches (the last may be
 //                              partial), then deletes until the heap is empty (one
