@@ -9,6 +9,7 @@
 #include "structures/gheap/bit_reversal.h"
 #include "structures/gheap/gpu/gheap_launch.h"
 #include "structures/gheap/gpu/device_workload.h"
+#include "structures/gheap/gpu/sort_keys.cuh"
 #include "structures/gheap/gpu/workload_shape.h"
 
 namespace gpulin::gheap_bench {
@@ -48,25 +49,16 @@ __global__ void count_mismatch_kernel(const uint32_t* a, const uint32_t* b, uint
 }
 
 // ------------------------------------------------------------------ CUB
-// 32-bit counts where they fit (CUB picks its offset type from the count's type);
-// the size query and the sort must use the same type, so both go through these.
-cudaError_t sort_db(void* temp, size_t& bytes, cub::DoubleBuffer<uint32_t>& db, uint64_t n, bool descending) {
-  if (n <= uint64_t(INT_MAX)) {
-    return descending ? cub::DeviceRadixSort::SortKeysDescending(temp, bytes, db, static_cast<int>(n))
-                      : cub::DeviceRadixSort::SortKeys(temp, bytes, db, static_cast<int>(n));
-  }
-  return descending ? cub::DeviceRadixSort::SortKeysDescending(temp, bytes, db, static_cast<long long>(n))
-                    : cub::DeviceRadixSort::SortKeys(temp, bytes, db, static_cast<long long>(n));
-}
+// Sizes and sorts go through stress::sort_keys (sort_keys.cuh): one count type each.
 
 size_t cub_temp_for(uint64_t slots, uint64_t flat) {
   size_t a = 0, b = 0, c = 0, d = 0;
   cub::DoubleBuffer<uint32_t> db(nullptr, nullptr);
-  ck(sort_db(nullptr, b, db, slots, false), "cub size query");
+  ck(stress::sort_keys(nullptr, b, db, slots, false), "cub size query");
   if (flat) {
     ck(sort_plain(nullptr, a, nullptr, nullptr, flat), "cub size query");
-    ck(sort_db(nullptr, c, db, flat, true), "cub size query");
-    ck(sort_db(nullptr, d, db, flat, false), "cub size query");
+    ck(stress::sort_keys(nullptr, c, db, flat, true), "cub size query");
+    ck(stress::sort_keys(nullptr, d, db, flat, false), "cub size query");
   }
   return std::max({a, b, c, d, size_t(256)});
 }
@@ -130,7 +122,7 @@ void plan_keys(const Plan& p, uint64_t seed, uint32_t* dst) {
     if (p.src != Src::Hash) {
       ck(cudaMalloc(&alt, std::max<uint64_t>(p.inserted, 1) * 4), "cudaMalloc plan keys");
       cub::DoubleBuffer<uint32_t> db(nullptr, nullptr);
-      ck(sort_db(nullptr, bytes, db, p.inserted, p.src == Src::Descend), "cub size query");
+      ck(stress::sort_keys(nullptr, bytes, db, p.inserted, p.src == Src::Descend), "cub size query");
       ck(cudaMalloc(&temp, std::max<size_t>(bytes, 256)), "cudaMalloc plan keys");
     }
     const uint32_t* made = stream_keys(dst, alt, temp, bytes, p.inserted, p.src, seed);
@@ -272,10 +264,10 @@ std::string Runner::check(const Plan& p, Workspace& ws, gheap::DeviceHeap<uint32
   ck(cudaGetLastError(), "check kernel");
   size_t bytes = ws.temp_bytes;
   cub::DoubleBuffer<uint32_t> in(ws.keys, ws.alt);
-  ck(sort_db(ws.temp, bytes, in, slots, false), "check sort (inserted)");
+  ck(stress::sort_keys(ws.temp, bytes, in, slots, false), "check sort (inserted)");
   cub::DoubleBuffer<uint32_t> outb(ws.out, in.Alternate());
   bytes = ws.temp_bytes;
-  ck(sort_db(ws.temp, bytes, outb, slots, false), "check sort (deleted)");
+  ck(stress::sort_keys(ws.temp, bytes, outb, slots, false), "check sort (deleted)");
   count_mismatch_kernel<<<kGrid, kBlock>>>(in.Current(), outb.Current(), p.inserted, ws.counters);
   ck(cudaGetLastError(), "compare kernel");
   Counters c{};

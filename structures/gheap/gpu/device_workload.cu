@@ -1,13 +1,11 @@
 #include "structures/gheap/gpu/device_workload.h"
 
-#include <cub/device/device_radix_sort.cuh>
-
 #include <algorithm>
-#include <climits>
 #include <utility>
 #include <vector>
 
 #include "structures/gheap/config.h"
+#include "structures/gheap/gpu/sort_keys.cuh"
 #include "structures/gheap/gpu/workload_keys.h"
 
 namespace gpulin::stress {
@@ -38,26 +36,14 @@ __global__ void fill_op_keys_kernel(Key* keys, const uint32_t* n, const uint64_t
   }
 }
 
-// 32-bit counts where they fit (CUB picks its offset type from the count's type;
-// the size query and the sort must use the same).
-template <class Key>
-cudaError_t sort_stream(void* temp, size_t& bytes, cub::DoubleBuffer<Key>& db, uint64_t n, bool descending) {
-  if (n <= uint64_t(INT_MAX)) {
-    return descending ? cub::DeviceRadixSort::SortKeysDescending(temp, bytes, db, static_cast<int>(n))
-                      : cub::DeviceRadixSort::SortKeys(temp, bytes, db, static_cast<int>(n));
-  }
-  return descending ? cub::DeviceRadixSort::SortKeysDescending(temp, bytes, db, static_cast<long long>(n))
-                    : cub::DeviceRadixSort::SortKeys(temp, bytes, db, static_cast<long long>(n));
-}
-
 }  // namespace
 
 template <class Key>
 size_t draw_stream_temp_bytes(uint64_t n) {
   size_t up = 0, down = 0;
   cub::DoubleBuffer<Key> db(nullptr, nullptr);
-  cuda_support::check(sort_stream(nullptr, up, db, n, false), "cub size query");
-  cuda_support::check(sort_stream(nullptr, down, db, n, true), "cub size query");
+  cuda_support::check(sort_keys(nullptr, up, db, n, false), "cub size query");
+  cuda_support::check(sort_keys(nullptr, down, db, n, true), "cub size query");
   return std::max({up, down, size_t(256)});
 }
 
@@ -67,7 +53,7 @@ const Key* draw_stream(Key* a, Key* b, void* temp, size_t temp_bytes, uint64_t n
   cuda_support::check(cudaGetLastError(), "draw the key stream");
   if (order == KeyOrder::Random) return a;
   cub::DoubleBuffer<Key> db(a, b);
-  cuda_support::check(sort_stream(temp, temp_bytes, db, n, order == KeyOrder::Descend), "sort the key stream");
+  cuda_support::check(sort_keys(temp, temp_bytes, db, n, order == KeyOrder::Descend), "sort the key stream");
   return db.Current();
 }
 

@@ -188,8 +188,8 @@ StressResult run_stress_as(const StressOptions& o) {
     const auto d0 = std::chrono::steady_clock::now();
     const DevicePhase<Key> p = w.phase(phase);
     r.workload_seconds += seconds_since(d0);
-    const std::vector<uint32_t> pn(shape.n.begin() + static_cast<long>(sp.begin), shape.n.begin() + static_cast<long>(sp.end));
-    const std::vector<uint32_t> pfn(shape.fn.begin() + static_cast<long>(sp.begin), shape.fn.begin() + static_cast<long>(sp.end));
+    const uint32_t* pn = shape.n.data() + sp.begin;  // the phase's operations, on the host
+    const uint32_t* pfn = shape.fn.data() + sp.begin;
     if (!on_device) {
       const std::vector<Key> keys = cuda_support::download(p.keys.get(), p.keys.size());
       for (size_t i = 0; i < p.ops; ++i)
