@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gpulin::cuda_support {
@@ -116,6 +117,35 @@ class GpuTimer {
  private:
   cudaEvent_t start_ = nullptr, stop_ = nullptr;
   bool stopped_ = false;
+};
+
+// The default stream's work in named phases: each lap waits for the work queued
+// so far and appends (name, seconds since the previous lap), timed by CUDA events.
+class PhaseTimer {
+ public:
+  explicit PhaseTimer(std::vector<std::pair<std::string, double>>& out) : out_(out) {
+    check(cudaEventCreate(&a_), "event");
+    check(cudaEventCreate(&b_), "event");
+    check(cudaEventRecord(a_), "event");
+  }
+  ~PhaseTimer() {
+    cudaEventDestroy(a_);
+    cudaEventDestroy(b_);
+  }
+  PhaseTimer(const PhaseTimer&) = delete;
+  PhaseTimer& operator=(const PhaseTimer&) = delete;
+  void lap(const char* name) {
+    check(cudaEventRecord(b_), name);
+    check(cudaEventSynchronize(b_), name);
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, a_, b_), name);
+    out_.emplace_back(name, ms / 1000.0);
+    std::swap(a_, b_);
+  }
+
+ private:
+  std::vector<std::pair<std::string, double>>& out_;
+  cudaEvent_t a_{}, b_{};
 };
 
 // CUB's temporary storage, grown as calls need it.

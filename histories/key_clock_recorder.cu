@@ -90,6 +90,13 @@ uint64_t KeyClockRecorder::published_ticks() const {
   return used;
 }
 
+KeyClockRecorder::PublishedOnDevice KeyClockRecorder::published_on_device() const {
+  if (ref_.mode != KeyClockMode::kPublished) throw std::invalid_argument("key-clock recorder: not a published clock");
+  uint32_t state[3];
+  check(cudaMemcpy(state, ref_.tick_state, sizeof state, cudaMemcpyDeviceToHost), "download tick words");
+  return {ref_.published, ref_.ticks, std::min(state[kTickUsed], ref_.tick_cap), state[kTickOverflow] != 0};
+}
+
 KeyHistory KeyClockRecorder::download_published(uint64_t ops, const std::vector<PublishedCall>& calls, Header header,
                                                 const std::vector<std::string>& fn_names, std::string source) const {
   if (ref_.mode != KeyClockMode::kPublished) throw std::invalid_argument("key-clock recorder: not a published clock");

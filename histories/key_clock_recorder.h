@@ -48,6 +48,15 @@ class KeyClockRecorder {
                                 const std::vector<std::string>& fn_names, std::string source) const;
   // A published clock's ticker sightings so far (how finely it ordered the rets).
   uint64_t published_ticks() const;
+  // A published clock's buffers where they are, for a check on the GPU that reads
+  // them in place (verify/keyed_linear/gpu_published_check.h).
+  struct PublishedOnDevice {
+    const PublishedRecord* records = nullptr;  // op id i's at i
+    const PublishedTick* ticks = nullptr;      // the ticker's log, tick_count of them
+    uint32_t tick_count = 0;
+    bool overflow = false;                     // the log was full and lost sightings
+  };
+  PublishedOnDevice published_on_device() const;
 
  private:
   KeyClockRecorder(uint64_t ops, uint32_t clock_bits, KeyClockMode mode);

@@ -7,11 +7,15 @@
 
 namespace gpulin {
 
-KeyHistory assemble_published_history(const std::vector<PublishedRecord>& records, const std::vector<PublishedCall>& calls,
-                                      const std::vector<PublishedTick>& ticks, bool overflow, Header header,
-                                      const std::vector<std::string>& fn_names, std::string source) {
+namespace {
+
+// ids: null, or record i is op ids[i]'s (messages name it so; the caller renumbers).
+KeyHistory assemble_published(const std::vector<PublishedRecord>& records, const std::vector<PublishedCall>& calls,
+                              const std::vector<int64_t>* ids, const std::vector<PublishedTick>& ticks, bool overflow,
+                              Header header, const std::vector<std::string>& fn_names, std::string source) {
   auto refuse = [&](size_t op, const std::string& what) {
-    throw FormatError(source, 0, "published-clock record of op " + std::to_string(op) + ": " + what);
+    const int64_t id = ids ? (*ids)[op] : static_cast<int64_t>(op);
+    throw FormatError(source, 0, "published-clock record of op " + std::to_string(id) + ": " + what);
   };
   if (overflow)
     throw FormatError(source, 0, "published clock: the ticker's log was full and lost sightings (" +
@@ -76,6 +80,30 @@ KeyHistory assemble_published_history(const std::vector<PublishedRecord>& record
     c.shape = key_clock_shape(r.shape & 3u, (r.shape >> 2) & 1u, (r.shape >> 3) & 1u, r.shape >> 16);
   }
   return assemble_key_clock_history(clocked, 0, std::move(header), fn_names, std::move(source));
+}
+
+}  // namespace
+
+KeyHistory assemble_published_history(const std::vector<PublishedRecord>& records, const std::vector<PublishedCall>& calls,
+                                      const std::vector<PublishedTick>& ticks, bool overflow, Header header,
+                                      const std::vector<std::string>& fn_names, std::string source) {
+  return assemble_published(records, calls, nullptr, ticks, overflow, std::move(header), fn_names, std::move(source));
+}
+
+KeyHistory assemble_published_ops(const std::vector<PublishedRecord>& records, const std::vector<PublishedCall>& calls,
+                                  const std::vector<int64_t>& ids, const std::vector<PublishedTick>& ticks,
+                                  bool overflow, Header header, const std::vector<std::string>& fn_names,
+                                  std::string source) {
+  if (ids.size() != records.size())
+    throw FormatError(source, 0, "published clock: " + std::to_string(records.size()) + " records but " +
+                                     std::to_string(ids.size()) + " op ids");
+  KeyHistory h = assemble_published(records, calls, &ids, ticks, overflow, std::move(header), fn_names, std::move(source));
+  // Op i of the assembly, its own actor i, is op ids[i]. No t changes, so the ops'
+  // order (by inv) and the events' (by t) stay as they are.
+  auto id_of = [&](int64_t i) { return ids[static_cast<size_t>(i)]; };
+  for (KeyOp& op : h.ops) op.id = id_of(op.id), op.actor = id_of(op.actor);
+  for (Event& e : h.events) e.op = id_of(e.op), e.actor = id_of(e.actor);
+  return h;
 }
 
 }  // namespace gpulin

@@ -31,4 +31,13 @@ KeyHistory assemble_published_history(const std::vector<PublishedRecord>& record
                                       const std::vector<PublishedTick>& ticks, bool overflow, Header header,
                                       const std::vector<std::string>& fn_names, std::string source);
 
+// The same for some of the operations only: records[i] and calls[i] are op ids[i]'s
+// (ids ascending), and the history keeps those ids (each op its own actor), so
+// that a check of a few keys' operations (gpu_published_check.h) names the ops as
+// the whole history would. Errors name the op by its id.
+KeyHistory assemble_published_ops(const std::vector<PublishedRecord>& records, const std::vector<PublishedCall>& calls,
+                                  const std::vector<int64_t>& ids, const std::vector<PublishedTick>& ticks,
+                                  bool overflow, Header header, const std::vector<std::string>& fn_names,
+                                  std::string source);
+
 }  // namespace gpulin

@@ -90,5 +90,30 @@ TEST(PublishedClockHistory, MalformedRecordsAndLogsAreRefused) {
       "1 records but 0 calls"));
 }
 
+// Some ops only (a check of a few keys): the history keeps their ids, in its ops,
+// actors and events, and an error names the op by its id.
+TEST(PublishedClockHistory, SomeOpsKeepTheirIds) {
+  const std::vector<PublishedRecord> r = {rec(0, 1, 0, 3, 2, false, 0), rec(1, 2, 2, 3, 1, true, 50)};
+  const std::vector<PublishedTick> ticks = {{3, 1, 0, 0}, {3, 2, 1, 0}};
+  const std::vector<PublishedCall> calls(2, PublishedCall{5, 50});
+  Header h;
+  h.model = "map";
+  const KeyHistory k = assemble_published_ops(r, calls, {40, 97}, ticks, false, h, kPublishedFns, "<gpu>");
+  EXPECT_NO_THROW(check_events(k.events, k.source));
+  ASSERT_EQ(k.ops.size(), 2u);
+  EXPECT_LT(op(k, 40).ret_t, op(k, 97).inv_t);
+  EXPECT_EQ(op(k, 97).actor, 97);
+  for (const Event& e : k.events) {
+    EXPECT_TRUE(e.op == 40 || e.op == 97) << e.op;
+    EXPECT_EQ(e.actor, e.op);
+  }
+  EXPECT_TRUE(throws_format_error(
+      [&] { assemble_published_ops({r[0], PublishedRecord{}}, calls, {40, 97}, ticks, false, h, kPublishedFns, "<gpu>"); },
+      0, "record of op 97: never written"));
+  EXPECT_TRUE(throws_format_error(
+      [&] { assemble_published_ops(r, calls, {40}, ticks, false, h, kPublishedFns, "<gpu>"); }, 0,
+      "2 records but 1 op ids"));
+}
+
 }  // namespace
 }  // namespace gpulin

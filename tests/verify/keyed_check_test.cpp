@@ -21,6 +21,7 @@
 #include "verify/keyed_linear/keyed_check.h"
 #include "verify/search_checker.h"
 #include "verify/testing/generate_keyed_history.h"
+#include "verify/testing/generate_published_recording.h"
 #include "verify/witness_checker.h"
 
 namespace gpulin {
@@ -433,6 +434,41 @@ TEST(KeyedCheck, APublishedClockOrdersOnlyWhatATickSeparates) {
   EXPECT_EQ(verdict_with_search_inv(2), Verdict::NotLinearizable);
   EXPECT_EQ(verdict_with_search_inv(1), Verdict::Linearizable);
 }
+
+namespace published_recordings {
+
+// A generated published-clock recording as the host checks it (slab_stress's host path).
+KeyedCheckResult check_recording(const PublishedRecording& rec, const std::string& model) {
+  Header h;
+  h.model = model;
+  KeyHistory kh = assemble_published_history(rec.records, rec.calls, rec.ticks, false, h, rec.fn_names, "<gen>");
+  apply_result_shapes(kh, {{"search", ResultShape::Scalar}, {"contains", ResultShape::Bool}});
+  check_events(kh.events, kh.source);
+  return check_keyed_linear(kh);
+}
+
+// The recordings the GPU check's tests feed it: with every answer the model's,
+// linearizable (though ret order fails on some keys: rounds overlap); with wrong
+// answers planted, some are not, and the search says so.
+TEST(KeyedCheck, GeneratedPublishedRecordingsAreJudgedByTheirAnswers) {
+  int failed_ret_order = 0, not_linearizable = 0;
+  for (bool map : {true, false})
+    for (uint64_t seed = 1; seed <= 10; ++seed) {
+      PublishedRecordingOptions o;
+      o.map = map, o.seed = seed, o.ops = 600, o.pending = 0.01;
+      const KeyedCheckResult ok = check_recording(generate_published_recording(o), map ? "map" : "set");
+      ASSERT_TRUE(ok.applicable) << ok.why;
+      EXPECT_EQ(ok.verdict, Verdict::Linearizable) << "seed " << seed;
+      failed_ret_order += !ok.failing_keys.empty();
+      o.wrong = 0.02;
+      const KeyedCheckResult bad = check_recording(generate_published_recording(o), map ? "map" : "set");
+      not_linearizable += bad.verdict == Verdict::NotLinearizable;
+    }
+  EXPECT_GT(failed_ret_order, 0);
+  EXPECT_GT(not_linearizable, 10);
+}
+
+}  // namespace published_recordings
 
 }  // namespace
 }  // namespace gpulin

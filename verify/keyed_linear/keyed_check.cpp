@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "verify/key_buckets.h"
+#include "verify/keyed_linear/keyed_fns.h"
 #include "verify/witness/points.h"
 
 namespace gpulin {
@@ -14,42 +15,14 @@ namespace {
 
 using namespace key_buckets;
 
-enum class Kind { Map, Set, Multimap };
-enum Fn : uint8_t { kReplace, kInsert, kDelete, kDeleteAll, kSearch, kSearchAll, kContains, kUnknown };
-
-Kind kind_of(const KeyHistory& h) {
-  const std::string& m = h.header.model;
-  if (m == "map") return Kind::Map;
-  if (m == "set") return Kind::Set;
-  if (m == "multimap") return Kind::Multimap;
-  throw FormatError(h.source, 1, "the keyed check is for map, set and multimap histories, not " + m);
-}
-
-// The model's operations (history-format.md, Models), by name.
-Fn fn_of(Kind kind, const std::string& f) {
-  switch (kind) {
-    case Kind::Map:
-      return f == "replace" ? kReplace : f == "delete" ? kDelete : f == "search" ? kSearch : kUnknown;
-    case Kind::Set:
-      return f == "insert" ? kInsert : f == "delete" ? kDelete : f == "contains" ? kContains : kUnknown;
-    case Kind::Multimap:
-      return f == "insert"      ? kInsert
-             : f == "delete"    ? kDelete
-             : f == "deleteall" ? kDeleteAll
-             : f == "search"    ? kSearch
-             : f == "searchall" ? kSearchAll
-                                : kUnknown;
-  }
-  return kUnknown;
-}
+using namespace keyed_fns;  // Kind, Fn and its enumerators
 
 // Whether op fits the model as its check_call and check_result say (models/):
 // the op's arity, and a completed op's result shape. Anything else is left to the
 // generic path, which names the problem.
 bool fits(Kind kind, Fn fn, const KeyOp& op) {
   if (fn == kUnknown) return false;
-  const uint32_t arity = fn == kReplace || (fn == kInsert && kind == Kind::Multimap) ? 2 : 1;
-  if (op.args_len != arity) return false;
+  if (op.args_len != arity_of(kind, fn)) return false;
   if (op.pending()) return true;
   switch (fn) {
     case kSearch: return true;  // any value (it will not match when it is no integer)
@@ -207,7 +180,7 @@ PointScan ret_order(const KeyHistory& h, unsigned threads) {
 }  // namespace
 
 KeyedCheckResult check_keyed_linear(const KeyHistory& h, const KeyedCheckOptions& options) {
-  const Kind kind = kind_of(h);
+  const Kind kind = kind_of(h.header, h.source);
   // No lp_rule (no lp events): each key's ops in ret order, the search deciding
   // the keys it fails on. Only where the search decides: alone it is no verdict.
   const bool by_ret = h.header.lp_rule.empty();

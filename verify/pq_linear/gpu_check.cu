@@ -458,32 +458,10 @@ __global__ void who_touched(TupleView<K> v, int64_t key, uint64_t f, unsigned lo
   }
 }
 
-struct Timer {
-  cudaEvent_t a, b;
-  std::vector<std::pair<std::string, double>>& out;
-  explicit Timer(std::vector<std::pair<std::string, double>>& o) : out(o) {
-    cudaEventCreate(&a);
-    cudaEventCreate(&b);
-    cudaEventRecord(a);
-  }
-  ~Timer() {
-    cudaEventDestroy(a);
-    cudaEventDestroy(b);
-  }
-  void lap(const char* name) {
-    cudaEventRecord(b);
-    check(cudaEventSynchronize(b), name);
-    float ms = 0;
-    cudaEventElapsedTime(&ms, a, b);
-    out.emplace_back(name, ms / 1000.0);
-    std::swap(a, b);
-  }
-};
-
 template <class K>
 GpuCheckResult check_on_gpu(const BasicGpuCheckInput<K>& in) {
   GpuCheckResult r;
-  Timer timer(r.phases);
+  PhaseTimer timer(r.phases);
   CubTemp temp;
   const BasicDeviceRecorderRef<K> rec = in.rec;
   const std::vector<uint32_t> counts = download(rec.event_count, in.actors);

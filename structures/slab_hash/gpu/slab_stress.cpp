@@ -23,7 +23,9 @@
 #include "structures/slab_hash/work_queue.h"
 #include "structures/slab_hash/sim/slab_at_rest.h"
 #include "structures/slab_hash/sim/slab_program.h"
+#include "verify/keyed_linear/gpu_published_check.h"
 #include "verify/keyed_linear/keyed_check.h"
+#include "verify/search_checker.h"
 
 namespace gpulin::stress {
 
@@ -145,6 +147,7 @@ SlabStressResult run_slab_stress(const SlabStressOptions& o) {
     throw std::invalid_argument("--variant fixed: the multimap's (map and set have one variant)");
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) throw std::runtime_error("no CUDA device");
+  if (o.check != "device" && o.check != "host") throw std::invalid_argument("--check: device or host");
   if (o.parts == 0 || o.part >= o.parts) throw std::invalid_argument("slab stress: part " + std::to_string(o.part) +
                                                                      " of " + std::to_string(o.parts));
   SlabStressResult res;
@@ -193,24 +196,31 @@ SlabStressResult run_slab_stress(const SlabStressOptions& o) {
   DeviceRecorderRef ref = rec ? rec->ref() : DeviceRecorderRef{};
   check(load_slab_kernels(o.mode, o.light, o.variant), "slab stress: loading the kernels");
 
+  // Every operation's call stays on the GPU for the whole run, at its op id (the
+  // build's keys first): the launches read them, and the check on the GPU reads
+  // them again (a published clock's records leave the calls out).
+  std::vector<uint32_t> all_keys = w.init_keys, all_values = w.init_values;
+  all_keys.insert(all_keys.end(), w.key.begin(), w.key.end());
+  all_values.insert(all_values.end(), w.value.begin(), w.value.end());
+  const cuda_support::DeviceBuffer<uint32_t> d_keys(all_keys), d_values(all_values), d_fn(w.fn);
+  // A copy from pageable memory may return before its DMA ends: without this
+  // wait the first launch's time would include the upload's tail.
+  check(cudaDeviceSynchronize(), "slab stress: upload");
+
   // Each launch timed by its own pair of events: the sum is the GPU time of the
   // kernels; the span from the first start to the last stop (host gaps between
-  // launches included) is reported beside it.
-  auto run_batches = [&](const std::vector<uint32_t>* fn, uint32_t uniform, const std::vector<uint32_t>& key,
-                         const std::vector<uint32_t>& value, int64_t& op_base) {
-    const cuda_support::DeviceBuffer<uint32_t> d_fn(fn ? *fn : std::vector<uint32_t>{}), d_key(key), d_value(value);
-    // A copy from pageable memory may return before its DMA ends: without this
-    // wait the first launch's time would include the upload's tail.
-    check(cudaDeviceSynchronize(), "slab stress: upload");
+  // launches included) is reported beside it. Ops [first, first + count) of the
+  // calls; `fn` null: every op is `uniform`.
+  auto run_batches = [&](const uint32_t* fn, uint32_t uniform, uint64_t first, uint64_t count, int64_t& op_base) {
     std::vector<std::unique_ptr<cuda_support::GpuTimer>> timers;
     const auto t0 = Clock::now();
-    for (uint64_t off = 0; off < key.size(); off += o.batch) {
+    for (uint64_t off = 0; off < count; off += o.batch) {
       SlabOpBatch ops;
-      ops.fn = fn ? d_fn.get() + off : nullptr;
+      ops.fn = fn ? fn + off : nullptr;
       ops.uniform_fn = uniform;
-      ops.key = d_key.get() + off;
-      ops.value = d_value.get() + off;
-      ops.count = std::min<uint64_t>(o.batch, key.size() - off);
+      ops.key = d_keys.get() + first + off;
+      ops.value = d_values.get() + first + off;
+      ops.count = std::min<uint64_t>(o.batch, count - off);
       timers.push_back(std::make_unique<cuda_support::GpuTimer>());
       timers.back()->start();
       if (clocks)
@@ -227,10 +237,11 @@ SlabStressResult run_slab_stress(const SlabStressOptions& o) {
     return std::pair{kernels, seconds_since(t0)};
   };
   int64_t op_base = 0;
-  std::tie(res.build_seconds, res.build_span_seconds) = run_batches(nullptr, kFnInsert, w.init_keys, w.init_values, op_base);
-  std::tie(res.mix_seconds, res.mix_span_seconds) = run_batches(&w.fn, kFnSearch, w.key, w.value, op_base);
+  const uint64_t built = w.init_keys.size();
+  std::tie(res.build_seconds, res.build_span_seconds) = run_batches(nullptr, kFnInsert, 0, built, op_base);
+  std::tie(res.mix_seconds, res.mix_span_seconds) = run_batches(d_fn.get(), kFnSearch, built, w.fn.size(), op_base);
   res.ops = total;
-  res.build_ops = w.init_keys.size();
+  res.build_ops = built;
   res.mix_ops = w.fn.size();
   res.alloc_failures = table.failures();
   if (res.alloc_failures)
@@ -239,18 +250,64 @@ SlabStressResult run_slab_stress(const SlabStressOptions& o) {
   if (broken) res.failures.push_back("table at rest: " + *broken);
   if (!o.record) return res;
 
+  const auto header = explore::slab_header(o.mode, "gpulin stress");
+  const auto fn_names = explore::slab_fn_names(o.mode);
+  const auto verdict_start = Clock::now();
+  if (o.check == "device" && clocks && clock_recorder == "published") {
+    const auto t0 = Clock::now();
+    const KeyClockRecorder::PublishedOnDevice dev = clocks->published_on_device();
+    const PublishedCheckResult g = check_published_keyed_on_gpu(
+        {dev.records, d_keys.get(), d_values.get(), total, dev.ticks, dev.tick_count, dev.overflow, header.model, fn_names});
+    res.ticks = dev.tick_count;
+    if (!g.irregular) {
+      res.checked_on = "GPU";
+      res.check_phases = g.phases;
+      res.events = total + g.completed;
+      res.keys_checked = g.keys;
+      if (!g.failing_keys.empty()) {
+        // The search decides the keys ret order failed on, from their operations
+        // alone (linearizability is local), as check_keyed_linear does.
+        res.witness_failure = g.witness.violation->message;
+        res.keys_searched = g.failing_keys.size();
+        Header sub_header = header;
+        sub_header.lp_rule.clear();  // no lp events to order by
+        KeyHistory sub = assemble_published_ops(g.failing.records, g.failing.calls, g.failing.ids, g.failing.ticks,
+                                                false, std::move(sub_header), fn_names, "gpu");
+        apply_result_shapes(sub, explore::slab_result_shapes());
+        check_events(sub.events, sub.source);
+        const SearchResult search = check_search(expand(std::move(sub)));
+        if (search.verdict == Verdict::NotLinearizable) res.failures.push_back("not linearizable: " + search.message);
+        if (search.verdict == Verdict::Undecided) res.failures.push_back("undecided: " + search.message);
+      }
+      res.check_seconds = seconds_since(t0);
+      res.verdict_seconds = seconds_since(verdict_start);
+      if (!o.out_dir.empty()) {
+        const auto t1 = Clock::now();
+        std::vector<PublishedCall> calls;
+        calls.reserve(total);
+        for (uint64_t i = 0; i < total; ++i) calls.push_back({all_keys[i], all_values[i]});
+        KeyHistory h = clocks->download_published(total, calls, header, fn_names, "gpu");
+        apply_result_shapes(h, explore::slab_result_shapes());
+        res.download_seconds = seconds_since(t1);
+        std::filesystem::create_directories(o.out_dir);
+        res.history_path = o.out_dir + "/slab-" + explore::slab_mode_name(o.mode) + ".jsonl";
+        write_history_file(res.history_path, h);
+      }
+      return res;
+    }
+    res.irregular = g.why;  // the host names it exactly
+  }
+  res.checked_on = "host";
+
   const auto t0 = Clock::now();
   // The lean form throughout: a run of 10^7 operations is checked key by key on
   // every core (verify/keyed_linear), never expanded into Values.
-  const auto header = explore::slab_header(o.mode, "gpulin stress");
-  const auto fn_names = explore::slab_fn_names(o.mode);
   KeyHistory h;
   if (clock_recorder == "published" && clocks) {
     // The records leave out the calls: the workload's, in op id order.
     std::vector<PublishedCall> calls;
     calls.reserve(total);
-    for (size_t i = 0; i < w.init_keys.size(); ++i) calls.push_back({w.init_keys[i], w.init_values[i]});
-    for (size_t i = 0; i < w.key.size(); ++i) calls.push_back({w.key[i], w.value[i]});
+    for (uint64_t i = 0; i < total; ++i) calls.push_back({all_keys[i], all_values[i]});
     h = clocks->download_published(total, calls, header, fn_names, "gpu");
     res.ticks = clocks->published_ticks();
   } else {
@@ -278,6 +335,7 @@ SlabStressResult run_slab_stress(const SlabStressOptions& o) {
     if (r.verdict == Verdict::Undecided) res.failures.push_back("undecided: " + r.search->message);
   }
   res.check_seconds = seconds_since(t1);
+  res.verdict_seconds = seconds_since(verdict_start);
   if (!o.out_dir.empty()) {
     std::filesystem::create_directories(o.out_dir);
     res.history_path = o.out_dir + "/slab-" + explore::slab_mode_name(o.mode) + ".jsonl";

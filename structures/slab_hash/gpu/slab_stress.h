@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "structures/slab_hash/slab_hash_view.h"
@@ -37,6 +38,13 @@ struct SlabStressOptions {
   // "auto": a published clock where it applies, else events.
   std::string recorder = "auto";
   std::string out_dir;                   // with record: the history as JSON Lines
+  // Where a recorded history is checked: "device" (a published-clock recording of
+  // the map or set is checked on the GPU from the recorder's buffers, the search
+  // deciding the keys ret order fails on the host from their operations alone;
+  // verify/keyed_linear/gpu_published_check.h), or "host" (download and assemble
+  // the whole history, check it by key on every core). The other recorders, and a
+  // recording the GPU finds irregular, are checked on the host either way.
+  std::string check = "device";
   // One part of a table split over `parts` GPUs by key (stress --gpus): the run
   // draws the whole workload from `seed`, keeps the initial keys and operations
   // whose key is in partition `part` (slab_partition), in their order, and builds
@@ -58,6 +66,10 @@ struct SlabStressResult {
   double build_seconds = 0, mix_seconds = 0;            // GPU time of the kernels (sum over launches)
   double build_span_seconds = 0, mix_span_seconds = 0;  // wall clock, first launch to last kernel's end
   double download_seconds = 0, check_seconds = 0;
+  std::string checked_on;       // with record: "GPU" or "host"
+  std::string irregular;        // why the GPU handed the check to the host, when it did
+  std::vector<std::pair<std::string, double>> check_phases;  // the GPU check's steps
+  double verdict_seconds = 0;   // end of the kernels to the verdict (download, assembly, check, search)
   uint64_t keys_checked = 0, keys_searched = 0;  // partitions: all, and those the witness could not settle
   uint32_t alloc_failures = 0;
   std::string recorder;         // the recorder that ran ("published", "warp-rounds", "key-clocks", "events")

@@ -25,9 +25,22 @@ void print_slab_result(const stress::SlabStressOptions& s, const stress::SlabStr
              r.build_ops, r.build_seconds, r.build_ops / std::max(r.build_seconds, 1e-12) / 1e6, r.build_span_seconds);
   fmt::print("  mix    {:>12} ops  {:>9.4f} s  {:>9.1f} M ops/s  (kernels; {:.4f} s from the first launch)\n", r.mix_ops,
              r.mix_seconds, r.mix_ops / std::max(r.mix_seconds, 1e-12) / 1e6, r.mix_span_seconds);
-  if (s.record)
-    fmt::print("  recorded by {}: {} ops, {} events; download and assembly {:.3f} s, check {:.3f} s ({} keys, {} searched)\n",
-               r.recorder, r.ops, r.events, r.download_seconds, r.check_seconds, r.keys_checked, r.keys_searched);
+  if (s.record && r.checked_on == "GPU")
+    fmt::print("  recorded by {}: {} ops, {} events; checked on the GPU {:.3f} s ({} keys, {} searched on the host); end "
+               "of kernels to verdict {:.3f} s{}\n",
+               r.recorder, r.ops, r.events, r.check_seconds, r.keys_checked, r.keys_searched, r.verdict_seconds,
+               r.history_path.empty() ? std::string() : fmt::format("; download for the file {:.3f} s", r.download_seconds));
+  else if (s.record)
+    fmt::print("  recorded by {}: {} ops, {} events; download and assembly {:.3f} s, check on the host {:.3f} s ({} keys, "
+               "{} searched); end of kernels to verdict {:.3f} s\n",
+               r.recorder, r.ops, r.events, r.download_seconds, r.check_seconds, r.keys_checked, r.keys_searched,
+               r.verdict_seconds);
+  if (!r.irregular.empty()) fmt::print("  the GPU check handed the recording to the host: {}\n", r.irregular);
+  if (!r.check_phases.empty()) {
+    fmt::print("  GPU check:");
+    for (const auto& [name, secs] : r.check_phases) fmt::print(" {} {:.3f} s;", name, secs);
+    fmt::print("\n");
+  }
   if (s.record && r.recorder == "published")
     fmt::print("  published clock: {} sightings by the ticker ({:.1f} a launch of {} ops)\n", r.ticks,
                double(r.ticks) / std::max<double>(1, double(r.ops) / double(s.batch)), s.batch);
@@ -96,7 +109,12 @@ std::vector<registry::Param> slab_stress_params() {
            "events, at far less cost: pick it to test the slab hash's linearization points, the explicit rule, at "
            "GPU scale); events (every event from one global counter, one real-time order, the costliest: the "
            "multimap's recorder, and the reference the others are checked against)",
-           "auto", std::vector<std::string>{"auto", "published", "warp-rounds", "key-clocks", "events"}}};
+           "auto", std::vector<std::string>{"auto", "published", "warp-rounds", "key-clocks", "events"}},
+          {"check",
+           "with --record: where the history is checked: device (a published-clock recording on the GPU, the keys "
+           "its ret order fails on searched on the host from their operations alone) or host (download and assemble "
+           "everything); the other recorders are checked on the host",
+           "device", std::vector<std::string>{"device", "host"}}};
 }
 
 int stress_slab(const registry::StressArgs& a) {
@@ -116,6 +134,7 @@ int stress_slab(const registry::StressArgs& a) {
     s.threads = sel.u32("threads");
     s.light = sel.text("alloc") == "light";
     s.recorder = sel.text("recorder");
+    s.check = sel.text("check");
     s.seed = a.seed;
     s.record = a.record;
     s.out_dir = a.out_dir;
