@@ -35,6 +35,12 @@
 //          global counter), in the same run. A recorded launch covers its
 //          batch with one thread per operation (no grid-stride loop): that is part
 //          of the cost measured.
+//   original the original slab hash (owensgroup/SlabHash, original_slab_hash.h) beside
+//          ours in the same run, same keys (from [0, 2^30): its batches keep the
+//          operation in a key's top two bits), same table size: Fig. 7a's three
+//          mixes at u = 0.55 (2^22 keys built, 4 batches of 2^20 a run) and builds of
+//          2^22 and 2^26 keys at u = 0.55, ours and the original's alternating, each
+//          row twice. Only in a build that has it (scripts/fetch-originals.sh).
 //   alloc  SlabAlloc: one million 128-byte units, one allocation per thread: each
 //          warp serves its 32 threads' requests one after another with
 //          slab_hash::allocate (CudaContext<WarpScope>), as the work queue does;
@@ -58,7 +64,7 @@
 // (table reset, initial build) is outside the events. The L2 is not flushed: a
 // table of 2^22 keys (about 60 MB) is mostly L2-resident, as in the anchors.
 //
-//   gpulin_bench_slab [--runs N] [--only fig4,fig5,fig6,fig7a,record,alloc,floor] [--csv FILE]
+//   gpulin_bench_slab [--runs N] [--only fig4,fig5,fig6,fig7a,record,original,alloc,floor] [--csv FILE]
 //                     [--quick] [--threads T] [--regular-alloc] [--max-log2n L]
 //                     [--utilizations U,...] [--seed S] [--watchdog-s S]
 //
@@ -95,6 +101,7 @@
 #include <vector>
 
 #include "bench/baselines/cuckoo_hash.cuh"
+#include "bench/slab_hash/original_slab_hash.h"
 #include "cuda/cuda_context.cuh"
 #include "structures/slab_hash/gpu/slab_hash_launch.h"
 #include "structures/slab_hash/gpu/device_slab_hash.h"
@@ -131,18 +138,24 @@ bool context_lost() {
 }
 
 // ------------------------------------------------------------------ keys
-// Key i is a bijection of i on [0, 2^31) (so distinct indices give distinct keys,
-// never EMPTY or DELETED): indices below 2^30 are the keys a section inserts,
-// indices from 2^30 on are never inserted (absent queries).
-constexpr uint64_t kAbsentBase = uint64_t{1} << 30;
+// Key i is a bijection of i on a key domain [0, 2^31) (so distinct indices give
+// distinct keys, never EMPTY or DELETED): indices below 2^30 are the keys a section
+// inserts, indices from 2^30 on are never inserted (absent queries). The original
+// slab hash keeps a batch's operation in a key's top two bits, so the section
+// measuring it beside ours draws both sides' keys from [0, 2^30) instead (absent
+// ones from index 2^29 on).
+struct KeyDomain {
+  uint32_t mask;
+  uint64_t absent_base;
+};
+constexpr KeyDomain kKeys31{0x7FFFFFFFu, uint64_t{1} << 30}, kKeys30{0x3FFFFFFFu, uint64_t{1} << 29};
 constexpr uint32_t kEmpty = slab_hash::kEmptyKey;  // a search's "absent" (cuckoo: kNotFound, the same word)
 static_assert(baselines::cuckoo::kNotFound == slab_hash::kEmptyKey);
 
-__host__ __device__ inline uint32_t key_of(uint64_t index, uint32_t seed) {
-  constexpr uint32_t kMask = 0x7FFFFFFFu;
+__host__ __device__ inline uint32_t key_of(uint64_t index, uint32_t seed, uint32_t kMask = kKeys31.mask) {
   uint32_t x = (static_cast<uint32_t>(index) + seed * 0x9E3779B9u) & kMask;
   x ^= x >> 16;
-  x = (x * 0x2C1B3C6Du) & kMask;  // odd multiplier: a bijection mod 2^31
+  x = (x * 0x2C1B3C6Du) & kMask;  // odd multiplier: a bijection mod 2^31 (and 2^30)
   x ^= x >> 13;
   x = (x * 0x297A2D39u) & kMask;
   x ^= x >> 16;
@@ -162,9 +175,10 @@ __device__ inline uint64_t thread_count() { return uint64_t{gridDim.x} * blockDi
 constexpr uint32_t kGrid = 1024, kBlock = 256;
 
 // keys[j] = key_of(first + j), vals[j] = value_of(keys[j]) (vals may be null).
-__global__ void fill_keys_kernel(uint32_t* keys, uint32_t* vals, uint64_t first, uint64_t n, uint32_t seed) {
+__global__ void fill_keys_kernel(uint32_t* keys, uint32_t* vals, uint64_t first, uint64_t n, uint32_t seed,
+                                 uint32_t mask = kKeys31.mask) {
   for (uint64_t j = thread_id(); j < n; j += thread_count()) {
-    const uint32_t k = key_of(first + j, seed);
+    const uint32_t k = key_of(first + j, seed, mask);
     keys[j] = k;
     if (vals) vals[j] = value_of(k);
   }
@@ -321,9 +335,10 @@ struct Counter {
 struct KeySet {
   uint64_t n;
   DeviceArray<uint32_t> keys, vals, absent, out;
-  KeySet(uint64_t count, uint32_t seed) : n(count), keys(count), vals(count), absent(count), out(count) {
-    fill_keys_kernel<<<kGrid, kBlock>>>(keys.p, vals.p, 0, n, seed);
-    fill_keys_kernel<<<kGrid, kBlock>>>(absent.p, nullptr, kAbsentBase, n, seed);
+  KeySet(uint64_t count, uint32_t seed, KeyDomain d = kKeys31)
+      : n(count), keys(count), vals(count), absent(count), out(count) {
+    fill_keys_kernel<<<kGrid, kBlock>>>(keys.p, vals.p, 0, n, seed, d.mask);
+    fill_keys_kernel<<<kGrid, kBlock>>>(absent.p, nullptr, d.absent_base, n, seed, d.mask);
     ck(cudaDeviceSynchronize(), "key generation");
   }
   static size_t bytes_for(uint64_t count) { return count * 16; }
@@ -759,12 +774,15 @@ constexpr Mix kMixes[] = {{"G0", 0.5, 0.5, 0, 0}, {"G1", 0.2, 0.2, 0.3, 0.3}, {"
 // same batch touches, misses a random index from 2^30 on. At the end the live
 // keys are [lo, hi).
 struct ConcurrentPlan {
+  KeyDomain domain = kKeys31;
   uint64_t n0 = 0, batch = 0, batches = 0, lo = 0, hi = 0;
   uint64_t counts[4] = {0, 0, 0, 0};
   std::vector<uint32_t> fn, key, value, expect;
 };
-ConcurrentPlan plan_concurrent(const Mix& m, uint64_t n0, uint64_t batch, uint64_t batches, uint32_t seed) {
+ConcurrentPlan plan_concurrent(const Mix& m, uint64_t n0, uint64_t batch, uint64_t batches, uint32_t seed,
+                               KeyDomain domain = kKeys31) {
   ConcurrentPlan p;
+  p.domain = domain;
   p.n0 = n0;
   p.batch = batch;
   p.batches = batches;
@@ -796,9 +814,9 @@ ConcurrentPlan plan_concurrent(const Mix& m, uint64_t n0, uint64_t batch, uint64
         case 0: index = hi++; break;
         case 1: index = p.lo++; break;
         case 2: index = hit_lo + next() % (hit_hi - hit_lo); break;
-        default: index = kAbsentBase + next() % kAbsentBase; break;
+        default: index = domain.absent_base + next() % domain.absent_base; break;
       }
-      const uint32_t k = key_of(index, seed);
+      const uint32_t k = key_of(index, seed, domain.mask);
       p.fn[j] = cat[i] == 0 ? slab_hash::kFnInsert : cat[i] == 1 ? slab_hash::kFnDelete : slab_hash::kFnSearch;
       p.key[j] = k;
       p.value[j] = value_of(k);
@@ -806,7 +824,7 @@ ConcurrentPlan plan_concurrent(const Mix& m, uint64_t n0, uint64_t batch, uint64
       ++p.counts[cat[i]];
     }
     p.hi = hi;
-    if (p.hi >= kAbsentBase) throw std::runtime_error("concurrent plan: too many inserts for the key domain");
+    if (p.hi >= domain.absent_base) throw std::runtime_error("concurrent plan: too many inserts for the key domain");
   }
   return p;
 }
@@ -874,10 +892,10 @@ void concurrent_point(Bench& b, const Mix& m, const ConcurrentPlan& p, double u,
       return fmt("%llu searches answered wrong", w);
     if (std::string f = b.check_table(t, live); !f.empty()) return f;
     u_end = live * 8.0 / ((bp.buckets + double(t.allocated_units())) * 128.0);
-    fill_keys_kernel<<<kGrid, kBlock>>>(check_keys.p, nullptr, p.lo, live, b.o.seed);  // the live keys
+    fill_keys_kernel<<<kGrid, kBlock>>>(check_keys.p, nullptr, p.lo, live, b.o.seed, p.domain.mask);  // the live keys
     b.slab_bulk(t, slab_hash::kFnSearch, check_keys.p, nullptr, check_out.p, live);
     if (std::string f = b.check_search(check_keys.p, check_out.p, live, true); !f.empty()) return "after the run: " + f;
-    fill_keys_kernel<<<kGrid, kBlock>>>(check_keys.p, nullptr, 0, p.lo, b.o.seed);  // the deleted ones
+    fill_keys_kernel<<<kGrid, kBlock>>>(check_keys.p, nullptr, 0, p.lo, b.o.seed, p.domain.mask);  // the deleted ones
     b.slab_bulk(t, slab_hash::kFnSearch, check_keys.p, nullptr, check_out.p, p.lo);
     if (std::string f = b.check_search(check_keys.p, check_out.p, p.lo, false); !f.empty())
       return "after the run, deleted keys: " + f;
@@ -930,6 +948,159 @@ void run_record(Bench& b) {
   concurrent_point(b, kMixes[1], p, 0.55, initial, "G1+warp-rounds", Recording::kWarpRounds, "record");
   concurrent_point(b, kMixes[1], p, 0.55, initial, "G1+key-clocks", Recording::kKeyClocks, "record");
   concurrent_point(b, kMixes[1], p, 0.55, initial, "G1+events", Recording::kEvents, "record");
+}
+
+// ------------------------------------------------------------------ original
+// The original slab hash beside ours (original_slab_hash.h), same keys (both from
+// the 30-bit domain its batches need), same table size, same timing: Fig. 7a's
+// mixes at u = 0.55 (2^22 keys built, 4 batches of 2^20 timed together), and the
+// build of 2^22 and 2^26 keys at u = 0.55. Each row twice, ours and the original's
+// alternating. The original's table is built with every value equal to its key (its
+// batched inserts store the key as the value), so its searches are checked so.
+__global__ void encode_original_ops_kernel(const uint32_t* fn, const uint32_t* key, uint64_t n, uint32_t* out) {
+  for (uint64_t j = thread_id(); j < n; j += thread_count()) {
+    const uint32_t code = fn[j] == slab_hash::kFnInsert   ? bench::kOriginalInsert
+                          : fn[j] == slab_hash::kFnDelete ? bench::kOriginalDelete
+                                                          : bench::kOriginalSearch;
+    out[j] = code << 30 | key[j];
+  }
+}
+// Searches answered wrong by the original: a planned hit must return its key, a
+// miss must leave the result as it was (all ones).
+__global__ void count_original_wrong_kernel(const uint32_t* fn, const uint32_t* key, const uint32_t* expect,
+                                            const uint32_t* out, uint64_t n, unsigned long long* wrong) {
+  unsigned long long mine = 0;
+  for (uint64_t j = thread_id(); j < n; j += thread_count())
+    if (fn[j] == slab_hash::kFnSearch) mine += out[j] != (expect[j] == kEmpty ? kEmpty : key[j]);
+  if (mine) atomicAdd(wrong, mine);
+}
+// After a search of keys: present ones must return the key, absent ones all ones.
+__global__ void count_original_search_wrong_kernel(const uint32_t* q, const uint32_t* out, uint64_t n, bool present,
+                                                   unsigned long long* wrong) {
+  unsigned long long mine = 0;
+  for (uint64_t j = thread_id(); j < n; j += thread_count()) mine += out[j] != (present ? q[j] : kEmpty);
+  if (mine) atomicAdd(wrong, mine);
+}
+
+std::string original_search_check(Bench& b, const uint32_t* q, const uint32_t* out, uint64_t n, bool present) {
+  count_original_search_wrong_kernel<<<kGrid, kBlock>>>(q, out, n, present, b.counter().zero());
+  const unsigned long long w = b.counter().read();
+  return w ? fmt("%llu of %llu %s keys answered wrong", w, (unsigned long long)n, present ? "present" : "absent") : "";
+}
+
+void original_concurrent_point(Bench& b, const Mix& m, const ConcurrentPlan& p, double u, const KeySet& initial) {
+  const uint64_t ops = p.batch * p.batches, live = p.hi - p.lo;
+  DeviceArray<uint32_t> fn(ops), key(ops), expect(ops), encoded(ops), out(ops);
+  fn.upload(p.fn);
+  key.upload(p.key);
+  expect.upload(p.expect);
+  encode_original_ops_kernel<<<kGrid, kBlock>>>(fn.p, key.p, ops, encoded.p);
+  DeviceArray<uint32_t> check_keys(std::max(live, p.lo)), check_out(std::max(live, p.lo));
+  const BucketPlan bp = buckets_for(p.n0, u);
+  std::unique_ptr<bench::OriginalSlabMap> t;
+  auto setup = [&] {
+    t.reset();
+    t = std::make_unique<bench::OriginalSlabMap>(bp.buckets, b.o.seed);
+    t->build(initial.keys.p, initial.keys.p, static_cast<uint32_t>(p.n0));
+    ck(cudaMemset(out.p, 0xFF, ops * sizeof(uint32_t)), "clear results");
+    ck(cudaDeviceSynchronize(), "initial build (original)");
+  };
+  auto work = [&] {
+    for (uint64_t bi = 0; bi < p.batches; ++bi)
+      t->batched(encoded.p + bi * p.batch, out.p + bi * p.batch, static_cast<uint32_t>(p.batch));
+  };
+  auto check = [&]() -> std::string {
+    count_original_wrong_kernel<<<kGrid, kBlock>>>(fn.p, key.p, expect.p, out.p, ops, b.counter().zero());
+    if (const unsigned long long w = b.counter().read()) return fmt("%llu searches answered wrong", w);
+    fill_keys_kernel<<<kGrid, kBlock>>>(check_keys.p, nullptr, p.lo, live, b.o.seed, p.domain.mask);
+    t->search(check_keys.p, check_out.p, static_cast<uint32_t>(live));
+    if (std::string f = original_search_check(b, check_keys.p, check_out.p, live, true); !f.empty())
+      return "after the run: " + f;
+    fill_keys_kernel<<<kGrid, kBlock>>>(check_keys.p, nullptr, 0, p.lo, b.o.seed, p.domain.mask);
+    t->search(check_keys.p, check_out.p, static_cast<uint32_t>(p.lo));
+    if (std::string f = original_search_check(b, check_keys.p, check_out.p, p.lo, false); !f.empty())
+      return "after the run, deleted keys: " + f;
+    return "";
+  };
+  const Stat s = b.measure(setup, work, check);
+  b.add("original", p.n0,
+        fmt("mix=%s(%.1f,%.1f,%.1f,%.1f);u0=%.2f;B=%u;batch=%s;batches=%llu;keys<2^30", m.name, m.ins, m.del, m.hit,
+            m.miss, u, bp.buckets, log2_str(p.batch).c_str(), (unsigned long long)p.batches),
+        std::string("original:") + m.name, "M ops/s", s, double(ops),
+        fmt("original|%s|%.2f|%s|original", m.name, u, log2_str(p.batch).c_str()));
+}
+
+// Bulk build of n keys at utilization u: ours (SlabOpBatch of inserts) or the original's buildBulk.
+void build_point(Bench& b, const KeySet& ks, uint64_t n, double u, bool original) {
+  const BucketPlan bp = buckets_for(n, u);
+  std::unique_ptr<DeviceSlabHash> ours;
+  std::unique_ptr<bench::OriginalSlabMap> theirs;
+  if (!original) ours = std::make_unique<DeviceSlabHash>(shape_for(bp.buckets, n, b.o.seed), !b.o.regular_alloc);
+  auto setup = [&] {
+    if (original) {
+      theirs.reset();
+      theirs = std::make_unique<bench::OriginalSlabMap>(bp.buckets, b.o.seed);
+    } else {
+      ours->reset();
+    }
+    ck(cudaDeviceSynchronize(), "table set-up");
+  };
+  auto work = [&] {
+    if (original) theirs->build(ks.keys.p, ks.keys.p, static_cast<uint32_t>(n));
+    else b.slab_bulk(*ours, slab_hash::kFnInsert, ks.keys.p, ks.vals.p, nullptr, n);
+  };
+  auto check = [&]() -> std::string {
+    if (original) {
+      theirs->search(ks.keys.p, ks.out.p, static_cast<uint32_t>(n));
+      if (std::string f = original_search_check(b, ks.keys.p, ks.out.p, n, true); !f.empty()) return f;
+      theirs->search(ks.absent.p, ks.out.p, static_cast<uint32_t>(n));
+      return original_search_check(b, ks.absent.p, ks.out.p, n, false);
+    }
+    if (std::string f = b.check_table(*ours, n); !f.empty()) return f;
+    b.slab_bulk(*ours, slab_hash::kFnSearch, ks.keys.p, nullptr, ks.out.p, n);
+    return b.check_search(ks.keys.p, ks.out.p, n, true);
+  };
+  const Stat s = b.measure(setup, work, check);
+  const char* who = original ? "original" : "slab";
+  b.add("original", n, fmt("build;u=%.2f;B=%u;keys<2^30", u, bp.buckets), std::string(who) + ":build", "M keys/s", s,
+        double(n), fmt("original|build|%s|%s", log2_str(n).c_str(), who));
+}
+
+// Ours against the original, from the last two rows (ours, then the original's).
+void print_ratio(const Bench& b, const char* what) {
+  const Row& ours = b.rows[b.rows.size() - 2];
+  const Row& theirs = b.rows.back();
+  if (ours.fail.empty() && theirs.fail.empty())
+    std::printf("  %s: ours %.1f, the original %.1f %s: %.2fx\n", what, ours.rate, theirs.rate, ours.unit.c_str(),
+                ours.rate / theirs.rate);
+}
+
+void run_original(Bench& b) {
+  if (!bench::original_slab_hash_built()) {
+    std::printf("\n== original: the original slab hash is not in this build (scripts/fetch-originals.sh, then cmake): "
+                "nothing measured\n");
+    return;
+  }
+  const uint64_t n0 = b.o.quick ? uint64_t{1} << 18 : uint64_t{1} << 22;
+  const uint64_t batch = b.o.quick ? uint64_t{1} << 16 : uint64_t{1} << 20;
+  const uint64_t batches = b.o.quick ? 2 : 4;
+  std::printf("\n== original: owensgroup/SlabHash (eec7135, SlabAlloc-light) beside ours, keys below 2^30: Fig. 7a's "
+              "mixes at u = 0.55, %s keys built, %llu batches of %s a run; builds at u = 0.55\n",
+              log2_str(n0).c_str(), (unsigned long long)batches, log2_str(batch).c_str());
+  KeySet initial(n0, b.o.seed, kKeys30);
+  for (int round = 0; round < 2; ++round)
+    for (const Mix& m : kMixes) {
+      const ConcurrentPlan p = plan_concurrent(m, n0, batch, batches, b.o.seed, kKeys30);
+      concurrent_point(b, m, p, 0.55, initial, m.name, Recording::kNone, "original");
+      original_concurrent_point(b, m, p, 0.55, initial);
+      print_ratio(b, m.name);
+    }
+  for (int lg : b.o.quick ? std::vector<int>{18} : std::vector<int>{22, 26}) {
+    const KeySet ks(uint64_t{1} << lg, b.o.seed, kKeys30);
+    for (int round = 0; round < 2; ++round)
+      for (bool original : {false, true}) build_point(b, ks, uint64_t{1} << lg, 0.55, original);
+      print_ratio(b, ("build " + log2_str(uint64_t{1} << lg)).c_str());
+  }
 }
 
 // ------------------------------------------------------------------ alloc
@@ -1106,7 +1277,7 @@ void print_summary(const Bench& b) {
 }
 
 // ------------------------------------------------------------------ main
-const std::vector<std::string> kSections = {"fig4", "fig5", "fig6", "fig7a", "record", "alloc", "floor"};
+const std::vector<std::string> kSections = {"fig4", "fig5", "fig6", "fig7a", "record", "original", "alloc", "floor"};
 
 // Ends the program (exit 3) when it runs past its time, keeping the rows printed so
 // far; disarmed when it goes out of scope.
@@ -1138,7 +1309,7 @@ int bench_main(int argc, char** argv) {
   CLI::App app{"gpulin_bench_slab: the slab hash (paper §VI figures 4-7a, SlabAlloc) against a GPU cuckoo hash, "
                "CUDA's malloc and the DRAM floor"};
   app.add_option("--runs", o.runs, "timed runs per measurement (after one warm-up; median reported)")->check(CLI::Range(1, 1000));
-  app.add_option("--only", o.only, "sections, comma-separated: fig4,fig5,fig6,fig7a,record,alloc,floor (default all)");
+  app.add_option("--only", o.only, "sections, comma-separated: fig4,fig5,fig6,fig7a,record,original,alloc,floor (default all)");
   app.add_option("--csv", o.csv, "also write the rows to this CSV file");
   app.add_flag("--quick", o.quick, "small sizes, a few seconds (3 runs unless --runs)");
   app.add_option("--threads", o.threads, "threads per block of the slab hash kernels")->check(CLI::Range(32, 1024));
@@ -1166,7 +1337,7 @@ int bench_main(int argc, char** argv) {
     if (e == std::string::npos) e = o.only.size();
     const std::string s = o.only.substr(p, e - p);
     if (std::find(kSections.begin(), kSections.end(), s) == kSections.end()) {
-      std::fprintf(stderr, "gpulin_bench_slab: unknown section '%s' (fig4,fig5,fig6,fig7a,record,alloc,floor)\n", s.c_str());
+      std::fprintf(stderr, "gpulin_bench_slab: unknown section '%s' (fig4,fig5,fig6,fig7a,record,original,alloc,floor)\n", s.c_str());
       return 2;
     }
     chosen.push_back(s);
@@ -1191,6 +1362,7 @@ int bench_main(int argc, char** argv) {
   const auto t0 = Clock::now();
   const std::map<std::string, std::function<void(Bench&)>> run = {{"fig4", run_fig4},   {"fig5", run_fig5},
                                                                    {"fig6", run_fig6},   {"fig7a", run_fig7a}, {"record", run_record},
+                                                                   {"original", run_original},
                                                                    {"alloc", run_alloc}, {"floor", run_floor}};
   bool lost = false;
   for (const std::string& s : kSections) {
