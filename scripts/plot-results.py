@@ -114,7 +114,7 @@ def gheap(results, out):
 def slab(results, out):
     data, fig, axes, done = figure(results, out, "slab-h100.csv", "slab-figs4-7",
                                    "Slab hash, Figs. 4-7a (ours and the cuckoo baseline, same run; "
-                                   "the original SlabHash is not in this CSV)", panels=4)
+                                   "the original beside ours: slab-original)", panels=4)
     def x_u(r):
         return param(r["param"], "u") or param(r["param"], "lf")
     specs = [("fig4", x_u, "memory utilization (Fig. 4, n = 2^22)", None),
@@ -135,6 +135,33 @@ def slab(results, out):
         if scale:
             ax.set_xscale("log", base=2)
         ax.legend(fontsize=6)
+    done()
+
+
+def slab_original(results, out):
+    data, fig, axes, done = figure(results, out, "slab-original-h200.csv", "slab-original",
+                                   "Slab hash beside the original (owensgroup/SlabHash), one run, same keys "
+                                   "(below 2^30), u = 0.55", panels=2)
+    rows_of = [r for r in data if r["section"] == "original"]
+    mixes = ["G0", "G1", "G2"]
+    builds = sorted({int(r["n"]) for r in rows_of if r["method"].endswith(":build")})
+    panels = [(axes[0], [(m, f"slab:{m}", f"original:{m}", None) for m in mixes],
+               "Fig. 7a's mixes, 2^22 keys built, 4 batches of 2^20", "G ops/s"),
+              (axes[1], [(f"2^{n.bit_length() - 1}", "slab:build", "original:build", n) for n in builds],
+               "build", "G keys/s")]
+    for ax, groups, xlabel, unit in panels:
+        for side, (who, offset) in enumerate((("ours", -0.2), ("original", 0.2))):
+            heights = []
+            for name, ours, theirs, n in groups:
+                method = ours if side == 0 else theirs
+                vals = [float(r["rate"]) / 1e3 for r in rows_of
+                        if r["method"] == method and (n is None or int(r["n"]) == n)]
+                heights.append(sorted(vals)[len(vals) // 2] if vals else 0)  # the rounds' median
+            ax.bar([i + offset for i in range(len(groups))], heights, width=0.4, label=who)
+        ax.set_xticks(range(len(groups)), [g[0] for g in groups])
+        ax.set_xlabel(xlabel, fontsize=8)
+        ax.set_ylabel(unit)
+        ax.legend(fontsize=7)
     done()
 
 
@@ -213,7 +240,7 @@ def main():
     results = Path(sys.argv[1] if len(sys.argv) > 1 else "bench/results")
     out = results / "plots"
     out.mkdir(exist_ok=True)
-    for draw in (gheap, slab, merge, psync, sssp):
+    for draw in (gheap, slab, slab_original, merge, psync, sssp):
         draw(results, out)
 
 
