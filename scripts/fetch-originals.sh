@@ -32,3 +32,5 @@ fetch() {
 # The slab hash (Ashkiani et al., IPDPS 2018) and its allocator, the submodule's commit.
 fetch owensgroup/SlabHash eec7135a3e5d40ba7fb9a7e88f7bd6d49abc4dee .originals/SlabHash
 fetch owensgroup/SlabAlloc d6550289344cd4474d237e959bfd6bc962981af7 .originals/SlabHash/SlabAlloc
+# The generalized heap's authors' code (Chen et al.): TD and BU heaps in heap/.
+fetch ruadapt/BGPQ 1589a877906707b13b72d3148897ba65c0bd57dd .originals/BGPQ

@@ -8,7 +8,11 @@
 //           run each: ~10 s a run) and N = 2^26 (median of 3). Insert and delete
 //           phases are timed apart (cudaEvent). Beside each workload: CUB's radix
 //           sort of the same keys (cub::DeviceRadixSort::SortKeys, temp storage
-//           preallocated) - the floor - and the heap/sort time ratio.
+//           preallocated) - the floor - and the heap/sort time ratio. And the
+//           authors' TD and BU heaps (ruadapt/BGPQ, original_bgpq.h) on the same
+//           keys at their benchmark's 32 x 512 and at 128 x 512, when the build has
+//           them (scripts/fetch-originals.sh): rows authors-TD / authors-BU, each
+//           note with ours against it.
 //   cpu     std::priority_queue<uint32_t, vector, greater> on the host: push all,
 //           pop all, on N' = min(N, 2^26) keys, scaled linearly to N (said so in the
 //           note). It runs in a background thread while the GPU sections run.
@@ -63,6 +67,7 @@
 #include <vector>
 
 #include "bench/gheap/heap_runs.h"
+#include "bench/gheap/original_bgpq.h"
 #include "histories/device_recorder.h"
 #include "structures/gheap/bit_reversal.h"
 #include "structures/gheap/gpu/device_heap.h"
@@ -367,7 +372,8 @@ class Bench {
   uint64_t rec_n = 0;
   std::vector<uint64_t> table1_n;  // the N of Table 1 actually used
   std::string table1_note;
-  std::string mem_note, table1_mem;  // device memory of the last fit / of the largest Table 1 run
+  std::string mem_note, table1_mem;
+  bool authors_said_ = false;  // device memory of the last fit / of the largest Table 1 run
 
   static std::string key(uint64_t n, const std::string& wl, const std::string& heap) {
     return log2_str(n) + "/" + wl + "/" + heap;
@@ -633,9 +639,77 @@ class Bench {
           }
           rep_.add(r);
         }
+        authors(p, li == 0);
       }
       pacer_.end();
     }
+  }
+
+  // The authors' heaps (original_bgpq.h) on the plan's keys, in the same run: at
+  // their benchmark's 32 x 512 and at ours (128 x 512), k = 1024. Medians of 3, one
+  // run at the largest N (as ours); each row's note gives ours against it.
+  void authors(const Plan& p, bool largest) {
+    if (!bgpq_built()) {
+      if (!authors_said_) std::printf("  (the authors' heap is not in this build: scripts/fetch-originals.sh, then cmake)\n");
+      authors_said_ = true;
+      return;
+    }
+    uint32_t* keys = nullptr;
+    try {
+      ck(cudaMalloc(&keys, p.inserted * sizeof(uint32_t)), "authors' keys");
+      plan_keys(p, o_.seed, keys);
+    } catch (const std::exception& e) {
+      if (keys) cudaFree(keys);
+      Row r;
+      r.section = "table1";
+      r.name = p.name;
+      r.heap = "authors";
+      r.n = p.n_keys;
+      r.check = "FAIL";
+      r.note = e.what();
+      rep_.add(r);
+      return;
+    }
+    for (const bool bu : {false, true})
+      for (const uint32_t blocks : {32u, 128u}) {
+        Row r;
+        r.section = "table1";
+        r.name = p.name;
+        r.heap = std::string("authors-") + (bu ? "BU" : "TD");
+        r.n = p.n_keys;
+        r.k = 1024;
+        r.blocks = blocks;
+        r.threads = 512;
+        std::vector<double> ins, del, tot;
+        for (int run = 0; run < (largest ? 1 : 3) && r.check != "FAIL"; ++run) {
+          const BgpqRun b = run_bgpq(bu, keys, p.n_keys, blocks, 512);
+          if (!b.fail.empty()) {
+            r.check = "FAIL";
+            r.note = b.fail;
+            break;
+          }
+          ins.push_back(b.insert_s), del.push_back(b.delete_s), tot.push_back(b.insert_s + b.delete_s);
+        }
+        if (r.check != "FAIL") {
+          r.check = "PASS";
+          r.runs = static_cast<int>(tot.size());
+          r.ins_s = median_of(ins);
+          r.del_s = median_of(del);
+          r.total_s = median_of(tot);
+          r.min_s = *std::min_element(tot.begin(), tot.end());
+          r.max_s = *std::max_element(tot.begin(), tot.end());
+          r.keys_per_s = p.n_keys / r.total_s;
+          r.ins_keys_per_s = p.n_keys / r.ins_s;
+          r.del_keys_per_s = p.n_keys / r.del_s;
+          r.note = (largest ? "1 run" : "median of 3") + std::string("; ruadapt/BGPQ 1589a87, -Xptxas -dlcm=cg");
+          const auto ours = totals.find(key(p.n_keys, p.name, bu ? "BU" : "TD"));
+          if (ours != totals.end())
+            r.note += "; ours " + fmt_g(ours->second, "%.3f") + " s: " + fmt_g(r.total_s / ours->second, "%.2f") +
+                      "x faster than this";
+        }
+        rep_.add(r);
+      }
+    cudaFree(keys);
   }
 
   void record(uint64_t N, double share) {

@@ -1,0 +1,26 @@
+// The authors' BU-INS/TD-DEL heap (ruadapt/BGPQ heap/buitdd_np) in a namespace of its own, so
+// that its Heap and the other flavor's meet in no program-wide name, run by
+// bgpq_runner.cuh (original_bgpq.h).
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <iostream>
+
+#include "bench/gheap/original_bgpq.h"
+
+#ifdef GPULIN_HAVE_BGPQ
+namespace bgpq_bu {
+#include "buitdd_np/heap.cuh"  // .originals/BGPQ/heap (its headers include no system header)
+}  // namespace bgpq_bu
+#include "bench/gheap/bgpq_runner.cuh"
+#endif
+
+namespace gpulin::gheap_bench {
+
+#ifdef GPULIN_HAVE_BGPQ
+BgpqRun run_bgpq_bu(const uint32_t* keys, uint64_t n, uint32_t blocks, uint32_t threads) {
+  return bgpq::run<bgpq_bu::Heap<uint32_t>>(keys, n, blocks, threads);
+}
+#endif
+
+}  // namespace gpulin::gheap_bench
