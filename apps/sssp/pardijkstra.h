@@ -42,28 +42,44 @@ struct RoundScratch {
   bucket_heap::OpsScratch<uint32_t*> ops;  // d words each
 };
 
+// The parts of a round, for a probe that times them (gpulin_bench_sssp --profile):
+// level 0 calls probe(part) where each part ends, so the time since its previous
+// call is that part's. kResolveWait is RESOLVE(0)'s wait for its turn (the level
+// below done with the one before), kResolve the RESOLVE itself.
+enum RoundPart : uint32_t { kExtractMin, kRelax, kBulkUpdate, kResolveWait, kResolve, kRoundParts };
+inline constexpr const char* kRoundPartNames[kRoundParts] = {"EXTRACTMIN", "relax and compact", "BULKUPDATE",
+                                                              "RESOLVE(0)'s wait", "RESOLVE(0)"};
+// Times nothing (the simulator's runs, and the GPU's unprofiled ones).
+struct NoRoundProbe {
+  GPULIN_HD void operator()(RoundPart) const {}
+};
+
 // Level 0's work: dist (n words, all 0xffffffff) gets the distances from `source`.
 // A BULKUPDATE's elements are sorted by value, one per value: a row not sorted (or
 // with an edge twice) is sorted and its duplicates dropped first.
-template <class X, class P>
+template <class X, class P, class Probe = NoRoundProbe>
 GPULIN_HD void pardijkstra_rounds(X& x, const bucket_heap::View& h, const GraphView& g, uint32_t source, uint32_t* dist,
-                                  const RoundScratch& r) {
+                                  const RoundScratch& r, Probe probe = {}) {
   using namespace bucket_heap;
   Element* updates = r.updates;
   const auto& s = r.ops;
   uint32_t k = 0;  // operations so far
-  auto op_done = [&] { scheduled_resolve<X, P>(x, h, 0, ++k, NoChecks{}); };
+  auto op_done = [&] {
+    scheduled_resolve<X, P>(x, h, 0, ++k, [&](bool before) { probe(before ? kResolveWait : kResolve); });
+  };
   x.parallel_for(1, [&](uint32_t) { updates[0] = make_element(source, 0); });
   x.store(dist + source, 0u);
   x.begin_op(0);
   bulk_update<X, P>(x, h, updates, 1);
   x.end_op();
+  probe(kBulkUpdate);
   op_done();
   for (uint32_t round = 0; round < g.n; ++round) {
     uint32_t u = 0, du = 0;
     x.begin_op(k);
     const bool found = extract_min<X, P>(x, h, &u, &du);
     x.end_op();
+    probe(kExtractMin);
     op_done();
     uint32_t m = 0;
     if (found) {
@@ -86,9 +102,11 @@ GPULIN_HD void pardijkstra_rounds(X& x, const bucket_heap::View& h, const GraphV
       }
       x.parallel_for(m, [&](uint32_t i) { dist[value_of(updates[i])] = prio_of(updates[i]); });
     }
+    probe(kRelax);
     x.begin_op(k);
     bulk_update<X, P>(x, h, updates, m);
     x.end_op();
+    probe(kBulkUpdate);
     op_done();
   }
 }

@@ -13,7 +13,8 @@ namespace gpulin::sssp {
 using cuda_support::check;
 using cuda_support::DeviceBuffer;
 
-std::vector<uint32_t> pardijkstra_gpu(const Graph& g, uint32_t source, PardijkstraStats* stats, uint32_t threads) {
+std::vector<uint32_t> pardijkstra_gpu(const Graph& g, uint32_t source, PardijkstraStats* stats, uint32_t threads,
+                                      bool profile) {
   if (threads == 0 || threads % 32 != 0 || threads > 1024)
     throw std::invalid_argument("pardijkstra: a level block's threads must be a multiple of 32, at most 1024");
   PardijkstraStats st;
@@ -34,10 +35,21 @@ std::vector<uint32_t> pardijkstra_gpu(const Graph& g, uint32_t source, Pardijkst
   bucket_heap::DeviceBucketHeap heap(st.d, st.levels);
   const GraphView gv{g.n, offsets.get(), targets.get(), weights.get(), rows_sorted(g.n, g.offsets.data(), g.targets.data())};
   const cuda_exec::DeviceWatchdog watchdog(st.levels);
+  DeviceBuffer<unsigned long long> profile_words(profile ? pardijkstra_profile_words(st.levels) : 0);
+  if (profile) profile_words.fill_bytes(0);
   cuda_support::GpuTimer timer;
   timer.start();
-  check(launch_pardijkstra(heap.view(), gv, source, dist.get(), r, threads, nullptr, &watchdog.ref()), "pardijkstra");
+  check(launch_pardijkstra(heap.view(), gv, source, dist.get(), r, threads, nullptr, &watchdog.ref(),
+                           profile ? profile_words.get() : nullptr),
+        "pardijkstra");
   st.seconds = timer.stop("pardijkstra");
+  if (profile) {
+    const std::vector<unsigned long long> w = cuda_support::download(profile_words.get(), profile_words.size());
+    for (uint32_t p = 0; p < kRoundParts; ++p) st.round_parts.push_back(static_cast<double>(w[p]) * 1e-9);
+    for (uint32_t level = 1; level < st.levels; ++level)
+      st.level_wait_resolve.emplace_back(static_cast<double>(w[pardijkstra_profile_level(level)]) * 1e-9,
+                                         static_cast<double>(w[pardijkstra_profile_level(level) + 1]) * 1e-9);
+  }
   // A level that waited past its bound stopped the run: the distances are partial.
   if (const cuda_exec::WatchdogReport stop = watchdog.read(); stop.stopped)
     st.stopped = cuda_exec::describe(stop, [&](uint64_t a) { return heap.word_name(a); });

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "apps/sssp/graph.h"
@@ -16,12 +17,19 @@ struct PardijkstraStats {
   // Not empty: the GPU watchdog stopped the run (a level waited past its bound), and
   // says who waited on what; the distances returned are then partial.
   std::string stopped;
+  // Profiled runs only: level 0's seconds in each part of its rounds (RoundPart,
+  // kRoundPartNames: pardijkstra.h), and each level i > 0's seconds waiting for its
+  // turn and resolving, at i - 1. The GPU's clock as thread 0 of each block reads it.
+  std::vector<double> round_parts;
+  std::vector<std::pair<double, double>> level_wait_resolve;
 };
 
 // Distances from `source` (kUnreached where none). Throws std::runtime_error when the
 // GPU cannot hold it or has fewer SMs than the heap has levels.
 // `threads`: a level block's threads (1024 by default: faster than 256 from d of a few
 // hundred on, bench/results/sssp-h100.txt).
-std::vector<uint32_t> pardijkstra_gpu(const Graph& g, uint32_t source, PardijkstraStats* stats, uint32_t threads = 1024);
+// `profile`: time the parts of the rounds (PardijkstraStats), at some cost to `seconds`.
+std::vector<uint32_t> pardijkstra_gpu(const Graph& g, uint32_t source, PardijkstraStats* stats, uint32_t threads = 1024,
+                                      bool profile = false);
 
 }  // namespace gpulin::sssp

@@ -11,8 +11,13 @@
 // smallest m from which PARDIJKSTRA beats near-far at every larger size measured)
 // and the peak ratio.
 //
+// --profile: at each size, one more PARDIJKSTRA run, profiled (pardijkstra_run.h):
+// where a round's time goes on level 0 (EXTRACTMIN, the relaxation, BULKUPDATE,
+// RESOLVE(0)'s wait and its work) and how long the other levels wait and resolve,
+// beside the cost of one grid-wide hand-off measured first (handoff.h).
+//
 //   gpulin_bench_sssp [--quick] [--n N] [--edges M,M,...] [--reps R] [--threads T]
-//                     [--budget S] [--csv FILE]
+//                     [--budget S] [--csv FILE] [--profile]
 // Exit status: 0 every distance right (or no CUDA device: a message), 1 a wrong
 // distance, 2 usage.
 #include <CLI/CLI.hpp>
@@ -32,6 +37,7 @@
 #include "apps/sssp/near_far.h"
 #include "apps/sssp/pardijkstra.h"
 #include "apps/sssp/pardijkstra_run.h"
+#include "bench/sssp/handoff.h"
 
 namespace {
 
@@ -100,6 +106,8 @@ int main(int argc, char** argv) {
   uint64_t seed = 1;
   std::vector<uint64_t> edges;
   std::string csv;
+  bool profile = false;
+  app.add_flag("--profile", profile, "also one profiled PARDIJKSTRA run a size: where a round's time goes");
   app.add_flag("--quick", quick, "a smoke run: n = 2000, three small sizes, one run each");
   app.add_option("--n", n, "vertices (the paper: 30 000)")->check(CLI::Range(2u, 1u << 20));
   app.add_option("--edges", edges, "edge counts m, comma-separated (default: 10^6 up to the complete DAG)")->delimiter(',');
@@ -124,6 +132,12 @@ int main(int argc, char** argv) {
   cudaGetDeviceProperties(&prop, 0);
   fmt::print("SSSP on random DAGs of {} vertices (bucket heap paper §4.2), {} ({} SMs); median of {} runs; "
              "PARDIJKSTRA level blocks of {} threads\n", n, prop.name, prop.multiProcessorCount, reps, threads);
+  double handoff = 0;
+  if (profile) {
+    handoff = handoff_seconds(100000, threads);
+    fmt::print("one grid-wide hand-off (two blocks of {} threads, the bucket heap's signal and wait, 10^5 round trips): "
+               "{:.2f} us\n", threads, handoff * 1e6);
+  }
   std::vector<Row> rows;
   MethodState cpu_st, nf_st, pd_st;
   for (uint64_t m : edges) {
@@ -155,6 +169,22 @@ int main(int argc, char** argv) {
     });
     fmt::print("  m {:>11}: d {:>6}, {} levels; BGL {} s, near-far {} s, PARDIJKSTRA {} s (graph made in {:.1f} s)\n", m,
                r.d, r.levels, r.cpu.show(), r.near_far.show(), r.pardijkstra.show(), r.generate_seconds);
+    if (profile) {
+      PardijkstraStats st;
+      if (pardijkstra_gpu(g, 0, &st, threads, true) != want) fmt::print("  profiled run: WRONG distances\n");
+      const double rounds = g.n;
+      double parts = 0;
+      for (double p : st.round_parts) parts += p;
+      fmt::print("    profile: {:.4f} s profiled, {:.2f} us a round (level 0, {} rounds):", st.seconds,
+                 st.seconds / rounds * 1e6, g.n);
+      for (uint32_t p = 0; p < kRoundParts; ++p)
+        fmt::print(" {} {:.2f} us ({:.0f} %);", kRoundPartNames[p], st.round_parts[p] / rounds * 1e6,
+                   100 * st.round_parts[p] / std::max(parts, 1e-12));
+      fmt::print(" = {:.1f} hand-offs a round\n", st.seconds / rounds / std::max(handoff, 1e-12));
+      for (size_t i = 0; i < st.level_wait_resolve.size(); ++i)
+        fmt::print("      level {}: waits {:.4f} s, resolves {:.4f} s\n", i + 1, st.level_wait_resolve[i].first,
+                   st.level_wait_resolve[i].second);
+    }
     std::fflush(stdout);
     rows.push_back(r);
   }

@@ -10,6 +10,7 @@
 #include "apps/sssp/cpu_dijkstra.h"
 #include "apps/sssp/graph.h"
 #include "apps/sssp/near_far.h"
+#include "apps/sssp/pardijkstra.h"
 #include "apps/sssp/pardijkstra_run.h"
 #include "tests/apps/sparse_graph.h"
 #include "tests/gpu/have_gpu.h"
@@ -68,6 +69,29 @@ TEST(PardijkstraGpu, MatchesDijkstra) {
     const uint32_t s = rng() % g.n;
     EXPECT_EQ(pardijkstra_gpu(g, s, nullptr), cpu_dijkstra(g, s)) << "trial " << trial;
   }
+}
+
+// A profiled run (the kernel's timing instance) finds the same distances, and its
+// parts are the time of the run: level 0's parts add up to the kernel's time, within
+// the launch and the first mark, and every level below waited or resolved.
+TEST(PardijkstraGpu, AProfiledRunTimesItsParts) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
+  const Graph g = random_dag(3000, 200000, 7);
+  PardijkstraStats st;
+  EXPECT_EQ(pardijkstra_gpu(g, 0, &st, 1024, true), cpu_dijkstra(g, 0));
+  ASSERT_EQ(st.round_parts.size(), size_t{kRoundParts});
+  double parts = 0;
+  for (double p : st.round_parts) {
+    EXPECT_GT(p, 0);
+    parts += p;
+  }
+  EXPECT_LE(parts, st.seconds * 1.01);
+  EXPECT_GE(parts, st.seconds * 0.5);
+  ASSERT_EQ(st.level_wait_resolve.size(), size_t{st.levels - 1});
+  for (const auto& [wait, resolve] : st.level_wait_resolve) EXPECT_GT(wait + resolve, 0);
+  PardijkstraStats plain;
+  pardijkstra_gpu(g, 0, &plain);
+  EXPECT_TRUE(plain.round_parts.empty());
 }
 
 }  // namespace
