@@ -12,7 +12,7 @@ fi
 rm -rf "$scratch" && mkdir -p "$scratch" && cp -r "$src/bench/results" "$scratch/results"
 fail=0
 /usr/bin/python3 "$src/scripts/plot-results.py" "$scratch/results" >"$scratch/out.txt" 2>&1 || { cat "$scratch/out.txt"; exit 1; }
-for f in gheap-table1 gheap-figs13-16 slab-figs4-7 slab-original merge psync-figs8-12 sssp; do
+for f in gheap-table1 gheap-figs13-16 gheap-table1-authors slab-figs4-7 slab-original merge psync-figs8-12 sssp; do
   svg="$scratch/results/plots/$f.svg"
   [ -s "$svg" ] || { echo "FAIL: $f.svg not written"; fail=1; continue; }
   grep -q "NVIDIA" "$svg" || { echo "FAIL: $f.svg names no GPU"; fail=1; }
