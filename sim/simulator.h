@@ -74,8 +74,14 @@ class Simulator {
   // and is rethrown here.
   RunResult run(uint32_t actors, const Body& body, Strategy& strategy, uint64_t max_points);
 
-  // Called from inside an actor (through the execution context).
-  void point();
+  // Called from inside an actor (through the execution context), at every shared
+  // access: inline, since most points have nothing to decide or keep the actor.
+  void point() {
+    if (++points_ > max_points_) [[unlikely]]
+      out_of_points();
+    if (several(runnable_)) pick_at_point();
+    else if (log_) [[unlikely]] log_event(EventLog::kForced);  // one event per point, however many could run
+  }
   // `logged`: the caller reported the read of *addr itself (a SimBlock names its
   // barriers by id: Simulator::touch_object). `retry`: once woken, the actor does
   // again what led it here, keeping nothing of it (a lock loop's failed attempt,
@@ -142,8 +148,10 @@ class Simulator {
   struct Impl;
   void wake(const uint32_t* addr);
   void log_touch(const void* addr, uint32_t bytes, bool write);
-  void log_event(uint32_t decision);
+  [[gnu::noinline]] void log_event(uint32_t decision);  // kept out of the hot paths that test log_ first
   void schedule_from(uint32_t me, bool me_runnable);
+  void pick_at_point();
+  [[gnu::cold]] void out_of_points();
   void suspend(uint32_t me);
   void stop(Outcome o, std::string message);
 
@@ -166,6 +174,7 @@ class Simulator {
   EventLog* log_ = nullptr;
   static constexpr uint64_t kScFenceObject = 0;
   uint32_t blocks_made_ = 0;
+  size_t last_picks_ = 0;  // how many picks the last run made (run reserves as many)
 };
 
 }  // namespace gpulin::sim

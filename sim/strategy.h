@@ -16,7 +16,16 @@ using ActorSet = uint64_t;
 constexpr uint32_t kMaxActors = 64;
 
 inline bool contains(ActorSet s, uint32_t a) { return (s >> a) & 1u; }
-inline uint32_t count(ActorSet s) { return static_cast<uint32_t>(__builtin_popcountll(s)); }
+// Without -mpopcnt (the build targets any x86-64) __builtin_popcountll is a call into
+// libgcc; the simulator counts at every decision, so the bits are summed inline.
+inline uint32_t count(ActorSet s) {
+  s = s - ((s >> 1) & 0x5555555555555555ull);
+  s = (s & 0x3333333333333333ull) + ((s >> 2) & 0x3333333333333333ull);
+  s = (s + (s >> 4)) & 0x0f0f0f0f0f0f0f0full;
+  return static_cast<uint32_t>((s * 0x0101010101010101ull) >> 56);
+}
+// Whether the set has two or more actors (a decision to make).
+inline bool several(ActorSet s) { return (s & (s - 1)) != 0; }
 
 class Strategy {
  public:
