@@ -63,7 +63,9 @@ class BarrierPhases {
   static constexpr uint32_t kSeveralThreads = ~0u - 1;
 
   // The block actor `actor` of `threads` threads, its races reported to `sim`.
-  BarrierPhases(Simulator& sim, uint32_t actor, uint32_t threads) : sim_(sim), actor_(actor), threads_(threads) {}
+  BarrierPhases(Simulator& sim, uint32_t actor, uint32_t threads) : sim_(sim), actor_(actor), threads_(threads) {
+    codes_.reserve(8);  // a phase has few codes: the vector, made per actor per run, rarely grows
+  }
 
   // A barrier of the whole block: the next phase begins, in actor-uniform code.
   void barrier(const memory::SourceSite& at) {
