@@ -63,14 +63,12 @@ class BarrierPhases {
   static constexpr uint32_t kSeveralThreads = ~0u - 1;
 
   // The block actor `actor` of `threads` threads, its races reported to `sim`.
-  BarrierPhases(Simulator& sim, uint32_t actor, uint32_t threads) : sim_(sim), actor_(actor), threads_(threads) {
-    codes_.reserve(8);  // a phase has few codes: the vector, made per actor per run, rarely grows
-  }
+  BarrierPhases(Simulator& sim, uint32_t actor, uint32_t threads) : sim_(sim), actor_(actor), threads_(threads) {}
 
   // A barrier of the whole block: the next phase begins, in actor-uniform code.
   void barrier(const memory::SourceSite& at) {
     ++phase_;
-    codes_.clear();
+    kept_ = 0;
     next_code(PhaseCode::Uniform, at);
     thread_ = kEveryThread;
   }
@@ -132,7 +130,14 @@ class BarrierPhases {
       keep_code();
     return {phase_, thread_, code_};
   }
-  void keep_code();
+  // Once per code and phase, from every access site: a leaf, its growth apart.
+  [[gnu::always_inline]] void keep_code() {
+    if (kept_ == codes_.size()) [[unlikely]]
+      grow_codes();
+    code_ = kept_;
+    codes_[kept_++] = pending_;
+  }
+  [[gnu::cold]] void grow_codes();
   [[noreturn]] void report(const PhaseAccess& first, const char* first_did, const char* second_did, uint32_t region,
                            uint64_t index);
   std::string describe(const PhaseAccess& a, const char* did) const;
@@ -144,7 +149,10 @@ class BarrierPhases {
   uint32_t thread_ = kEveryThread;
   Code pending_;                // the code now running (kept in codes_ once accessed)
   uint32_t code_ = kNoCode;     // its index in codes_, or none yet
-  std::vector<Code> codes_;     // the current phase's codes that made an access
+  // The current phase's codes that made an access: codes_[0, kept_) (the vector only
+  // grows, so that keeping one is a store).
+  std::vector<Code> codes_;
+  uint32_t kept_ = 0;
 };
 
 }  // namespace gpulin::sim
