@@ -80,10 +80,10 @@ bool passes_at_rest(const gheap::HeapImage<Key>& img, gheap::Mutant mutant) {
   }
   // The nodes past the last one filled are outside the heap: all MAX_VALUE, tested
   // in one loop the compiler vectorizes (most of the heap at a quiescent point).
-  bool other = false;
-  for (size_t i = size_t(max_node + 1) * k; i < size_t(img.capacity + 1) * k; ++i)
-    other |= img.keys[i] != gheap::KeyLimits<Key>::max_value;
-  if (other) return false;
+  static_assert(gheap::KeyLimits<Key>::max_value == static_cast<Key>(~Key{0}), "MAX_VALUE is all ones: ANDed");
+  Key all = gheap::KeyLimits<Key>::max_value;
+  for (size_t i = size_t(max_node + 1) * k; i < size_t(img.capacity + 1) * k; ++i) all &= img.keys[i];
+  if (all != gheap::KeyLimits<Key>::max_value) return false;
   // Up to it: each node's keys sorted (property 2) and its smallest no smaller than
   // its parent's largest (property 1); a node outside the heap all MAX_VALUE.
   for (uint32_t x = 1; x <= max_node; ++x) {
