@@ -152,7 +152,7 @@ class Simulator {
   void schedule_from(uint32_t me, bool me_runnable);
   void pick_at_point();
   [[gnu::cold]] void out_of_points();
-  void suspend(uint32_t me);
+  [[gnu::noinline]] void suspend(uint32_t me);  // a fiber switch: kept out of the paths that rarely take it
   void stop(Outcome o, std::string message);
 
   std::unique_ptr<Impl> impl_;
