@@ -114,6 +114,7 @@ RunResult Simulator::run(uint32_t actors, const Body& body, Strategy& strategy, 
   result.picks.reserve(std::min<size_t>(last_picks_, size_t{1} << 16));
   result_ = &result;
   strategy_ = &strategy;
+  steady_before_ = 0;  // no promise carried over from another run
   max_points_ = max_points;
   points_ = 0;
   parked_ = 0;
@@ -247,7 +248,15 @@ void Simulator::schedule_from(uint32_t me, bool me_runnable) {
 // restores next to nothing.
 void Simulator::pick_at_point() {
   const uint32_t me = running_;
-  running_ = strategy_->pick(runnable_, me, result_->picks.size());
+  const uint64_t step = result_->picks.size();
+  if (runnable_ == steady_from_ && step < steady_before_) {
+    running_ = steady_pick_;  // the strategy's promise (Strategy::same_pick_before)
+  } else {
+    running_ = strategy_->pick(runnable_, me, step);
+    steady_from_ = runnable_;
+    steady_pick_ = running_;
+    steady_before_ = strategy_->same_pick_before();
+  }
   result_->picks.push_back(running_);
   if (log_) log_event(static_cast<uint32_t>(result_->picks.size() - 1));
   if (stopped_ || running_ != me) [[unlikely]]

@@ -175,6 +175,11 @@ class Simulator {
   static constexpr uint64_t kScFenceObject = 0;
   uint32_t blocks_made_ = 0;
   size_t last_picks_ = 0;  // how many picks the last run made (run reserves as many)
+  // The strategy's last pick at a point, from which set, and the step before which it
+  // promised to pick the same (Strategy::same_pick_before).
+  ActorSet steady_from_ = 0;
+  uint32_t steady_pick_ = 0;
+  uint64_t steady_before_ = 0;
 };
 
 }  // namespace gpulin::sim

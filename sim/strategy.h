@@ -53,6 +53,16 @@ class Strategy {
   // Where the simulator logs the run's events (trace/event_log.h), for a strategy
   // that reasons about which schedules are equivalent; nullptr (the default): none.
   virtual EventLog* event_log() { return nullptr; }
+
+  // After a pick: the strategy promises the same pick at every decision of this run
+  // before this step, as long as the runnable set is the one it picked from (its
+  // choices in between change nothing of it). The simulator then makes those picks
+  // without asking: a decision comes at nearly every point, and PCT's stand between
+  // change points. 0 (the default): no promise.
+  uint64_t same_pick_before() const { return same_pick_before_; }
+
+ protected:
+  uint64_t same_pick_before_ = 0;
 };
 
 // In a run's picks (RunResult::picks), a choice's value is marked, so that a

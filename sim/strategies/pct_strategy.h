@@ -30,6 +30,7 @@ class PctStrategy final : public Strategy {
     next_change_ = 0;
     next_change_at_ = change_points_.empty() ? kNever : change_points_[0];
     picked_from_ = 0;
+    same_pick_before_ = 0;
     return true;
   }
 
@@ -42,6 +43,7 @@ class PctStrategy final : public Strategy {
       picked_ = highest_priority(runnable);
       picked_from_ = runnable;
     }
+    same_pick_before_ = next_change_at_;  // the priorities stand until then
     return picked_;
   }
 
