@@ -79,8 +79,11 @@ class Simulator {
   void point() {
     if (++points_ > max_points_) [[unlikely]]
       out_of_points();
-    if (several(runnable_)) pick_at_point();
-    else if (log_) [[unlikely]] log_event(EventLog::kForced);  // one event per point, however many could run
+    if (several(runnable_)) {
+      if (!kept_promised_pick()) pick_at_point();
+    } else if (log_) [[unlikely]] {
+      log_event(EventLog::kForced);  // one event per point, however many could run
+    }
   }
   // `logged`: the caller reported the read of *addr itself (a SimBlock names its
   // barriers by id: Simulator::touch_object). `retry`: once woken, the actor does
@@ -151,6 +154,17 @@ class Simulator {
   [[gnu::noinline]] void log_event(uint32_t decision);  // kept out of the hot paths that test log_ first
   void schedule_from(uint32_t me, bool me_runnable);
   void pick_at_point();
+  // pick_at_point's most frequent case, inline: the strategy promised the running
+  // actor again (Strategy::same_pick_before) and nothing is logged. False when this
+  // point needs more.
+  bool kept_promised_pick() {
+    std::vector<uint32_t>& picks = result_->picks;
+    if (runnable_ != steady_from_ || running_ != steady_pick_ || picks.size() >= steady_before_ ||
+        picks.size() == picks.capacity() || log_ || stopped_)
+      return false;
+    picks.push_back(running_);
+    return true;
+  }
   [[gnu::cold]] void out_of_points();
   [[gnu::noinline]] void suspend(uint32_t me);  // a fiber switch: kept out of the paths that rarely take it
   void stop(Outcome o, std::string message);
