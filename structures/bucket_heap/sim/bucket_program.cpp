@@ -165,7 +165,7 @@ std::string bucket_replay_string(const BucketConfig& c, const BucketProgram& p, 
     if (op.fn == bucket_heap::kFnExtractMin) {
       s += "x";
     } else if (op.fn == bucket_heap::kFnDelete) {
-      s += 'd';  // piece by piece, as below
+      s += 'd';  // piece by piece, as below (GCC 12's -Wrestrict false positive)
       s += std::to_string(op.value);
     } else {
       s += "u";
