@@ -35,7 +35,7 @@ Operation expand_op(const KeyHistory& k, const KeyOp& o) {
   auto values = [&k](uint64_t off, uint32_t len) {
     Value::Array a;
     a.reserve(len);
-    for (uint32_t i = 0; i < len; ++i) a.push_back(Value::integer(k.keys[off + i]));
+    for (uint32_t i = 0; i < len; ++i) Value::push_integer(a, k.keys[off + i]);
     return Value::array(std::move(a));
   };
   Operation op;

@@ -1,6 +1,9 @@
 #include "histories/recorder.h"
 
+#include <algorithm>
+
 #include "histories/assemble_events.h"
+#include "histories/id_index.h"
 
 namespace gpulin {
 
@@ -18,8 +21,77 @@ KeyHistory HostRecorder::to_key_history(Header header, std::string source) const
                                    std::move(source));
 }
 
+// expand(to_key_history(...)), made in one pass: the simulator's runners convert
+// every explored schedule's recording, and the detour through device events and a
+// KeyHistory cost a fifth of a schedule. Of what assemble_recorded_history does, a
+// host recording needs only the pairing of each ret with its op's inv: its events
+// are already in ticket order with no gaps, it has no whole holds, and push checked
+// its keys (recorded_events_test holds the two conversions equal).
 History HostRecorder::to_history(Header header, std::string source) const {
-  return expand(to_key_history(std::move(header), std::move(source)));
+  return to_history(std::move(header), std::move(source), History{});
+}
+
+namespace {
+
+// v becomes the array of keys[0, n), in the storage v already has when it is an
+// array.
+void put_keys(Value& v, const int64_t* keys, uint32_t n) {
+  if (!v.is_array()) v = Value::array();
+  Value::Array& a = v.as_array();
+  a.clear();
+  a.reserve(n);
+  for (uint32_t i = 0; i < n; ++i) Value::push_integer(a, keys[i]);
+}
+
+}  // namespace
+
+History HostRecorder::to_history(Header header, std::string source, History&& reuse) const {
+  History h = std::move(reuse);
+  h.source = std::move(source);
+  h.header = std::move(header);
+  h.events.clear();
+  h.events.reserve(events_.size());
+  // Only invs enter the index (a ret's op outside their ids is not found).
+  size_t invs = 0;
+  int64_t lo = 0, hi = -1;
+  for (const Raw& r : events_) {
+    if (r.kind != EventKind::Inv) continue;
+    lo = invs == 0 ? r.op : std::min(lo, r.op);
+    hi = invs == 0 ? r.op : std::max(hi, r.op);
+    ++invs;
+  }
+  h.ops.resize(invs);  // each rewritten below, its arrays' storage kept
+  IdIndex index(lo, hi, invs);
+  size_t made = 0;
+  for (size_t i = 0; i < events_.size(); ++i) {
+    const Raw& r = events_[i];
+    const uint64_t t = i + 1;
+    h.events.emplace_back(t, r.kind, r.op, r.actor, r.node, 0);
+    if (r.kind == EventKind::Inv) {
+      index.set(r.op, static_cast<uint32_t>(made));
+      Operation& op = h.ops[made++];
+      op.id = r.op;
+      op.actor = r.actor;
+      op.f = fn_names_[static_cast<uint16_t>(r.fn)];  // as a KeyOp's fn holds it
+      put_keys(op.args, pool_.data() + r.off, r.len);
+      op.inv_t = t;
+      op.ret_t = kPending;  // op.res is set below (pending: none)
+      op.inv_line = op.ret_line = 0;
+    } else if (r.kind == EventKind::Ret) {
+      const uint32_t at = index.find(r.op);
+      if (at == IdIndex::kAbsent) continue;  // rules.h reports it (a ret without an inv)
+      Operation& op = h.ops[at];
+      op.ret_t = t;
+      if (!op.res) op.res.emplace();
+      if (r.is_null) *op.res = Value::null();
+      else put_keys(*op.res, pool_.data() + r.off, r.len);
+    }
+  }
+  // An op's result from the reused history goes where its own ret never came (an
+  // op reused is rewritten at its inv, so a ret met before it is its own).
+  for (Operation& op : h.ops)
+    if (op.ret_t == kPending) op.res.reset();
+  return h;
 }
 
 }  // namespace gpulin

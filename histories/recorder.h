@@ -43,6 +43,9 @@ class HostRecorder {
 
   // The history of everything recorded (ops still open become pending).
   History to_history(Header header, std::string source) const;
+  // The same, made in the storage of `reuse`, a history no longer needed (a runner's
+  // previous schedule's): an explorer's runs then allocate next to nothing for it.
+  History to_history(Header header, std::string source, History&& reuse) const;
   KeyHistory to_key_history(Header header, std::string source) const;
 
  private:

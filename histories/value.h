@@ -26,8 +26,15 @@ class Value {
   static Value object(Object o = {}) { Value v; v.kind_ = Kind::Object; v.obj_ = std::move(o); return v; }
   static Value int_array(const std::vector<int64_t>& xs) {
     Array a; a.reserve(xs.size());
-    for (int64_t x : xs) a.push_back(integer(x));
+    for (int64_t x : xs) push_integer(a, x);
     return array(std::move(a));
+  }
+  // Appends integer i to `a`, made in place: no Value moved or destroyed (the
+  // simulator's recorder makes a key array per operation of every schedule).
+  static void push_integer(Array& a, int64_t i) {
+    Value& v = a.emplace_back();
+    v.kind_ = Kind::Int;
+    v.int_ = i;
   }
 
   Kind kind() const { return kind_; }

@@ -1,5 +1,6 @@
 #include "sim/simulator.h"
 
+#include <algorithm>
 #include <boost/context/fiber.hpp>
 #include <boost/context/pooled_fixedsize_stack.hpp>
 #include <boost/context/preallocated.hpp>
@@ -108,8 +109,12 @@ Simulator::~Simulator() = default;
 RunResult Simulator::run(uint32_t actors, const Body& body, Strategy& strategy, uint64_t max_points) {
   if (actors == 0 || actors > kMaxActors) throw std::invalid_argument("simulator: 1 to 64 actors");
   RunResult result;
+  // As many picks as the last run made (an explorer's runs are alike), so the vector
+  // rarely grows; not past 64 Ki, so a livelocked run's length is not kept for all.
+  result.picks.reserve(std::min<size_t>(last_picks_, size_t{1} << 16));
   result_ = &result;
   strategy_ = &strategy;
+  steady_before_ = 0;  // no promise carried over from another run
   max_points_ = max_points;
   points_ = 0;
   parked_ = 0;
@@ -159,9 +164,9 @@ RunResult Simulator::run(uint32_t actors, const Body& body, Strategy& strategy, 
   }
   try {
     // The first pick is a decision like any other.
-    running_ = count(runnable_) > 1 ? strategy.pick(runnable_, actors, 0) : lowest(runnable_);
-    if (count(runnable_) > 1) result.picks.push_back(running_);
-    log_event(count(runnable_) > 1 ? 0 : EventLog::kForced);
+    running_ = several(runnable_) ? strategy.pick(runnable_, actors, 0) : lowest(runnable_);
+    if (several(runnable_)) result.picks.push_back(running_);
+    log_event(several(runnable_) ? 0 : EventLog::kForced);
     while (!stopped_) impl_->enter(running_);
   } catch (...) {
     // The strategy threw outside any fiber (a strict replay's first pick): the
@@ -176,6 +181,7 @@ RunResult Simulator::run(uint32_t actors, const Body& body, Strategy& strategy, 
     throw;
   }
   result.points = points_;
+  last_picks_ = result.picks.size();
   if (model_) {
     result.stale_reads = model_->stale_reads();
     result.outside_writes = model_->outside_writes();
@@ -211,7 +217,11 @@ void Simulator::stop(Outcome o, std::string message) {
 // Decides who runs after actor `me` and switches there (through the loop) unless it
 // is `me` again. Returns when `me` next runs; never returns once the run stopped.
 void Simulator::schedule_from(uint32_t me, bool me_runnable) {
-  if (runnable_ == 0) {
+  if (several(runnable_)) {
+    running_ = strategy_->pick(runnable_, me, result_->picks.size());
+    result_->picks.push_back(running_);
+    log_event(static_cast<uint32_t>(result_->picks.size() - 1));
+  } else if (runnable_ == 0) {
     bool all_done = true;
     for (const auto& a : impl_->actors) all_done &= a.finished;
     if (all_done) {
@@ -222,19 +232,35 @@ void Simulator::schedule_from(uint32_t me, bool me_runnable) {
         if (!impl_->actors[a].finished) who += (who.empty() ? "" : ", ") + std::to_string(a);
       stop(Outcome::Deadlock, "every live actor is blocked (actors " + who + ")");
     }
-  } else if (count(runnable_) == 1) {
+  } else {
     running_ = lowest(runnable_);
     log_event(EventLog::kForced);
-  } else {
-    running_ = strategy_->pick(runnable_, me, result_->picks.size());
-    result_->picks.push_back(running_);
-    log_event(static_cast<uint32_t>(result_->picks.size() - 1));
   }
   if (!me_runnable) {
     if (!impl_->actors[me].finished) suspend(me);  // parked: back when woken and picked
     return;
   }
   if (stopped_ || running_ != me) suspend(me);
+}
+
+// schedule_from(running_, true) with two or more actors runnable, the decision made
+// at nearly every point: kept apart from the rare cases, so that it saves and
+// restores next to nothing.
+void Simulator::pick_at_point() {
+  const uint32_t me = running_;
+  const uint64_t step = result_->picks.size();
+  if (runnable_ == steady_from_ && step < steady_before_) {
+    running_ = steady_pick_;  // the strategy's promise (Strategy::same_pick_before)
+  } else {
+    running_ = strategy_->pick(runnable_, me, step);
+    steady_from_ = runnable_;
+    steady_pick_ = running_;
+    steady_before_ = strategy_->same_pick_before();
+  }
+  result_->picks.push_back(running_);
+  if (log_) log_event(static_cast<uint32_t>(result_->picks.size() - 1));
+  if (stopped_ || running_ != me) [[unlikely]]
+    suspend(me);
 }
 
 // Back to the scheduler loop; returns when actor `me` runs again. After the run
@@ -245,13 +271,9 @@ void Simulator::suspend(uint32_t me) {
   if (stopped_ && std::uncaught_exceptions() == 0) throw RunStopped{};
 }
 
-void Simulator::point() {
-  if (++points_ > max_points_) {
-    stop(Outcome::Livelock, "no completion within " + std::to_string(max_points_) + " scheduling points");
-    suspend(running_);
-  }
-  if (runnable_ & (runnable_ - 1)) schedule_from(running_, true);  // more than one runnable
-  else if (log_) log_event(EventLog::kForced);  // one event per point, however many could run
+void Simulator::out_of_points() {
+  stop(Outcome::Livelock, "no completion within " + std::to_string(max_points_) + " scheduling points");
+  suspend(running_);
 }
 
 void Simulator::park(const uint32_t* addr, uint32_t seen, bool logged, bool retry) {

@@ -74,8 +74,17 @@ class Simulator {
   // and is rethrown here.
   RunResult run(uint32_t actors, const Body& body, Strategy& strategy, uint64_t max_points);
 
-  // Called from inside an actor (through the execution context).
-  void point();
+  // Called from inside an actor (through the execution context), at every shared
+  // access: inline, since most points have nothing to decide or keep the actor.
+  void point() {
+    if (++points_ > max_points_) [[unlikely]]
+      out_of_points();
+    if (several(runnable_)) {
+      if (!kept_promised_pick()) pick_at_point();
+    } else if (log_) [[unlikely]] {
+      log_event(EventLog::kForced);  // one event per point, however many could run
+    }
+  }
   // `logged`: the caller reported the read of *addr itself (a SimBlock names its
   // barriers by id: Simulator::touch_object). `retry`: once woken, the actor does
   // again what led it here, keeping nothing of it (a lock loop's failed attempt,
@@ -142,9 +151,22 @@ class Simulator {
   struct Impl;
   void wake(const uint32_t* addr);
   void log_touch(const void* addr, uint32_t bytes, bool write);
-  void log_event(uint32_t decision);
+  [[gnu::noinline]] void log_event(uint32_t decision);  // kept out of the hot paths that test log_ first
   void schedule_from(uint32_t me, bool me_runnable);
-  void suspend(uint32_t me);
+  void pick_at_point();
+  // pick_at_point's most frequent case, inline: the strategy promised the running
+  // actor again (Strategy::same_pick_before) and nothing is logged. False when this
+  // point needs more.
+  bool kept_promised_pick() {
+    std::vector<uint32_t>& picks = result_->picks;
+    if (runnable_ != steady_from_ || running_ != steady_pick_ || picks.size() >= steady_before_ ||
+        picks.size() == picks.capacity() || log_ || stopped_)
+      return false;
+    picks.push_back(running_);
+    return true;
+  }
+  [[gnu::cold]] void out_of_points();
+  [[gnu::noinline]] void suspend(uint32_t me);  // a fiber switch: kept out of the paths that rarely take it
   void stop(Outcome o, std::string message);
 
   std::unique_ptr<Impl> impl_;
@@ -166,6 +188,12 @@ class Simulator {
   EventLog* log_ = nullptr;
   static constexpr uint64_t kScFenceObject = 0;
   uint32_t blocks_made_ = 0;
+  size_t last_picks_ = 0;  // how many picks the last run made (run reserves as many)
+  // The strategy's last pick at a point, from which set, and the step before which it
+  // promised to pick the same (Strategy::same_pick_before).
+  ActorSet steady_from_ = 0;
+  uint32_t steady_pick_ = 0;
+  uint64_t steady_before_ = 0;
 };
 
 }  // namespace gpulin::sim

@@ -16,7 +16,16 @@ using ActorSet = uint64_t;
 constexpr uint32_t kMaxActors = 64;
 
 inline bool contains(ActorSet s, uint32_t a) { return (s >> a) & 1u; }
-inline uint32_t count(ActorSet s) { return static_cast<uint32_t>(__builtin_popcountll(s)); }
+// Without -mpopcnt (the build targets any x86-64) __builtin_popcountll is a call into
+// libgcc; the simulator counts at every decision, so the bits are summed inline.
+inline uint32_t count(ActorSet s) {
+  s = s - ((s >> 1) & 0x5555555555555555ull);
+  s = (s & 0x3333333333333333ull) + ((s >> 2) & 0x3333333333333333ull);
+  s = (s + (s >> 4)) & 0x0f0f0f0f0f0f0f0full;
+  return static_cast<uint32_t>((s * 0x0101010101010101ull) >> 56);
+}
+// Whether the set has two or more actors (a decision to make).
+inline bool several(ActorSet s) { return (s & (s - 1)) != 0; }
 
 class Strategy {
  public:
@@ -44,6 +53,16 @@ class Strategy {
   // Where the simulator logs the run's events (trace/event_log.h), for a strategy
   // that reasons about which schedules are equivalent; nullptr (the default): none.
   virtual EventLog* event_log() { return nullptr; }
+
+  // After a pick: the strategy promises the same pick at every decision of this run
+  // before this step, as long as the runnable set is the one it picked from (its
+  // choices in between change nothing of it). The simulator then makes those picks
+  // without asking: a decision comes at nearly every point, and PCT's stand between
+  // change points. 0 (the default): no promise.
+  uint64_t same_pick_before() const { return same_pick_before_; }
+
+ protected:
+  uint64_t same_pick_before_ = 0;
 };
 
 // In a run's picks (RunResult::picks), a choice's value is marked, so that a

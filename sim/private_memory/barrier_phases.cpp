@@ -40,10 +40,7 @@ void BarrierPhases::report(const PhaseAccess& first, const char* first_did, cons
             ", with no barrier of the block between them (" + std::to_string(threads_) + " threads)");
 }
 
-void BarrierPhases::keep_code() {
-  code_ = static_cast<uint32_t>(codes_.size());
-  codes_.push_back(pending_);
-}
+void BarrierPhases::grow_codes() { codes_.resize(codes_.size() * 2 + 4); }
 
 void BarrierPhases::out_of_bounds(uint32_t region, uint64_t index, uint64_t size) {
   sim_.fault("block-private memory: an access at word " + std::to_string(index) + " of actor " +

@@ -68,7 +68,7 @@ class BarrierPhases {
   // A barrier of the whole block: the next phase begins, in actor-uniform code.
   void barrier(const memory::SourceSite& at) {
     ++phase_;
-    codes_.clear();
+    kept_ = 0;
     next_code(PhaseCode::Uniform, at);
     thread_ = kEveryThread;
   }
@@ -130,7 +130,14 @@ class BarrierPhases {
       keep_code();
     return {phase_, thread_, code_};
   }
-  void keep_code();
+  // Once per code and phase, from every access site: a leaf, its growth apart.
+  [[gnu::always_inline]] void keep_code() {
+    if (kept_ == codes_.size()) [[unlikely]]
+      grow_codes();
+    code_ = kept_;
+    codes_[kept_++] = pending_;
+  }
+  [[gnu::cold]] void grow_codes();
   [[noreturn]] void report(const PhaseAccess& first, const char* first_did, const char* second_did, uint32_t region,
                            uint64_t index);
   std::string describe(const PhaseAccess& a, const char* did) const;
@@ -142,7 +149,10 @@ class BarrierPhases {
   uint32_t thread_ = kEveryThread;
   Code pending_;                // the code now running (kept in codes_ once accessed)
   uint32_t code_ = kNoCode;     // its index in codes_, or none yet
-  std::vector<Code> codes_;     // the current phase's codes that made an access
+  // The current phase's codes that made an access: codes_[0, kept_) (the vector only
+  // grows, so that keeping one is a store).
+  std::vector<Code> codes_;
+  uint32_t kept_ = 0;
 };
 
 }  // namespace gpulin::sim

@@ -83,7 +83,7 @@ class PrivateRef {
     *p_ = v;
     return *this;
   }
-  const PrivateRef& operator=(const PrivateRef& o) const { return *this = static_cast<T>(o); }
+  [[gnu::always_inline]] const PrivateRef& operator=(const PrivateRef& o) const { return *this = static_cast<T>(o); }
 
  private:
   PrivateRegion* r_;

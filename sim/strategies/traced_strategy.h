@@ -27,7 +27,9 @@ class TracedStrategy final : public Strategy {
     return inner_->begin_run(actors);
   }
   uint32_t pick(ActorSet runnable, uint32_t current, uint64_t step) override {
-    return inner_->pick(runnable, current, step);
+    const uint32_t picked = inner_->pick(runnable, current, step);
+    same_pick_before_ = inner_->same_pick_before();  // the wrapped strategy's promise
+    return picked;
   }
   uint32_t choose(uint32_t options, uint64_t step) override { return inner_->choose(options, step); }
   void end_run(uint64_t decisions) override {

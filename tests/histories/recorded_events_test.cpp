@@ -7,12 +7,14 @@
 // are well-formed; the explicit rule's witness check rejects them,
 // tests/verify/keyed_check_test.cpp.)
 #include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
 
 #include <string>
 #include <vector>
 
 #include "histories/device_recorder.h"
 #include "histories/jsonl_writer.h"
+#include "histories/key_history.h"
 #include "histories/recorder.h"
 #include "histories/result_shapes.h"
 #include "histories/rules.h"
@@ -175,6 +177,59 @@ TEST(RecordedEvents, HostRecorderRecordsLp) {
             "{\"t\":10,\"e\":\"inv\",\"op\":3,\"actor\":0,\"f\":\"search\",\"args\":[3]}\n"
             "{\"t\":11,\"e\":\"lp\",\"op\":3,\"actor\":0}\n"
             "{\"t\":12,\"e\":\"ret\",\"op\":3,\"actor\":0,\"res\":-4}\n");
+}
+
+// Random host recordings: rets without an inv, an op id used twice, holds and lps,
+// sparse op ids (the runners' actor << 20) or dense ones.
+void record_randomly(HostRecorder& rec) {
+  rec.clear();
+  const bool sparse = *rc::gen::arbitrary<bool>();
+  const auto n = *rc::gen::inRange<size_t>(0, 40);
+  for (size_t i = 0; i < n; ++i) {
+    const auto actor = *rc::gen::inRange<uint32_t>(0, 4);
+    const int64_t op = (sparse ? int64_t{actor} << 20 : 0) + *rc::gen::inRange<int64_t>(0, 6);
+    const auto keys = *rc::gen::container<std::vector<int64_t>>(*rc::gen::inRange<size_t>(0, 4),
+                                                                  rc::gen::inRange<int64_t>(-5, 50));
+    switch (*rc::gen::inRange(0, 5)) {
+      case 0: rec.inv(op, actor, *rc::gen::inRange<uint32_t>(0, 3), keys.data(), static_cast<uint32_t>(keys.size())); break;
+      case 1: rec.ret(op, actor, keys.data(), static_cast<uint32_t>(keys.size()), *rc::gen::arbitrary<bool>()); break;
+      case 2: rec.hold(EventKind::Acq, op, actor, *rc::gen::inRange<int64_t>(0, 9)); break;
+      case 3: rec.hold(EventKind::Rel, op, actor, *rc::gen::inRange<int64_t>(0, 9)); break;
+      default: rec.lp(op, actor); break;
+    }
+  }
+}
+
+void assert_same_history(const History& got, const History& want) {
+  RC_ASSERT(got.source == want.source);
+  RC_ASSERT(got.header.model == want.header.model);
+  RC_ASSERT(got.header.lp_rule == want.header.lp_rule);
+  RC_ASSERT(got.events.size() == want.events.size());
+  for (size_t i = 0; i < got.events.size(); ++i) {
+    const Event &a = got.events[i], &b = want.events[i];
+    RC_ASSERT(a.t == b.t && a.kind == b.kind && a.op == b.op && a.actor == b.actor && a.node == b.node && a.line == b.line);
+  }
+  RC_ASSERT(got.ops.size() == want.ops.size());
+  for (size_t i = 0; i < got.ops.size(); ++i) {
+    const Operation &a = got.ops[i], &b = want.ops[i];
+    RC_ASSERT(a.id == b.id && a.actor == b.actor && a.f == b.f && a.args == b.args && a.res == b.res);
+    RC_ASSERT(a.inv_t == b.inv_t && a.ret_t == b.ret_t && a.inv_line == b.inv_line && a.ret_line == b.ret_line);
+  }
+}
+
+// The host recorder's one-pass to_history is expand(to_key_history(...)) for any
+// recording, made afresh or in the storage of another recording's history.
+RC_GTEST_PROP(RecordedEvents, HostToHistoryIsTheSharedConversion, ()) {
+  HostRecorder rec({"ins", "del", "get"});
+  Header header;
+  header.model = "pq-batch";
+  header.lp_rule = "root-release";
+  record_randomly(rec);
+  History first = rec.to_history(header, "<sim>");
+  assert_same_history(first, expand(rec.to_key_history(header, "<sim>")));
+  record_randomly(rec);
+  const History again = rec.to_history(header, "<sim 2>", std::move(first));
+  assert_same_history(again, expand(rec.to_key_history(header, "<sim 2>")));
 }
 
 // What a device download can get wrong is refused by the assembler, naming the event

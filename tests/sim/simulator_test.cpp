@@ -88,15 +88,61 @@ TEST(SimDeterminism, PctSameSeedSamePicksAndHistoryOverSeveralRuns) {
   }
 }
 
+// The simulator makes the picks PCT promised (Strategy::same_pick_before) without
+// asking: the same schedules as PCT asked at every decision (wrapped, its promise
+// not passed on), on heap programs whose actors park and change the runnable set.
+struct AskedEveryTime final : Strategy {
+  explicit AskedEveryTime(Strategy& inner) : inner(inner) {}
+  bool begin_run(uint32_t actors) override { return inner.begin_run(actors); }
+  uint32_t pick(ActorSet runnable, uint32_t current, uint64_t step) override {
+    return inner.pick(runnable, current, step);
+  }
+  uint32_t choose(uint32_t options, uint64_t step) override { return inner.choose(options, step); }
+  void end_run(uint64_t decisions) override { inner.end_run(decisions); }
+  std::string name() const override { return inner.name(); }
+  Strategy& inner;
+};
+
+// Heap programs of `actors` x `ops` on nodes of k = 2 (small_heap_config).
+explore::WorkloadShape small_heap_shape(uint32_t actors, uint32_t ops) {
+  explore::WorkloadShape shape;
+  shape.actors = actors;
+  shape.ops = ops;
+  shape.k = 2;
+  return shape;
+}
+explore::HeapConfig small_heap_config() {
+  explore::HeapConfig c;
+  c.k = 2;
+  return c;
+}
+
+TEST(SimDeterminism, PctPromisedPicksAreTheOnesItWouldMake) {
+  using namespace gpulin::explore;
+  const HeapConfig c = small_heap_config();
+  const WorkloadShape shape = small_heap_shape(4, 4);
+  for (uint32_t depth : {1u, 3u, 5u}) {
+    for (uint64_t seed = 1; seed <= 4; ++seed) {
+      PctStrategy promising(seed, depth), asked(seed, depth);
+      AskedEveryTime every(asked);
+      HeapRunner r1(c), r2(c);
+      for (int run = 0; run < 6; ++run) {
+        const Program p = generate_program(shape, seed * 10 + static_cast<uint64_t>(run));
+        promising.begin_run(4);
+        every.begin_run(4);
+        const Execution e1 = r1.execute(p, promising, 200000), e2 = r2.execute(p, every, 200000);
+        EXPECT_EQ(e1.run.picks, e2.run.picks) << "depth " << depth << " seed " << seed << " run " << run;
+        EXPECT_EQ(e1.run.points, e2.run.points);
+        EXPECT_EQ(e1.run.outcome, e2.run.outcome);
+      }
+    }
+  }
+}
+
 TEST(SimDeterminism, HeapRunnerHistoriesIdenticalForSameSeed) {
   using namespace gpulin::explore;
-  HeapConfig c;
-  c.k = 2;
-  WorkloadShape shape;
-  shape.actors = 3;
-  shape.ops = 3;
-  shape.k = 2;
-  const Program p = generate_program(shape, 5);
+  const HeapConfig c = small_heap_config();
+  const Program p = generate_program(small_heap_shape(3, 3), 5);
   for (int which = 0; which < 2; ++which) {
     HeapRunner r1(c), r2(c);
     std::unique_ptr<Strategy> s1, s2;

@@ -71,7 +71,7 @@ ExploreSummary run_heap_explore(const ExploreOptions& o, const HeapConfig& confi
   // are interchangeable.
   steps.roles = [&] { return roles_of(program.actors); };
   steps.execute = [&](sim::Strategy& strategy) {
-    e = runner.execute(program, strategy, o.max_points);
+    e = runner.execute(program, strategy, o.max_points, std::move(e.history));  // its storage reused
     return ExecutedRun{e.run.points, &e.history, 0, e.run.stale_reads, e.run.outside_writes};
   };
   PassedHistories passed;  // one exploration (one rank) meets the same histories again and again

@@ -16,7 +16,7 @@ std::optional<std::string> HeapRunner::quiescent_check() const {
   return check_heap_at_rest(heap_->image(), config_.mutant);
 }
 
-Execution HeapRunner::execute(const Program& program, sim::Strategy& strategy, uint64_t max_points) {
+Execution HeapRunner::execute(const Program& program, sim::Strategy& strategy, uint64_t max_points, History reuse) {
   size_t inserts = 0;
   for (const auto& ops : program.actors)
     for (const auto& op : ops) inserts += op.insert;
@@ -80,7 +80,7 @@ Execution HeapRunner::execute(const Program& program, sim::Strategy& strategy, u
   // No "schedule" field: a run's replay string costs as much as judging a history
   // the explorer has seen before; the histories that leave the explorer (failures,
   // gpulin replay) are named with set_schedule_field.
-  e.history = recorder_.to_history(std::move(header), "<simulated run>");
+  e.history = recorder_.to_history(std::move(header), "<simulated run>", std::move(reuse));
   return e;
 }
 

@@ -26,8 +26,9 @@ struct Execution {
 class HeapRunner {
  public:
   explicit HeapRunner(const HeapConfig& config);
-  // Runs `program` under `strategy` (begin_run already called).
-  Execution execute(const Program& program, sim::Strategy& strategy, uint64_t max_points);
+  // Runs `program` under `strategy` (begin_run already called). Its history is
+  // made in the storage of `reuse` (an explorer passes its previous schedule's).
+  Execution execute(const Program& program, sim::Strategy& strategy, uint64_t max_points, History reuse = {});
   const HeapConfig& config() const { return config_; }
 
  private:
