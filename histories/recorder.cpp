@@ -82,7 +82,7 @@ History HostRecorder::to_history(Header header, std::string source, History&& re
       if (at == IdIndex::kAbsent) continue;  // rules.h reports it (a ret without an inv)
       Operation& op = h.ops[at];
       op.ret_t = t;
-      if (!op.res) op.res.emplace();
+      if (!op.res) op.res = Value::null();  // filled in place below
       if (r.is_null) *op.res = Value::null();
       else put_keys(*op.res, pool_.data() + r.off, r.len);
     }
