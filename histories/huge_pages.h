@@ -26,5 +26,16 @@ void reserve_huge(std::vector<T>& v, size_t n) {
   v.reserve(n);
   advise_huge(v.data(), v.capacity() * sizeof(T));
 }
+// v.assign(n, x) into a buffer of huge pages (v empty before: a fresh buffer).
+template <class T>
+void assign_huge(std::vector<T>& v, size_t n, const T& x) {
+  reserve_huge(v, n);
+  v.assign(n, x);
+}
+template <class T>
+void resize_huge(std::vector<T>& v, size_t n) {
+  reserve_huge(v, n);
+  v.resize(n);
+}
 
 }  // namespace gpulin

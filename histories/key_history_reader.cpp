@@ -16,6 +16,7 @@
 #include "histories/assemble.h"
 #include "histories/binary_format.h"
 #include "histories/binary_layout.h"
+#include "histories/compact_event_line.h"
 #include "histories/event_fields.h"
 #include "histories/huge_pages.h"
 #include "histories/on_threads.h"
@@ -45,27 +46,28 @@ struct Payload {
   uint8_t part = 0;
 };
 
-// One chunk of lines (or the binary form's records), parsed. Keys stay in the
-// part's own pool until the ops are built, which copies them in op order.
+// One chunk of lines (or the binary form's records), parsed. Part 0's vectors
+// become the history's, the other parts' appended to them (join, build_ops).
 struct Part {
-  std::vector<Event> events;   // Event::line counts from the part's first line (1-based)
+  std::vector<Event> events;   // Event::line: line_base + the line's number in the part (1-based)
   std::vector<uint32_t> slot;  // per event: inv -> index into calls, ret -> into results
   std::vector<Payload> calls;
   std::vector<Payload> results;
   std::vector<int64_t> keys;
   std::vector<std::string> fns;
   uint64_t lines = 0;
+  uint64_t line_base = 0;  // lines before the part that its events' lines already count
 
   // A guess from the input size that saves regrowing, not a limit. Reserved but
   // untouched memory is not resident, so erring high costs little.
-  // `pool_bytes`: the input whose keys this part's pool may end up holding (part
-  // 0's pool becomes the history's, the other parts' keys appended to it).
-  void reserve_for(size_t bytes, size_t pool_bytes) {
-    reserve_huge(events, bytes / 48 + 16);
-    slot.reserve(bytes / 48 + 16);
-    calls.reserve(bytes / 192 + 16);
-    results.reserve(bytes / 192 + 16);
-    reserve_huge(keys, pool_bytes / 6 + 16);
+  // `keep_bytes`: the input whose events and keys this part's vectors may end up
+  // holding (part 0's: the whole input's; the others': their own).
+  void reserve_for(size_t keep_bytes) {
+    reserve_huge(events, keep_bytes / 48 + 16);
+    reserve_huge(slot, keep_bytes / 48 + 16);
+    reserve_huge(calls, keep_bytes / 192 + 16);
+    reserve_huge(results, keep_bytes / 192 + 16);
+    reserve_huge(keys, keep_bytes / 6 + 16);
   }
   // Room for the keys of the next line, grown by hand (not by push_back) so that
   // the new buffer gets huge pages too. Lines of more keys than the slack still
@@ -116,23 +118,34 @@ int field_of(od::field& fld) {
   return -1;
 }
 
-// Parses event lines into a Part. Every check answers only "fine" or "not
+// Parses event lines into a Part: the compact form by hand (compact_event_line.h),
+// any other line by simdjson on-demand. Every check answers only "fine" or "not
 // taken": a line not taken goes to the DOM reader, which names the problem.
 class LineParser {
  public:
   // `scalars`: a ret's res may also be one integer or true/false (keyed models).
   LineParser(Part& part, bool scalars) : part_(part), scalars_(scalars) {}
 
-  // `cap`: bytes readable from p on (the rest of the padded buffer).
+  // The compact form at p (`end`: the input's end, padding after it): the
+  // line's end ('\n' or `end`) when taken, else nullptr (then event() decides).
+  const char* compact(const char* p, const char* end, uint32_t line) {
+    Scanned s;
+    const char* le = compact_event_line::scan(p, end, scalars_, part_.keys, s);
+    if (!le) return nullptr;
+    s.ev.line = line;
+    return file(s) ? le : nullptr;
+  }
+
+  // Any line, by simdjson. `cap`: bytes readable from p on (the rest of the padded buffer).
   bool event(const char* p, size_t len, size_t cap, uint32_t line) {
     od::document doc;
     if (parser_.iterate(p, len, cap).get(doc)) return false;
     od::object obj;
     if (doc.get_object().get(obj)) return false;
-    Event ev;
+    Scanned s;
+    Event& ev = s.ev;
     ev.line = line;
-    std::string_view e, f;
-    Payload args, res;
+    std::string_view e;
     unsigned seen = 0;
     for (auto field_result : obj) {
       if (field_result.error()) return false;
@@ -148,9 +161,9 @@ class LineParser {
         case kOp: ok = !v.get_int64().get(ev.op); break;
         case kActor: ok = !v.get_int64().get(ev.actor); break;
         case kNode: ok = !v.get_int64().get(ev.node); break;
-        case kF: ok = !v.get_string().get(f); break;
-        case kArgs: ok = key_array(v, args); break;
-        case kRes: ok = result(v, res); break;
+        case kF: ok = !v.get_string().get(s.f); break;
+        case kArgs: ok = key_array(v, s.args_off, s.args_len); break;
+        case kRes: ok = result(v, s); break;
       }
       if (!ok) return false;
     }
@@ -158,64 +171,77 @@ class LineParser {
     // invalid JSON for the DOM reader.
     if (doc.current_location().error() != simdjson::OUT_OF_BOUNDS) return false;
     if (!kind_of(e, ev.kind) || seen != fields_of(ev.kind)) return false;
-    if (ev.kind == EventKind::Inv) {
-      args.fn = part_.fn_of(f);
-      if (args.fn == UINT16_MAX) return false;
-      part_.add(ev, static_cast<uint32_t>(part_.calls.size()));
-      part_.calls.push_back(args);
-    } else if (ev.kind == EventKind::Ret) {
-      part_.add(ev, static_cast<uint32_t>(part_.results.size()));
-      part_.results.push_back(res);
-    } else {
-      part_.add(ev, 0);
-    }
-    return true;
+    return file(s);
   }
 
  private:
+  using Scanned = compact_event_line::Scanned;
+
+  // Adds a parsed line's event (and its call or result) to the part.
+  bool file(const Scanned& s) {
+    if (s.ev.kind == EventKind::Inv) {
+      Payload args;
+      args.off = s.args_off;
+      args.len = s.args_len;
+      args.fn = part_.fn_of(s.f);
+      if (args.fn == UINT16_MAX) return false;
+      part_.add(s.ev, static_cast<uint32_t>(part_.calls.size()));
+      part_.calls.push_back(args);
+    } else if (s.ev.kind == EventKind::Ret) {
+      Payload res;
+      res.off = s.res_off;
+      res.len = s.res_len;
+      res.kind = s.res_kind;
+      part_.add(s.ev, static_cast<uint32_t>(part_.results.size()));
+      part_.results.push_back(res);
+    } else {
+      part_.add(s.ev, 0);
+    }
+    return true;
+  }
   // An array of signed 64-bit integers, appended to the part's pool.
-  bool key_array(od::value v, Payload& out) {
+  bool key_array(od::value v, uint64_t& off, uint32_t& len) {
     od::array arr;
     if (v.get_array().get(arr)) return false;
-    out.off = part_.keys.size();
+    off = part_.keys.size();
     for (auto x : arr) {
       int64_t key;
       if (x.get_int64().get(key)) return false;
       part_.keys.push_back(key);
     }
-    if (part_.keys.size() - out.off > UINT32_MAX) return false;
-    out.len = static_cast<uint32_t>(part_.keys.size() - out.off);
+    if (part_.keys.size() - off > UINT32_MAX) return false;
+    len = static_cast<uint32_t>(part_.keys.size() - off);
     return true;
   }
   // null or an array of keys; with scalars_, also one integer or true/false.
-  bool result(od::value v, Payload& out) {
+  bool result(od::value v, Scanned& out) {
     od::json_type type;
     if (v.type().get(type)) return false;
     if (type == od::json_type::array) {
-      out.kind = KeyOp::kKeysResult;
-      return key_array(v, out);
+      out.res_kind = KeyOp::kKeysResult;
+      return key_array(v, out.res_off, out.res_len);
     }
     if (type == od::json_type::null) {
       bool null = false;
       if (v.is_null().get(null) || !null) return false;
-      out.kind = KeyOp::kNullResult;
+      out.res_kind = KeyOp::kNullResult;
       return true;
     }
     int64_t x = 0;
     if (!scalars_) return false;
     if (type == od::json_type::number) {
       if (v.get_int64().get(x)) return false;
-      out.kind = KeyOp::kValueResult;
+      out.res_kind = KeyOp::kValueResult;
     } else if (type == od::json_type::boolean) {
       bool b = false;
       if (v.get_bool().get(b)) return false;
       x = b;
-      out.kind = KeyOp::kBoolResult;
+      out.res_kind = KeyOp::kBoolResult;
     } else {
       return false;
     }
-    out.off = part_.keys.size();
-    out.len = 1;
+    out.res_off = part_.keys.size();
+    out.res_len = 1;
     part_.keys.push_back(x);
     return true;
   }
@@ -230,22 +256,26 @@ bool comment_or_blank(const char* p, const char* le) {
   return p == le || *p == '#';
 }
 
-// Parses the lines of [begin, end) (whole lines) into `part`. Lines are split
-// and counted exactly as the DOM reader does. Stops early once any part failed.
-void parse_chunk(const char* begin, const char* end, const char* padded_end, size_t pool_bytes, bool scalars,
+// Parses the lines of [begin, end) (whole lines) into `part`, numbering them
+// from part.line_base + 1. Lines are split and counted exactly as the DOM reader
+// does. Stops early once any part failed.
+void parse_chunk(const char* begin, const char* end, const char* padded_end, size_t keep_bytes, bool scalars,
                  Part& part, std::atomic<bool>& stop) {
-  part.reserve_for(end - begin, pool_bytes);
+  part.reserve_for(keep_bytes);
   LineParser parser(part, scalars);
   uint64_t line = 0;
   for (const char* p = begin; p < end;) {
-    const char* nl = static_cast<const char*>(std::memchr(p, '\n', end - p));
-    const char* le = nl ? nl : end;
     ++line;
     part.make_room();
-    if (!comment_or_blank(p, le) &&
-        !parser.event(p, le - p, padded_end - p, static_cast<uint32_t>(line))) {
-      stop = true;  // a line the fast path does not take: the DOM reader will decide
-      return;
+    const uint32_t number = static_cast<uint32_t>(part.line_base + line);
+    const char* le = parser.compact(p, end, number);
+    if (!le) {
+      const char* nl = static_cast<const char*>(std::memchr(p, '\n', end - p));
+      le = nl ? nl : end;
+      if (!comment_or_blank(p, le) && !parser.event(p, le - p, padded_end - p, number)) {
+        stop = true;  // a line the fast path does not take: the DOM reader will decide
+        return;
+      }
     }
     if ((line & 255) == 0 && stop.load(std::memory_order_relaxed)) return;
     p = le + 1;
@@ -275,17 +305,23 @@ struct Joined {
   std::vector<Payload> results;
 };
 
+// Part 0's vectors taken over (reserved for the whole input: no copy of its
+// events, which on a VM would mean faulting in a second array of them), the
+// others appended.
 Joined join(std::vector<Part>& parts, const std::vector<uint64_t>& first_line) {
-  Joined j;
   size_t events = 0, calls = 0, results = 0;
   for (const Part& p : parts) events += p.events.size(), calls += p.calls.size(), results += p.results.size();
+  Part& p0 = parts[0];
+  Joined j{std::move(p0.events), std::move(p0.slot), std::move(p0.calls), std::move(p0.results)};
+  if (const uint64_t shift = first_line[0] - 1 - p0.line_base)
+    for (Event& ev : j.events) ev.line += static_cast<uint32_t>(shift);
   reserve_huge(j.events, events);  // becomes KeyHistory::events
   reserve_huge(j.slot, events);
   j.calls.reserve(calls);
   j.results.reserve(results);
-  for (size_t i = 0; i < parts.size(); ++i) {
+  for (size_t i = 1; i < parts.size(); ++i) {
     Part& p = parts[i];
-    const uint32_t line0 = static_cast<uint32_t>(first_line[i] - 1);
+    const uint32_t line0 = static_cast<uint32_t>(first_line[i] - 1 - p.line_base);
     const uint32_t call0 = static_cast<uint32_t>(j.calls.size()), result0 = static_cast<uint32_t>(j.results.size());
     for (size_t e = 0; e < p.events.size(); ++e) {
       Event ev = p.events[e];
@@ -317,7 +353,7 @@ void build_ops(KeyHistory& k, const std::vector<OpSpan>& spans, const Joined& j,
     release(parts[i].keys);
   }
 
-  k.ops.reserve(spans.size());
+  reserve_huge(k.ops, spans.size());
   std::vector<std::vector<int32_t>> fn_map(parts.size());
   for (size_t i = 0; i < parts.size(); ++i) fn_map[i].assign(parts[i].fns.size(), -1);
   for (const OpSpan& s : spans) {
@@ -517,11 +553,12 @@ KeyHistory read_padded(Input buf, const std::string& source, unsigned threads) {
   threads = std::min(threads, 255u);  // Payload::part is a byte
   const std::vector<const char*> cuts = cut_at_lines(body, end, threads);
   std::vector<Part> parts(threads);
+  parts[0].line_base = line;  // its lines' numbers are then final
   std::atomic<bool> stop{false};
   const bool scalars = keyed_model(header.model);
   on_threads(threads, [&](unsigned i) {
-    const size_t pool_bytes = i == 0 ? end - body : cuts[i + 1] - cuts[i];
-    parse_chunk(cuts[i], cuts[i + 1], padded_end, pool_bytes, scalars, parts[i], stop);
+    const size_t keep_bytes = i == 0 ? end - body : cuts[i + 1] - cuts[i];
+    parse_chunk(cuts[i], cuts[i + 1], padded_end, keep_bytes, scalars, parts[i], stop);
   });
 
   // A line turned down: the DOM reader reads the whole input and throws its own
@@ -622,7 +659,7 @@ class PoolKeys {
 bool parse_records(const char* rec, uint64_t count, std::string_view pool, uint64_t start, uint64_t pool_bytes,
                    bool scalars, Part& part, uint64_t& end) {
   reserve_huge(part.events, count);
-  part.slot.reserve(count);
+  reserve_huge(part.slot, count);
   reserve_huge(part.keys, pool_bytes / 9);  // a key takes 9 bytes in the pool
   PoolKeys reader(pool, start, part, scalars);
   for (uint64_t i = 0; i < count; ++i, rec += kRecordSize) {
@@ -691,6 +728,10 @@ KeyHistory read_binary_bytes(std::string_view bytes, const std::string& source, 
       if (x.known_kind() && (x.ev.kind == EventKind::Inv || x.ev.kind == EventKind::Ret)) start[i] = x.aux;
     }
   std::vector<Part> parts(threads);
+  // Part 0's vectors become the history's (join, build_ops): room for all of it.
+  reserve_huge(parts[0].events, count);
+  reserve_huge(parts[0].slot, count);
+  reserve_huge(parts[0].keys, pool_size / 9);
   std::vector<char> taken(threads, 0);
   const bool scalars = keyed_model(header.model);
   on_threads(threads, [&](unsigned i) {

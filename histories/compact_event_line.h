@@ -1,0 +1,185 @@
+// One event line in the compact form the writers emit (jsonl_writer.cpp: no
+// whitespace, integers without sign games, names and strings in plain ASCII),
+// scanned by hand for the keys-only reader (key_history_reader.cpp). A history
+// of a million small operations is six million short lines; a general JSON parse
+// per line (simdjson's on-demand setup, field lookup, UTF-8 checks) costs several
+// times the scan of such a line.
+//
+// The scanner only ever says "this line, read as that" or "not taken": it takes
+// a subset of JSON whose meaning is unambiguous and leaves everything else
+// (whitespace, escapes, -0, numbers of 19 digits or more, floats, non-ASCII,
+// unknown or repeated fields) to the general parser, which gives the DOM
+// reader's verdict. So what it accepts, it reads exactly as simdjson would.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+#include <vector>
+
+#include "histories/event_fields.h"
+#include "histories/history.h"
+#include "histories/key_history.h"
+
+namespace gpulin::compact_event_line {
+
+// What one line holds; the caller adds the line number and files it.
+struct Scanned {
+  Event ev;
+  std::string_view f;  // inv: its f (points into the input)
+  uint64_t args_off = 0, res_off = 0;  // into the key pool
+  uint32_t args_len = 0, res_len = 0;
+  uint8_t res_kind = KeyOp::kNullResult;  // ret: a KeyOp::Result
+};
+
+namespace detail {
+
+inline bool digit(char c) { return c >= '0' && c <= '9'; }
+
+// -?(0|[1-9][0-9]{0,17}): 18 digits always fit in int64 and uint64, so no
+// overflow test; "-0" and longer numbers are left to the general parser (its
+// range checks and its reading of -0 decide them).
+inline bool scan_int(const char*& p, int64_t& v) {
+  const bool neg = *p == '-';
+  const char* q = p + neg;
+  if (!digit(*q)) return false;
+  if (*q == '0') {
+    if (neg || digit(q[1])) return false;
+    v = 0;
+    p = q + 1;
+    return true;
+  }
+  uint64_t x = 0;
+  const char* const first = q;
+  while (digit(*q)) x = x * 10 + static_cast<uint64_t>(*q++ - '0');
+  if (q - first > 18) return false;
+  v = neg ? -static_cast<int64_t>(x) : static_cast<int64_t>(x);
+  p = q;
+  return true;
+}
+
+// A string of printable ASCII without quote or backslash: exactly its bytes.
+inline bool scan_string(const char*& p, std::string_view& s) {
+  if (*p != '"') return false;
+  const char* q = ++p;
+  while (*q >= 0x20 && *q < 0x7f && *q != '"' && *q != '\\') ++q;
+  if (*q != '"') return false;
+  s = std::string_view(p, static_cast<size_t>(q - p));
+  p = q + 1;
+  return true;
+}
+
+// [] or [int,int,...], appended to the pool.
+inline bool scan_keys(const char*& p, std::vector<int64_t>& keys, uint64_t& off, uint32_t& len) {
+  if (*p != '[') return false;
+  ++p;
+  off = keys.size();
+  if (*p == ']') {
+    ++p;
+    len = 0;
+    return true;
+  }
+  for (;;) {
+    int64_t x;
+    if (!scan_int(p, x)) return false;
+    keys.push_back(x);
+    if (*p == ']') break;
+    if (*p != ',') return false;
+    ++p;
+  }
+  ++p;
+  if (keys.size() - off > UINT32_MAX) return false;
+  len = static_cast<uint32_t>(keys.size() - off);
+  return true;
+}
+
+inline bool scan_word(const char*& p, const char* word, size_t n) {
+  if (std::memcmp(p, word, n) != 0) return false;
+  p += n;
+  return true;
+}
+
+// A field's name and the colon after it: its event_fields::Field, or -1.
+inline int scan_name(const char*& p) {
+  using namespace event_fields;
+  if (*p != '"') return -1;
+  const char* q = p + 1;
+  while (*q >= 'a' && *q <= 'z') ++q;
+  if (*q != '"' || q[1] != ':') return -1;
+  const std::string_view name(p + 1, static_cast<size_t>(q - p - 1));
+  for (int i = 0; i < kFieldCount; ++i)
+    if (name == kFieldName[i]) {
+      p = q + 2;
+      return i;
+    }
+  return -1;
+}
+
+}  // namespace detail
+
+// Scans the line at p. `end`: the end of the input (a line without '\n' ends
+// there); the bytes from `end` on must be readable and not part of JSON (the
+// reader's zero padding), as the scan may look one byte past a line. `scalars`:
+// a ret's res may also be one integer or true/false (keyed models). Returns the
+// line's end (its '\n', or `end`), or nullptr when the line is not taken; then
+// the pool is as it was.
+inline const char* scan(const char* p, const char* end, bool scalars, std::vector<int64_t>& keys, Scanned& out) {
+  using namespace event_fields;
+  using namespace detail;
+  const size_t pool_before = keys.size();
+  auto refuse = [&]() -> const char* {
+    keys.resize(pool_before);
+    return nullptr;
+  };
+  if (*p != '{') return nullptr;
+  ++p;
+  std::string_view e;
+  unsigned seen = 0;
+  for (;;) {
+    const int k = scan_name(p);
+    if (k < 0 || (seen & (1u << k))) return refuse();
+    seen |= 1u << k;
+    bool ok = true;
+    int64_t x = 0;
+    switch (k) {
+      case kT:
+        ok = *p != '-' && scan_int(p, x);
+        out.ev.t = static_cast<uint64_t>(x);
+        break;
+      case kE: ok = scan_string(p, e); break;
+      case kOp: ok = scan_int(p, out.ev.op); break;
+      case kActor: ok = scan_int(p, out.ev.actor); break;
+      case kNode: ok = scan_int(p, out.ev.node); break;
+      case kF: ok = scan_string(p, out.f); break;
+      case kArgs: ok = scan_keys(p, keys, out.args_off, out.args_len); break;
+      case kRes:
+        if (*p == '[') {
+          out.res_kind = KeyOp::kKeysResult;
+          ok = scan_keys(p, keys, out.res_off, out.res_len);
+        } else if (scan_word(p, "null", 4)) {
+          out.res_kind = KeyOp::kNullResult;
+        } else if (!scalars) {
+          ok = false;
+        } else {
+          // One integer, or true/false as 1/0: one key of the pool.
+          if (scan_word(p, "true", 4)) x = 1, out.res_kind = KeyOp::kBoolResult;
+          else if (scan_word(p, "false", 5)) x = 0, out.res_kind = KeyOp::kBoolResult;
+          else ok = scan_int(p, x), out.res_kind = KeyOp::kValueResult;
+          out.res_off = keys.size();
+          out.res_len = 1;
+          keys.push_back(x);
+        }
+        break;
+    }
+    if (!ok) return refuse();
+    if (*p == '}') break;
+    if (*p != ',') return refuse();
+    ++p;
+  }
+  ++p;
+  if (p != end && *p != '\n') return refuse();
+  if (!kind_of(e, out.ev.kind) || seen != fields_of(out.ev.kind)) return refuse();
+  return p;
+}
+
+}  // namespace gpulin::compact_event_line
