@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "histories/huge_pages.h"
 #include "histories/id_index.h"
 #include "histories/model_catalog.h"
 
@@ -28,7 +29,7 @@ void require_positive_param(const Header& h, const char* key, const std::string&
 // allocation costs more than the scan on histories of millions of lock events.
 class HeldLocks {
  public:
-  explicit HeldLocks(size_t ops) : head_(ops, kNone) {}
+  explicit HeldLocks(size_t ops) { assign_huge(head_, ops, kNone); }
 
   // Whether op `s` holds `node`; if so, `acq_line` is the line of its acq.
   bool holds(uint32_t s, int64_t node, uint32_t& acq_line) const {
@@ -88,6 +89,8 @@ void check_unique_t(std::span<const Event> ev, const std::string& file) {
 // Registers every inv; rejects a second inv of one op.
 std::vector<OpSpan> collect_invocations(std::span<const Event> ev, IdIndex& index, const std::string& file) {
   std::vector<OpSpan> spans;
+  // At most one op an event; the room reserved and not used is never touched.
+  reserve_huge(spans, ev.size());
   for (uint32_t i = 0; i < ev.size(); ++i) {
     const Event& e = ev[i];
     if (e.kind != EventKind::Inv) continue;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "histories/huge_pages.h"
 #include "histories/id_index.h"
 #include "histories/key_history.h"
 
@@ -63,13 +64,16 @@ PointScan scan_points_of(const H& h, LpRule rule) {
 
   PointScan out;
   const bool explicit_rule = rule == LpRule::Explicit;
-  std::vector<HoldMarks> holds(explicit_rule ? 0 : n);
-  std::vector<LpMarks> lps(explicit_rule ? n : 0);
+  // Every large array on huge pages: on a VM a 4 KiB page fault costs microseconds.
+  std::vector<HoldMarks> holds;
+  std::vector<LpMarks> lps;
+  resize_huge(holds, explicit_rule ? 0 : n);
+  resize_huge(lps, explicit_rule ? n : 0);
   Holders holders;
   // The explicit rule's order is the order of the ops' first lp events: events
   // come in t order, so it needs no sort (a GPU history has millions of points).
   std::vector<size_t> lp_order;
-  if (explicit_rule) lp_order.reserve(n);
+  if (explicit_rule) reserve_huge(lp_order, n);
   for (const Event& e : h.events) {
     if (e.kind == EventKind::Inv || e.kind == EventKind::Ret) continue;
     const uint32_t o = index.find(e.op);
@@ -123,7 +127,7 @@ PointScan scan_points_of(const H& h, LpRule rule) {
   }
 
   // Points, and the structural violations of single ops; the earliest t wins.
-  out.points.resize(n);
+  resize_huge(out.points, n);
   for (size_t i = 0; i < n; ++i) {
     const auto& op = h.ops[i];
     const std::string& f = op_name(h, i);
@@ -173,11 +177,11 @@ PointScan scan_points_of(const H& h, LpRule rule) {
     }
   };
   std::vector<Key> keys;  // sorted contiguously: a million ops sort in a blink
-  keys.reserve(n);
+  reserve_huge(keys, n);
   for (size_t i = 0; i < n; ++i)
     if (out.points[i].has) keys.push_back({out.points[i].end, out.points[i].begin, i});
   std::sort(keys.begin(), keys.end());
-  out.order.reserve(keys.size());
+  reserve_huge(out.order, keys.size());
   for (const Key& k : keys) out.order.push_back(k.op);
   return out;
 }
