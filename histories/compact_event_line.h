@@ -115,36 +115,89 @@ inline int scan_name(const char*& p) {
   return -1;
 }
 
-}  // namespace detail
+// A ret's res: null, keys, or (with `scalars`) one integer or true/false.
+inline bool scan_res(const char*& p, bool scalars, std::vector<int64_t>& keys, Scanned& out) {
+  if (*p == '[') {
+    out.res_kind = KeyOp::kKeysResult;
+    return scan_keys(p, keys, out.res_off, out.res_len);
+  }
+  if (scan_word(p, "null", 4)) {
+    out.res_kind = KeyOp::kNullResult;
+    return true;
+  }
+  if (!scalars) return false;
+  // One integer, or true/false as 1/0: one key of the pool.
+  int64_t x = 0;
+  if (scan_word(p, "true", 4)) x = 1, out.res_kind = KeyOp::kBoolResult;
+  else if (scan_word(p, "false", 5)) x = 0, out.res_kind = KeyOp::kBoolResult;
+  else if (scan_int(p, x)) out.res_kind = KeyOp::kValueResult;
+  else return false;
+  out.res_off = keys.size();
+  out.res_len = 1;
+  keys.push_back(x);
+  return true;
+}
 
-// Scans the line at p. `end`: the end of the input (a line without '\n' ends
-// there); the bytes from `end` on must be readable and not part of JSON (the
-// reader's zero padding), as the scan may look one byte past a line. `scalars`:
-// a ret's res may also be one integer or true/false (keyed models). Returns the
-// line's end (its '\n', or `end`), or nullptr when the line is not taken; then
-// the pool is as it was.
-inline const char* scan(const char* p, const char* end, bool scalars, std::vector<int64_t>& keys, Scanned& out) {
+// After the object: the line's end, or nullptr.
+inline const char* line_end(const char* p, const char* end) {
+  if (*p != '}') return nullptr;
+  ++p;
+  return p == end || *p == '\n' ? p : nullptr;
+}
+
+// The fields in the writers' order (jsonl_writer.cpp, append_event), each name
+// compared as one literal: nearly every line of a recorded history.
+inline const char* scan_in_order(const char* p, const char* end, bool scalars, std::vector<int64_t>& keys,
+                                 Scanned& out) {
+  int64_t t = 0;
+  if (!scan_word(p, "{\"t\":", 5) || *p == '-' || !scan_int(p, t)) return nullptr;
+  out.ev.t = static_cast<uint64_t>(t);
+  if (!scan_word(p, ",\"e\":\"", 6)) return nullptr;
+  EventKind& kind = out.ev.kind;
+  if (scan_word(p, "inv\"", 4)) kind = EventKind::Inv;
+  else if (scan_word(p, "ret\"", 4)) kind = EventKind::Ret;
+  else if (scan_word(p, "acq\"", 4)) kind = EventKind::Acq;
+  else if (scan_word(p, "rel\"", 4)) kind = EventKind::Rel;
+  else if (scan_word(p, "lp\"", 3)) kind = EventKind::Lp;
+  else return nullptr;
+  if (!scan_word(p, ",\"op\":", 6) || !scan_int(p, out.ev.op)) return nullptr;
+  if (!scan_word(p, ",\"actor\":", 9) || !scan_int(p, out.ev.actor)) return nullptr;
+  switch (kind) {
+    case EventKind::Inv:
+      if (!scan_word(p, ",\"f\":", 5) || !scan_string(p, out.f) || !scan_word(p, ",\"args\":", 8) ||
+          !scan_keys(p, keys, out.args_off, out.args_len))
+        return nullptr;
+      break;
+    case EventKind::Ret:
+      if (!scan_word(p, ",\"res\":", 7) || !scan_res(p, scalars, keys, out)) return nullptr;
+      break;
+    case EventKind::Acq:
+    case EventKind::Rel:
+      if (!scan_word(p, ",\"node\":", 8) || !scan_int(p, out.ev.node)) return nullptr;
+      break;
+    case EventKind::Lp: break;
+  }
+  return line_end(p, end);
+}
+
+// The fields in any order, each once.
+inline const char* scan_any_order(const char* p, const char* end, bool scalars, std::vector<int64_t>& keys,
+                                  Scanned& out) {
   using namespace event_fields;
-  using namespace detail;
-  const size_t pool_before = keys.size();
-  auto refuse = [&]() -> const char* {
-    keys.resize(pool_before);
-    return nullptr;
-  };
   if (*p != '{') return nullptr;
   ++p;
   std::string_view e;
   unsigned seen = 0;
   for (;;) {
     const int k = scan_name(p);
-    if (k < 0 || (seen & (1u << k))) return refuse();
+    if (k < 0 || (seen & (1u << k))) return nullptr;
     seen |= 1u << k;
     bool ok = true;
-    int64_t x = 0;
+    int64_t t = 0;
     switch (k) {
       case kT:
-        ok = *p != '-' && scan_int(p, x);
-        out.ev.t = static_cast<uint64_t>(x);
+        ok = *p != '-' && scan_int(p, t);
+        out.ev.t = static_cast<uint64_t>(t);
         break;
       case kE: ok = scan_string(p, e); break;
       case kOp: ok = scan_int(p, out.ev.op); break;
@@ -152,34 +205,33 @@ inline const char* scan(const char* p, const char* end, bool scalars, std::vecto
       case kNode: ok = scan_int(p, out.ev.node); break;
       case kF: ok = scan_string(p, out.f); break;
       case kArgs: ok = scan_keys(p, keys, out.args_off, out.args_len); break;
-      case kRes:
-        if (*p == '[') {
-          out.res_kind = KeyOp::kKeysResult;
-          ok = scan_keys(p, keys, out.res_off, out.res_len);
-        } else if (scan_word(p, "null", 4)) {
-          out.res_kind = KeyOp::kNullResult;
-        } else if (!scalars) {
-          ok = false;
-        } else {
-          // One integer, or true/false as 1/0: one key of the pool.
-          if (scan_word(p, "true", 4)) x = 1, out.res_kind = KeyOp::kBoolResult;
-          else if (scan_word(p, "false", 5)) x = 0, out.res_kind = KeyOp::kBoolResult;
-          else ok = scan_int(p, x), out.res_kind = KeyOp::kValueResult;
-          out.res_off = keys.size();
-          out.res_len = 1;
-          keys.push_back(x);
-        }
-        break;
+      case kRes: ok = scan_res(p, scalars, keys, out); break;
     }
-    if (!ok) return refuse();
+    if (!ok) return nullptr;
     if (*p == '}') break;
-    if (*p != ',') return refuse();
+    if (*p != ',') return nullptr;
     ++p;
   }
-  ++p;
-  if (p != end && *p != '\n') return refuse();
-  if (!kind_of(e, out.ev.kind) || seen != fields_of(out.ev.kind)) return refuse();
-  return p;
+  if (!kind_of(e, out.ev.kind) || seen != fields_of(out.ev.kind)) return nullptr;
+  return line_end(p, end);
+}
+
+}  // namespace detail
+
+// Scans the line at p. `end`: the end of the input (a line without '\n' ends
+// there); the bytes from `end` on must be readable and not part of JSON (the
+// reader's zero padding), as the scan may look a few bytes past a line.
+// `scalars`: a ret's res may also be one integer or true/false (keyed models).
+// Returns the line's end (its '\n', or `end`), or nullptr when the line is not
+// taken; then the pool is as it was.
+inline const char* scan(const char* p, const char* end, bool scalars, std::vector<int64_t>& keys, Scanned& out) {
+  const size_t pool_before = keys.size();
+  if (const char* le = detail::scan_in_order(p, end, scalars, keys, out)) return le;
+  keys.resize(pool_before);
+  out = Scanned();
+  if (const char* le = detail::scan_any_order(p, end, scalars, keys, out)) return le;
+  keys.resize(pool_before);
+  return nullptr;
 }
 
 }  // namespace gpulin::compact_event_line

@@ -12,9 +12,10 @@
 
 namespace gpulin {
 
-// Only the whole pages inside the range are advised; buffers under 4 MiB are left alone.
+// Only the whole pages inside the range are advised; buffers under 2 MiB (which
+// cannot hold a whole huge page) are left alone.
 inline void advise_huge(const void* p, size_t bytes) {
-  constexpr uintptr_t kPage = 4096, kWorth = uintptr_t{4} << 20;
+  constexpr uintptr_t kPage = 4096, kWorth = uintptr_t{2} << 20;
   if (bytes < kWorth) return;
   const uintptr_t begin = (reinterpret_cast<uintptr_t>(p) + kPage - 1) & ~(kPage - 1);
   const uintptr_t end = (reinterpret_cast<uintptr_t>(p) + bytes) & ~(kPage - 1);

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "histories/huge_pages.h"
 #include "verify/pq_linear/key_rules.h"
 
 namespace gpulin::pq_linear {
@@ -24,7 +25,7 @@ class BlockMaxTable {
   explicit BlockMaxTable(const std::vector<int64_t>& values) : v_(values.data()), m_(values.size()) {
     const uint64_t nb = (m_ + kBlock - 1) / kBlock;
     const uint32_t levels = sparse_levels(nb);
-    table_.resize(uint64_t(levels) * std::max<uint64_t>(nb, 1));
+    resize_huge(table_, uint64_t(levels) * std::max<uint64_t>(nb, 1));
     for (uint64_t b = 0; b < nb; ++b)
       table_[b] = *std::max_element(v_ + b * kBlock, v_ + std::min(m_, (b + 1) * kBlock));
     for (uint32_t l = 1; l < levels; ++l)

@@ -145,16 +145,21 @@ LinearCheckResult check_pq_batch_linear(const KeyHistory& h, const LinearCheckOp
   resize_huge(o.is_del, m);
   assign_huge(o.max_res, m, kNoMax);
   resize_huge(o.present, m);
+  // Each name's kind once (a history has two or three names, a million ops).
+  enum : uint8_t { kIns, kDel, kOther };
+  std::vector<uint8_t> kind_of_fn;
+  for (const std::string& f : h.fn_names) kind_of_fn.push_back(f == "ins" ? kIns : f == "del" ? kDel : kOther);
   uint64_t present = 0, total = 0;
   for (uint64_t p = 0; p < m; ++p) {
     const size_t i = scan.order[p];
     const KeyOp& op = h.ops[i];
-    const std::string& f = h.fn_name(op);
-    if (f != "ins" && f != "del")
-      throw FormatError(h.source, op.inv_line, "op " + std::to_string(op.id) + ": f must be ins or del, not " + f);
+    const uint8_t kind = kind_of_fn[op.fn];
+    if (kind == kOther)
+      throw FormatError(h.source, op.inv_line,
+                        "op " + std::to_string(op.id) + ": f must be ins or del, not " + h.fn_name(op));
     o.op[p] = static_cast<uint32_t>(i);
     o.present[p] = present;
-    if (f == "ins") {
+    if (kind == kIns) {
       present += op.args_len;
       total += op.args_len;
       continue;

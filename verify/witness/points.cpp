@@ -74,6 +74,14 @@ PointScan scan_points_of(const H& h, LpRule rule) {
   // come in t order, so it needs no sort (a GPU history has millions of points).
   std::vector<size_t> lp_order;
   if (explicit_rule) reserve_huge(lp_order, n);
+  // So is the root-release rule's, but for holds never released: an op's point
+  // ends at its first release of the root, and the releases come in t order.
+  // Where their t does not strictly increase (a history no reader checked), the
+  // sort below decides.
+  const bool root_rule = rule == LpRule::RootRelease;
+  std::vector<size_t> rel_order;
+  if (root_rule) reserve_huge(rel_order, n);
+  bool rel_increasing = true;
   for (const Event& e : h.events) {
     if (e.kind == EventKind::Inv || e.kind == EventKind::Ret) continue;
     const uint32_t o = index.find(e.op);
@@ -121,7 +129,13 @@ PointScan scan_points_of(const H& h, LpRule rule) {
       } else if (!out.violation) {  // after an overlap the node's holder is unreliable
         throw FormatError(h.source, e.line, "op " + std::to_string(e.op) + " releases node " + std::to_string(e.node) + ", which it does not hold");
       }
-      if (e.node == 1 && m.root_acq != kNone && m.root_rel == kPending) m.root_rel = e.t;
+      if (e.node == 1 && m.root_acq != kNone && m.root_rel == kPending) {
+        m.root_rel = e.t;
+        if (root_rule) {
+          rel_increasing &= e.t != kPending && (rel_order.empty() || e.t > holds[rel_order.back()].root_rel);
+          rel_order.push_back(o);
+        }
+      }
       if (e.node == m.last_node && m.last_acq != kNone && m.last_rel == kPending) m.last_rel = e.t;
     }
   }
@@ -169,6 +183,15 @@ PointScan scan_points_of(const H& h, LpRule rule) {
 
   // A lock rule's order: by the point's end (the rel); never-released holds last,
   // by their acq; ties (the format makes t unique, so only those) by invocation.
+  if (root_rule && rel_increasing) {
+    std::vector<std::pair<uint64_t, size_t>> open;  // never released: (acq, op)
+    for (size_t i = 0; i < n; ++i)
+      if (out.points[i].has && out.points[i].end == kPending) open.emplace_back(out.points[i].begin, i);
+    std::sort(open.begin(), open.end());
+    out.order = std::move(rel_order);
+    for (const auto& [acq, i] : open) out.order.push_back(i);
+    return out;
+  }
   struct Key {
     uint64_t end, begin;
     size_t op;
