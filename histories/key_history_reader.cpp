@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <memory>
+#include <mutex>
 #include <thread>
 
 #include "histories/assemble.h"
@@ -46,8 +48,9 @@ struct Payload {
   uint8_t part = 0;
 };
 
-// One chunk of lines (or the binary form's records), parsed. Part 0's vectors
-// become the history's, the other parts' appended to them (join, build_ops).
+// One block of lines (or a run of the binary form's records), parsed. Part 0's
+// vectors become the history's, the other parts' appended to them (join,
+// build_ops); JSON Lines are parsed block by block into one part (parse_blocks).
 struct Part {
   std::vector<Event> events;   // Event::line: line_base + the line's number in the part (1-based)
   std::vector<uint32_t> slot;  // per event: inv -> index into calls, ret -> into results
@@ -91,6 +94,11 @@ struct Part {
   void add(const Event& e, uint32_t s) {
     events.push_back(e);
     slot.push_back(s);
+  }
+  // Empty, keeping the memory for the next block.
+  void clear() {
+    events.clear(), slot.clear(), calls.clear(), results.clear(), keys.clear(), fns.clear();
+    lines = 0;
   }
 };
 
@@ -283,10 +291,79 @@ void parse_chunk(const char* begin, const char* end, const char* padded_end, siz
   part.lines = line;
 }
 
+// Appends a block's part (lines numbered from 1) to `whole`, the blocks before
+// it already in: its lines, slots, key offsets and names made the whole's. False
+// when the names are too many (the DOM reader decides).
+bool append_block(Part& whole, const Part& b) {
+  std::vector<uint16_t> fn(b.fns.size());
+  for (size_t i = 0; i < fn.size(); ++i)
+    if ((fn[i] = whole.fn_of(b.fns[i])) == UINT16_MAX) return false;
+  const uint32_t line0 = static_cast<uint32_t>(whole.line_base + whole.lines);
+  const uint32_t call0 = static_cast<uint32_t>(whole.calls.size()), result0 = static_cast<uint32_t>(whole.results.size());
+  const uint64_t key0 = whole.keys.size();
+  for (size_t e = 0; e < b.events.size(); ++e) {
+    Event ev = b.events[e];
+    ev.line += line0;
+    const bool inv = ev.kind == EventKind::Inv, ret = ev.kind == EventKind::Ret;
+    whole.add(ev, inv ? call0 + b.slot[e] : ret ? result0 + b.slot[e] : 0);
+  }
+  for (Payload c : b.calls) c.off += key0, c.fn = fn[c.fn], whole.calls.push_back(c);
+  for (Payload r : b.results) r.off += key0, whole.results.push_back(r);
+  whole.keys.insert(whole.keys.end(), b.keys.begin(), b.keys.end());
+  whole.lines += b.lines;
+  return true;
+}
+
+// Parses the blocks [cuts[i], cuts[i + 1]) on `threads` threads into `whole`
+// (reserved, its line_base set), in file order: each thread takes the next
+// block, parses it into a part of its own and hands it in; whoever hands in the
+// block next in line appends it, and the ready blocks after it. So the
+// history's arrays fill as the parsing goes, on both threads, and no array of
+// events is copied or faulted in after it (on a VM each fresh page costs); the
+// block parts are reused. False when a line was not taken (the DOM reader
+// decides).
+bool parse_blocks(const std::vector<const char*>& cuts, const char* padded_end, bool scalars, unsigned threads,
+                  Part& whole) {
+  const size_t n = cuts.size() - 1;
+  std::atomic<size_t> next{0};
+  std::atomic<bool> stop{false};
+  std::mutex mutex;
+  std::vector<std::unique_ptr<Part>> ready(n), spare;  // parsed, not yet appended; appended, to reuse
+  size_t appended = 0;
+  bool appending = false;
+  on_threads(threads, [&](unsigned) {
+    for (size_t b; !stop && (b = next++) < n;) {
+      std::unique_ptr<Part> part;
+      {
+        std::lock_guard lock(mutex);
+        if (!spare.empty()) part = std::move(spare.back()), spare.pop_back();
+      }
+      if (!part) part = std::make_unique<Part>();
+      part->clear();
+      parse_chunk(cuts[b], cuts[b + 1], padded_end, cuts[b + 1] - cuts[b], scalars, *part, stop);
+      if (stop) return;
+      std::unique_lock lock(mutex);
+      ready[b] = std::move(part);
+      if (appending) continue;  // the thread appending takes it in its turn
+      appending = true;
+      while (!stop && appended < n && ready[appended]) {
+        std::unique_ptr<Part> p = std::move(ready[appended]);
+        lock.unlock();
+        if (!append_block(whole, *p)) stop = true;
+        lock.lock();
+        spare.push_back(std::move(p));
+        ++appended;
+      }
+      appending = false;
+    }
+  });
+  return !stop;
+}
+
 // Cuts [begin, end) into `n` runs of whole lines of about equal size.
-std::vector<const char*> cut_at_lines(const char* begin, const char* end, unsigned n) {
+std::vector<const char*> cut_at_lines(const char* begin, const char* end, size_t n) {
   std::vector<const char*> cuts{begin};
-  for (unsigned i = 1; i < n; ++i) {
+  for (size_t i = 1; i < n; ++i) {
     const char* at = std::max(cuts.back(), begin + (end - begin) * i / n);
     const char* nl = static_cast<const char*>(std::memchr(at, '\n', end - at));
     cuts.push_back(nl ? nl + 1 : end);
@@ -543,39 +620,32 @@ KeyHistory read_padded(Input buf, const std::string& source, unsigned threads) {
                       "header missing: the file has no header line (it is empty or only comments)");
   require_keys_model(header, source, header_line);
 
-  // The events, in parallel chunks of whole lines. Small inputs get fewer
-  // threads: starting one costs more than parsing a few hundred kB.
+  // The events, in blocks of whole lines on every thread (at least a block a
+  // thread). Small inputs get fewer threads: starting one costs more than
+  // parsing a few hundred kB.
   const char* const body = std::min(p, end);
   if (threads == 0) {
     const size_t per_thread = size_t{1} << 20;
     threads = static_cast<unsigned>(std::clamp<size_t>((end - body) / per_thread, 1, default_threads()));
   }
-  threads = std::min(threads, 255u);  // Payload::part is a byte
-  const std::vector<const char*> cuts = cut_at_lines(body, end, threads);
-  std::vector<Part> parts(threads);
-  parts[0].line_base = line;  // its lines' numbers are then final
-  std::atomic<bool> stop{false};
-  const bool scalars = keyed_model(header.model);
-  on_threads(threads, [&](unsigned i) {
-    const size_t keep_bytes = i == 0 ? end - body : cuts[i + 1] - cuts[i];
-    parse_chunk(cuts[i], cuts[i + 1], padded_end, keep_bytes, scalars, parts[i], stop);
-  });
-
+  threads = std::min(threads, 255u);
+  constexpr size_t kBlockBytes = size_t{4} << 20;
+  const size_t blocks = std::max<size_t>(threads, (end - body) / kBlockBytes);
+  std::vector<Part> parts(1);
+  Part& whole = parts[0];
+  whole.reserve_for(end - body);
+  whole.line_base = line;
   // A line turned down: the DOM reader reads the whole input and throws its own
   // error, identical by construction (it reads line errors in file order, then
   // the header, then the events' rules).
-  if (stop) {
+  if (!parse_blocks(cut_at_lines(body, end, blocks), padded_end, keyed_model(header.model), threads, whole)) {
     parts.clear();
     return keys_of_dom(read_history_text(buf.view(), source));
   }
   buf.release();  // every string the parts need was copied out
 
-  std::vector<uint64_t> first_line(threads);
-  for (unsigned i = 0; i < threads; ++i) {
-    first_line[i] = line + 1;
-    line += parts[i].lines;
-  }
-  if (line > UINT32_MAX) throw FormatError(source, UINT32_MAX, "too many lines (more than 2^32 - 1)");
+  const std::vector<uint64_t> first_line{whole.line_base + 1};
+  if (line + whole.lines > UINT32_MAX) throw FormatError(source, UINT32_MAX, "too many lines (more than 2^32 - 1)");
   return assemble_keys(source, std::move(header), header_line, std::move(parts), first_line);
 }
 
