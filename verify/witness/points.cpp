@@ -13,11 +13,15 @@ namespace {
 constexpr uint64_t kNone = UINT64_MAX;  // not seen (kPending, one less, is "never released")
 constexpr uint32_t kFree = UINT32_MAX;
 
-// What one pass remembers of an op's holds (the lock rules) ...
-struct HoldMarks {
-  uint64_t root_acq = kNone, root_rel = kPending;  // its first hold of node 1
-  uint64_t last_acq = kNone, last_rel = kPending;  // its hold of the last node acquired
-  int64_t last_node = 0;
+// What one pass remembers of an op's holds (the lock rules): its first hold of
+// node 1 ...
+struct RootMarks {
+  uint64_t acq = kNone, rel = kPending;
+};
+// ... and, for the last-lock rule only, its hold of the last node it acquired ...
+struct LastMarks {
+  uint64_t acq = kNone, rel = kPending;
+  int64_t node = 0;
 };
 // ... or of its lp events (the explicit rule): only what the rule reads is kept,
 // 16 bytes an op where a GPU history has tens of millions.
@@ -65,9 +69,12 @@ PointScan scan_points_of(const H& h, LpRule rule) {
   PointScan out;
   const bool explicit_rule = rule == LpRule::Explicit;
   // Every large array on huge pages: on a VM a 4 KiB page fault costs microseconds.
-  std::vector<HoldMarks> holds;
+  const bool last_rule = rule == LpRule::LastLock;
+  std::vector<RootMarks> roots;
+  std::vector<LastMarks> lasts;
   std::vector<LpMarks> lps;
-  resize_huge(holds, explicit_rule ? 0 : n);
+  resize_huge(roots, explicit_rule ? 0 : n);
+  resize_huge(lasts, last_rule ? n : 0);
   resize_huge(lps, explicit_rule ? n : 0);
   Holders holders;
   // The explicit rule's order is the order of the ops' first lp events: events
@@ -98,8 +105,10 @@ PointScan scan_points_of(const H& h, LpRule rule) {
       continue;
     }
     // Holds are checked under every rule (overlaps are violations), marked for the lock rules.
-    HoldMarks unused;
-    HoldMarks& m = explicit_rule ? unused : holds[o];
+    RootMarks unused_root;
+    LastMarks unused_last;
+    RootMarks& root = explicit_rule ? unused_root : roots[o];
+    LastMarks& last = last_rule ? lasts[o] : unused_last;
     Holders::Hold& hold = holders.at(e.node);
     if (e.kind == EventKind::Acq) {
       if (hold.op == o)
@@ -119,24 +128,24 @@ PointScan scan_points_of(const H& h, LpRule rule) {
         out.violation = v;
       }
       hold = {o, e.t};  // the newer holder takes over; only the first overlap is reported
-      if (e.node == 1 && m.root_acq == kNone) m.root_acq = e.t;
-      m.last_acq = e.t;  // events come in t order: the latest acq so far
-      m.last_node = e.node;
-      m.last_rel = kPending;
+      if (e.node == 1 && root.acq == kNone) root.acq = e.t;
+      last.acq = e.t;  // events come in t order: the latest acq so far
+      last.node = e.node;
+      last.rel = kPending;
     } else {  // Rel
       if (hold.op == o) {
         hold.op = kFree;
       } else if (!out.violation) {  // after an overlap the node's holder is unreliable
         throw FormatError(h.source, e.line, "op " + std::to_string(e.op) + " releases node " + std::to_string(e.node) + ", which it does not hold");
       }
-      if (e.node == 1 && m.root_acq != kNone && m.root_rel == kPending) {
-        m.root_rel = e.t;
+      if (e.node == 1 && root.acq != kNone && root.rel == kPending) {
+        root.rel = e.t;
         if (root_rule) {
-          rel_increasing &= e.t != kPending && (rel_order.empty() || e.t > holds[rel_order.back()].root_rel);
+          rel_increasing &= e.t != kPending && (rel_order.empty() || e.t > roots[rel_order.back()].rel);
           rel_order.push_back(o);
         }
       }
-      if (e.node == m.last_node && m.last_acq != kNone && m.last_rel == kPending) m.last_rel = e.t;
+      if (e.node == last.node && last.acq != kNone && last.rel == kPending) last.rel = e.t;
     }
   }
 
@@ -145,13 +154,12 @@ PointScan scan_points_of(const H& h, LpRule rule) {
   for (size_t i = 0; i < n; ++i) {
     const auto& op = h.ops[i];
     const std::string& f = op_name(h, i);
-    const HoldMarks& m = explicit_rule ? HoldMarks{} : holds[i];
     const LpMarks lp = explicit_rule ? lps[i] : LpMarks{};
     OpPoint& p = out.points[i];
-    const bool by_last = rule == LpRule::LastLock && f == "ins";
+    const bool by_last = last_rule && f == "ins";
     if (explicit_rule) p = {lp.lp != kNone, lp.lp, lp.lp, 0};
-    else if (by_last) p = {m.last_acq != kNone, m.last_acq, m.last_rel, m.last_node};
-    else p = {m.root_acq != kNone, m.root_acq, m.root_rel, 1};
+    else if (by_last) p = {lasts[i].acq != kNone, lasts[i].acq, lasts[i].rel, lasts[i].node};
+    else p = {roots[i].acq != kNone, roots[i].acq, roots[i].rel, 1};
 
     std::optional<WitnessViolation> v;
     auto who = [&] { return "op " + std::to_string(op.id) + " (" + f + ")"; };  // only for messages
