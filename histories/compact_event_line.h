@@ -34,25 +34,53 @@ struct Scanned {
 
 namespace detail {
 
-inline bool digit(char c) { return c >= '0' && c <= '9'; }
+// Eight bytes at p, the first in the lowest byte.
+inline uint64_t load8(const char* p) {
+  uint64_t w;
+  std::memcpy(&w, p, 8);
+  return w;
+}
 
-// -?(0|[1-9][0-9]{0,17}): 18 digits always fit in int64 and uint64, so no
-// overflow test; "-0" and longer numbers are left to the general parser (its
-// range checks and its reading of -0 decide them).
+// How many of the eight bytes in w, from the lowest, are decimal digits before
+// the first that is not (0..8). A byte's carry or borrow only reaches the bytes
+// above it, and the first non-digit stops the count below those.
+inline unsigned leading_digits(uint64_t w) {
+  const uint64_t x =
+      ((w & 0xF0F0F0F0F0F0F0F0) | (((w + 0x0606060606060606) & 0xF0F0F0F0F0F0F0F0) >> 4)) ^ 0x3333333333333333;
+  return x ? static_cast<unsigned>(__builtin_ctzll(x)) / 8 : 8;
+}
+
+// The value of w's lowest k digits (1 <= k <= 8), the first the most significant:
+// shifted up, the bytes below count as leading zeros; then pairs, fours, eights.
+inline uint64_t digits_value(uint64_t w, unsigned k) {
+  w = (w << (8 * (8 - k))) & 0x0F0F0F0F0F0F0F0F;
+  w = (w * 2561) >> 8;
+  w = ((w & 0x00FF00FF00FF00FF) * 6553601) >> 16;
+  return ((w & 0x0000FFFF0000FFFF) * 42949672960001) >> 32;
+}
+
+// -?(0|[1-9][0-9]{0,17}), eight digits at a time: 18 digits always fit in int64
+// and uint64, so no overflow test; "-0" and longer numbers are left to the
+// general parser (its range checks and its reading of -0 decide them).
 inline bool scan_int(const char*& p, int64_t& v) {
+  static constexpr uint64_t kPow10[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
   const bool neg = *p == '-';
   const char* q = p + neg;
-  if (!digit(*q)) return false;
-  if (*q == '0') {
-    if (neg || digit(q[1])) return false;
-    v = 0;
-    p = q + 1;
-    return true;
+  uint64_t w = load8(q);
+  unsigned k = leading_digits(w);
+  if (k == 0 || (*q == '0' && (neg || k > 1))) return false;
+  uint64_t x = digits_value(w, k);
+  unsigned total = k;
+  q += k;
+  while (k == 8) {
+    w = load8(q);
+    k = leading_digits(w);
+    if (k == 0) break;
+    total += k;
+    if (total > 18) return false;
+    x = x * kPow10[k] + digits_value(w, k);
+    q += k;
   }
-  uint64_t x = 0;
-  const char* const first = q;
-  while (digit(*q)) x = x * 10 + static_cast<uint64_t>(*q++ - '0');
-  if (q - first > 18) return false;
   v = neg ? -static_cast<int64_t>(x) : static_cast<int64_t>(x);
   p = q;
   return true;

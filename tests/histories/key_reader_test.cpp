@@ -278,6 +278,30 @@ TEST(KeyReader, CompactScannerTakesTheWritersLines) {
   }
 }
 
+// The scanner's integers, eight digits at a time, against the grammar it takes:
+// -?(0|[1-9][0-9]*) of at most 18 digits, not -0, the value and where it ends.
+TEST(KeyReader, CompactScannerIntegers) {
+  std::mt19937_64 rng(11);
+  for (int i = 0; i < 200000; ++i) {
+    std::string text = rng() % 4 == 0 ? "-" : "";
+    const size_t digits = rng() % 26;
+    for (size_t d = 0; d < digits; ++d) text += static_cast<char>('0' + (d == 0 && rng() % 3 ? 1 + rng() % 9 : rng() % 10));
+    const size_t number_end = text.size();
+    text += std::string(1, ",]}.ex:\0"[rng() % 8]) + "1234567890";
+    const simdjson::padded_string buf(text);
+    const char* p = buf.data();
+    int64_t got = 0;
+    const bool taken = compact_event_line::detail::scan_int(p, got);
+    const bool neg = text[0] == '-';
+    const std::string body = text.substr(neg, number_end - neg);
+    const bool want = !body.empty() && body.size() <= 18 && (body[0] != '0' || (body.size() == 1 && !neg));
+    ASSERT_EQ(taken, want) << text;
+    if (!want) continue;
+    EXPECT_EQ(got, std::stoll(text.substr(0, number_end))) << text;
+    EXPECT_EQ(p, buf.data() + number_end) << text;
+  }
+}
+
 TEST(KeyReader, GeneratedBinaryRoundTrip) {
   const History h = generated();
   const std::string path = test::temp_path("gen.bin");
