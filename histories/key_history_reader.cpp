@@ -419,8 +419,9 @@ Joined join(std::vector<Part>& parts, const std::vector<uint64_t>& first_line) {
 }
 
 // Builds the ops in inv order (fn_names in order of first use) over the parts'
-// key pools joined in file order.
-void build_ops(KeyHistory& k, const std::vector<OpSpan>& spans, const Joined& j, std::vector<Part>& parts) {
+// key pools joined in file order, on `threads` threads.
+void build_ops(KeyHistory& k, const std::vector<OpSpan>& spans, const Joined& j, std::vector<Part>& parts,
+               unsigned threads) {
   // The pool is the parts' pools back to back, in file order: part 0's buffer
   // (reserved for the whole input) is kept and the others appended. Every page
   // of a fresh buffer costs a fault, and on a VM faults are most of a copy's
@@ -433,40 +434,51 @@ void build_ops(KeyHistory& k, const std::vector<OpSpan>& spans, const Joined& j,
     release(parts[i].keys);
   }
 
-  reserve_huge(k.ops, spans.size());
+  // The names in order of first use: ops until every name was met (a few, as a
+  // rule), then each op on its own.
   std::vector<std::vector<int32_t>> fn_map(parts.size());
-  for (size_t i = 0; i < parts.size(); ++i) fn_map[i].assign(parts[i].fns.size(), -1);
-  for (const OpSpan& s : spans) {
-    const Event& inv = j.events[s.inv_event];
-    const Payload& call = j.calls[j.slot[s.inv_event]];
-    KeyOp op;
-    op.id = s.id;
-    op.actor = s.actor;
-    op.inv_t = inv.t;
-    op.inv_line = inv.line;
+  size_t unmet = 0;
+  for (size_t i = 0; i < parts.size(); ++i) fn_map[i].assign(parts[i].fns.size(), -1), unmet += parts[i].fns.size();
+  for (size_t i = 0; i < spans.size() && unmet > 0; ++i) {
+    const Payload& call = j.calls[j.slot[spans[i].inv_event]];
     int32_t& fn = fn_map[call.part][call.fn];
-    if (fn < 0) fn = k.fn_index(parts[call.part].fns[call.fn]);
-    op.fn = static_cast<uint16_t>(fn);
-    op.args_off = base[call.part] + call.off;
-    op.args_len = call.len;
-    if (s.ret_event != OpSpan::kNone) {
-      const Event& ret = j.events[s.ret_event];
-      const Payload& res = j.results[j.slot[s.ret_event]];
-      op.ret_t = ret.t;
-      op.ret_line = ret.line;
-      op.res_kind = static_cast<KeyOp::Result>(res.kind);
-      if (res.kind >= KeyOp::kKeysResult) {  // keys, or the one key of a scalar
-        op.res_off = base[res.part] + res.off;
-        op.res_len = res.len;
+    if (fn < 0) fn = k.fn_index(parts[call.part].fns[call.fn]), --unmet;
+  }
+  const size_t n = spans.size();
+  reserve_huge(k.ops, n);
+  populate(k.ops.data(), n * sizeof(KeyOp), threads);
+  k.ops.resize(n);
+  on_threads(threads, [&](unsigned t) {
+    for (size_t i = n * t / threads; i < n * (t + 1) / threads; ++i) {
+      const OpSpan& s = spans[i];
+      const Event& inv = j.events[s.inv_event];
+      const Payload& call = j.calls[j.slot[s.inv_event]];
+      KeyOp& op = k.ops[i];
+      op.id = s.id;
+      op.actor = s.actor;
+      op.inv_t = inv.t;
+      op.inv_line = inv.line;
+      op.fn = static_cast<uint16_t>(fn_map[call.part][call.fn]);
+      op.args_off = base[call.part] + call.off;
+      op.args_len = call.len;
+      if (s.ret_event != OpSpan::kNone) {
+        const Event& ret = j.events[s.ret_event];
+        const Payload& res = j.results[j.slot[s.ret_event]];
+        op.ret_t = ret.t;
+        op.ret_line = ret.line;
+        op.res_kind = static_cast<KeyOp::Result>(res.kind);
+        if (res.kind >= KeyOp::kKeysResult) {  // keys, or the one key of a scalar
+          op.res_off = base[res.part] + res.off;
+          op.res_len = res.len;
+        }
       }
     }
-    k.ops.push_back(op);
-  }
+  });
 }
 
 // The same steps and errors, in the same order, as assemble_history.
 KeyHistory assemble_keys(std::string source, Header header, uint32_t header_line, std::vector<Part> parts,
-                         const std::vector<uint64_t>& first_line) {
+                         const std::vector<uint64_t>& first_line, unsigned threads) {
   check_header(header, source, header_line);
   size_t events = 0;
   for (const Part& p : parts) events += p.events.size();
@@ -477,7 +489,7 @@ KeyHistory assemble_keys(std::string source, Header header, uint32_t header_line
   KeyHistory k;
   k.source = std::move(source);
   k.header = std::move(header);
-  build_ops(k, spans, j, parts);
+  build_ops(k, spans, j, parts, threads);
   k.events = std::move(j.events);
   return k;
 }
@@ -649,7 +661,7 @@ KeyHistory read_padded(Input buf, const std::string& source, unsigned threads) {
 
   const std::vector<uint64_t> first_line{whole.line_base + 1};
   if (line + whole.lines > UINT32_MAX) throw FormatError(source, UINT32_MAX, "too many lines (more than 2^32 - 1)");
-  return assemble_keys(source, std::move(header), header_line, std::move(parts), first_line);
+  return assemble_keys(source, std::move(header), header_line, std::move(parts), first_line, threads);
 }
 
 // ---- binary ---------------------------------------------------------------------------
@@ -820,7 +832,7 @@ KeyHistory read_binary_bytes(std::string_view bytes, const std::string& source, 
     first_line[i] = begin[i] + 1;
   }
   if (at != pool_size) return dom();
-  return assemble_keys(source, std::move(header), 0, std::move(parts), first_line);
+  return assemble_keys(source, std::move(header), 0, std::move(parts), first_line, threads);
 }
 
 }  // namespace
