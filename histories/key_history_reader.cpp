@@ -657,7 +657,12 @@ KeyHistory read_padded(Input buf, const std::string& source, unsigned threads) {
     parts.clear();
     return keys_of_dom(read_history_text(buf.view(), source));
   }
-  buf.release();  // every string the parts need was copied out
+  // Every string the parts need was copied out: the input goes, on another
+  // thread while the events are checked where there is one (tearing down the
+  // mapping of a few hundred MB takes tens of ms).
+  std::jthread unmap;
+  if (threads > 1) unmap = std::jthread([in = std::move(buf)]() mutable { in.release(); });
+  buf.release();
 
   const std::vector<uint64_t> first_line{whole.line_base + 1};
   if (line + whole.lines > UINT32_MAX) throw FormatError(source, UINT32_MAX, "too many lines (more than 2^32 - 1)");

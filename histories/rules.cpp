@@ -75,8 +75,12 @@ class HeldLocks {
   uint32_t free_ = kNone;
 };
 
-void check_unique_t(std::span<const Event> ev, const std::string& file) {
+// Checks that every t is unique and returns an (empty) index over the range of
+// the events' op ids: one pass over events that may be hundreds of MB.
+IdIndex check_unique_t_and_index_ops(std::span<const Event> ev, const std::string& file) {
+  int64_t lo = ev.empty() ? 0 : ev[0].op, hi = ev.empty() ? -1 : ev[0].op;
   for (size_t i = 1; i < ev.size(); ++i) {
+    lo = std::min(lo, ev[i].op), hi = std::max(hi, ev[i].op);
     if (ev[i].t != ev[i - 1].t) continue;
     // Both lines hold the t; the later one in the file is where it "shows".
     const uint32_t later = std::max(ev[i].line, ev[i - 1].line);
@@ -84,6 +88,7 @@ void check_unique_t(std::span<const Event> ev, const std::string& file) {
     throw FormatError(file, later, fmt::format("duplicate t {}: every t must be unique{}", ev[i].t,
                                                earlier ? fmt::format(" (also on line {})", earlier) : ""));
   }
+  return IdIndex(lo, hi, ev.size());
 }
 
 // Registers every inv; rejects a second inv of one op.
@@ -235,8 +240,7 @@ void check_header(const Header& h, const std::string& file, uint32_t line) {
 std::vector<OpSpan> check_events(std::span<const Event> events, const std::string& file) {
   if (events.size() >= OpSpan::kNone)
     throw FormatError(file, 0, "too many events (more than 2^32 - 2)");
-  check_unique_t(events, file);
-  IdIndex index = index_ids(events, [](const Event& e) { return e.op; }, false);
+  IdIndex index = check_unique_t_and_index_ops(events, file);
   std::vector<OpSpan> spans = collect_invocations(events, index, file);
   place_other_events(events, spans, index, file);
   check_actor_overlap(events, spans, file);
