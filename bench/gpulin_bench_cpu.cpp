@@ -6,7 +6,9 @@
 //            trivial body (4 actors doing M SimContext::load calls, no structure
 //            work), and the baseline: a bare Boost.Context fiber switch.
 //   witness  check_witness on a generated pq-batch history (1M ops), and the JSONL
-//            reader on the same history written to a file.
+//            reader on the same history written to a file; read + witness from
+//            that file end to end as `gpulin check` runs it (the keys-only reader
+//            and the per-key check) against read_history_file + check_witness.
 //   search   check_search on every Jepsen etcd log, and on the Porcupine kv logs
 //            with partitioning on and off.
 //
@@ -38,11 +40,13 @@
 #include "histories/import_porcupine_kv.h"
 #include "histories/jsonl_reader.h"
 #include "histories/jsonl_writer.h"
+#include "histories/key_history_reader.h"
 #include "sim/sim_context.h"
 #include "sim/simulator.h"
 #include "sim/strategies/pct_strategy.h"
 #include "sim/strategies/random_strategy.h"
 #include "structures/gheap/sim/heap_explore.h"
+#include "verify/pq_linear/lean_witness.h"
 #include "verify/search_checker.h"
 #include "verify/testing/generate_pq_history.h"
 #include "verify/witness_checker.h"
@@ -414,20 +418,40 @@ void bench_witness(const Options& o) {
   write_history_file(path.string(), h);
   const double write_s = seconds_since(t0);
   const double mb = static_cast<double>(fs::file_size(path)) / 1e6;
-  std::vector<double> reps, rmbs;
+  // Read + witness from the file, end to end, the two ways in turns within each
+  // run: as `gpulin check FILE` runs it on a pq-batch history with an lp_rule
+  // (tools/check_keyed.cpp: the keys-only reader on every core, the ops against
+  // the model, the per-key check; lean_witness.h), and the old path, the
+  // baseline: read_history_file, then check_witness.
+  std::vector<double> lean_s, lean_eps, old_s, old_eps, read_s, reps, rmbs;
   for (int r = 0; r < o.runs; ++r) {
     t0 = Clock::now();
+    const bool passes = pq_witness_passes(read_key_history_file(path.string()));
+    lean_s.push_back(seconds_since(t0));
+    t0 = Clock::now();
     const History back = read_history_file(path.string());
-    const double s = seconds_since(t0);
-    if (back.events.size() != h.events.size()) {
-      std::fprintf(stderr, "JSONL round trip lost events\n");
+    const double read = seconds_since(t0);
+    const WitnessResult w = check_witness(back);
+    old_s.push_back(seconds_since(t0));
+    if (back.events.size() != h.events.size() || !passes || w.verdict != Verdict::Linearizable) {
+      std::fprintf(stderr, "JSONL round trip lost events, or a path failed the generated history\n");
       std::exit(1);
     }
-    reps.push_back(events / s);
-    rmbs.push_back(mb / s);
+    lean_eps.push_back(events / lean_s.back());
+    old_eps.push_back(events / old_s.back());
+    read_s.push_back(read);
+    reps.push_back(events / read);
+    rmbs.push_back(mb / read);
   }
   fs::remove(path);
-  char note[200];
+  const double lean_med = stats_of(lean_s).median, old_med = stats_of(old_s).median;
+  char note[240];
+  std::snprintf(note, sizeof note, "%.1f MB file: %.0f MB/s, %.3f s (%.3f..%.3f); %.1fx the old path", mb,
+                mb / lean_med, lean_med, stats_of(lean_s).min, stats_of(lean_s).max, old_med / lean_med);
+  add_row("jsonl", "read + witness, lean", "events/s", "1/s", lean_eps, note);
+  std::snprintf(note, sizeof note, "baseline, same runs: %.0f MB/s, %.3f s (%.3f..%.3f), of it read_history_file %.3f s",
+                mb / old_med, old_med, stats_of(old_s).min, stats_of(old_s).max, stats_of(read_s).median);
+  add_row("jsonl", "read + witness, old path", "events/s", "1/s", old_eps, note);
   std::snprintf(note, sizeof note, "%.1f MB file, %.0f MB/s; write (once) %.0f k events/s", mb, stats_of(rmbs).median,
                 events / write_s / 1e3);
   add_row("jsonl", "read_history_file", "events/s", "1/s", reps, note);

@@ -13,6 +13,8 @@
 #include <iterator>
 #include <vector>
 
+#include "histories/huge_pages.h"
+
 namespace gpulin {
 
 class IdIndex {
@@ -24,7 +26,7 @@ class IdIndex {
   IdIndex(int64_t min_id, int64_t max_id, size_t count) : min_(min_id) {
     const uint64_t range = static_cast<uint64_t>(max_id) - static_cast<uint64_t>(min_id);
     dense_ = min_id <= max_id && range < 4 * static_cast<uint64_t>(count) + 1024;
-    if (dense_) slots_.assign(range + 1, kAbsent);
+    if (dense_) assign_huge(slots_, range + 1, kAbsent);
     else size_table(count);
   }
 

@@ -24,8 +24,9 @@
 
 namespace gpulin {
 
-// `threads`: how many chunks the lines are split into, each parsed by its own
-// thread; 0 means std::thread::hardware_concurrency() (fewer for small inputs).
+// `threads`: how many threads parse the lines, in blocks of about 4 MB (at least
+// one block a thread); 0 means std::thread::hardware_concurrency() (fewer for
+// small inputs).
 KeyHistory read_key_history_file(const std::string& path, unsigned threads = 0);
 KeyHistory read_key_history_text(std::string_view text, const std::string& source, unsigned threads = 0);
 

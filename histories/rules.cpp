@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "histories/huge_pages.h"
 #include "histories/id_index.h"
 #include "histories/model_catalog.h"
 
@@ -28,7 +29,7 @@ void require_positive_param(const Header& h, const char* key, const std::string&
 // allocation costs more than the scan on histories of millions of lock events.
 class HeldLocks {
  public:
-  explicit HeldLocks(size_t ops) : head_(ops, kNone) {}
+  explicit HeldLocks(size_t ops) { assign_huge(head_, ops, kNone); }
 
   // Whether op `s` holds `node`; if so, `acq_line` is the line of its acq.
   bool holds(uint32_t s, int64_t node, uint32_t& acq_line) const {
@@ -74,8 +75,12 @@ class HeldLocks {
   uint32_t free_ = kNone;
 };
 
-void check_unique_t(std::span<const Event> ev, const std::string& file) {
+// Checks that every t is unique and returns an (empty) index over the range of
+// the events' op ids: one pass over events that may be hundreds of MB.
+IdIndex check_unique_t_and_index_ops(std::span<const Event> ev, const std::string& file) {
+  int64_t lo = ev.empty() ? 0 : ev[0].op, hi = ev.empty() ? -1 : ev[0].op;
   for (size_t i = 1; i < ev.size(); ++i) {
+    lo = std::min(lo, ev[i].op), hi = std::max(hi, ev[i].op);
     if (ev[i].t != ev[i - 1].t) continue;
     // Both lines hold the t; the later one in the file is where it "shows".
     const uint32_t later = std::max(ev[i].line, ev[i - 1].line);
@@ -83,11 +88,14 @@ void check_unique_t(std::span<const Event> ev, const std::string& file) {
     throw FormatError(file, later, fmt::format("duplicate t {}: every t must be unique{}", ev[i].t,
                                                earlier ? fmt::format(" (also on line {})", earlier) : ""));
   }
+  return IdIndex(lo, hi, ev.size());
 }
 
 // Registers every inv; rejects a second inv of one op.
 std::vector<OpSpan> collect_invocations(std::span<const Event> ev, IdIndex& index, const std::string& file) {
   std::vector<OpSpan> spans;
+  // At most one op an event; the room reserved and not used is never touched.
+  reserve_huge(spans, ev.size());
   for (uint32_t i = 0; i < ev.size(); ++i) {
     const Event& e = ev[i];
     if (e.kind != EventKind::Inv) continue;
@@ -232,8 +240,7 @@ void check_header(const Header& h, const std::string& file, uint32_t line) {
 std::vector<OpSpan> check_events(std::span<const Event> events, const std::string& file) {
   if (events.size() >= OpSpan::kNone)
     throw FormatError(file, 0, "too many events (more than 2^32 - 2)");
-  check_unique_t(events, file);
-  IdIndex index = index_ids(events, [](const Event& e) { return e.op; }, false);
+  IdIndex index = check_unique_t_and_index_ops(events, file);
   std::vector<OpSpan> spans = collect_invocations(events, index, file);
   place_other_events(events, spans, index, file);
   check_actor_overlap(events, spans, file);

@@ -1,6 +1,7 @@
 // `gpulin check` on histories the lean KeyHistory holds, at scale: read by the
 // keys-only reader (histories/key_history_reader.h), then
-//   pq-batch / pq with an lp_rule  -> the per-key rule-ordered check (all cores);
+//   pq-batch / pq with an lp_rule  -> the per-key rule-ordered check (all cores),
+//     which decides a pass only (verify/pq_linear/lean_witness.h);
 //   pq / pq-batch without one, distinct keys -> the polynomial distinct-key checker;
 //   map / set / multimap with an lp_rule -> the keyed check (all cores): each key's
 //     operations replayed in the rule's order, and the keys where that fails
@@ -9,8 +10,10 @@
 //   map / set / multimap without one (no lp events: recorded by warp rounds), auto
 //     -> the same with each key's operations in the order of their rets.
 // Returns nullopt when none of these decides (another model, strings for keys, a
-// pending pq delete, duplicate keys without a rule, --method search): the caller
-// then runs the generic path (DOM reader, witness replay, search).
+// pending pq delete, duplicate keys without a rule, a pq history whose rule order
+// fails, --method search) or the input is malformed: the caller then runs the
+// generic path (DOM reader, witness replay, search), which also names any
+// malformed line or op the model does not take.
 #pragma once
 
 #include <cstddef>
@@ -29,7 +32,7 @@ struct KeyedCheckArgs {
   size_t minimise_max_ops = 200; // a failing key's operations are minimised up to this many
 };
 
-// The exit code when decided here (0, 1, 3, or 2 for bad input), nullopt otherwise.
+// The exit code when decided here (0, 1 or 3), nullopt otherwise.
 std::optional<int> check_keyed(const KeyedCheckArgs& a);
 
 }  // namespace gpulin::cli

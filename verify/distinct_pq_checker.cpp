@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "verify/keys_text.h"
+#include "verify/pq_op_fit.h"
 
 namespace gpulin {
 namespace {
@@ -105,25 +106,24 @@ std::optional<size_t> model_k(const KeyHistory& h) {
 
 // The checks of the pq-batch model's check_call / check_result, on KeyOps.
 void validate(const KeyHistory& h, size_t k) {
-  const std::string name = h.header.model;
   for (const KeyOp& op : h.ops) {
+    const PqMisfit misfit = pq_misfit(h, op, k);
+    if (misfit == PqMisfit::None) continue;
     const std::string& f = h.fn_name(op);
-    const std::string what = name + ": op " + std::to_string(op.id) + " (" + f + "): ";
-    if (f == "ins") {
-      if (op.args_len < 1 || op.args_len > k)
+    const std::string what = h.header.model + ": op " + std::to_string(op.id) + " (" + f + "): ";
+    switch (misfit) {
+      case PqMisfit::None: break;
+      case PqMisfit::UnknownOp:
+        throw FormatError(h.source, op.inv_line, what + "unknown operation '" + f + "' (ins, del)");
+      case PqMisfit::InsArgs:
         throw FormatError(h.source, op.inv_line, what + "ins takes 1 to " + std::to_string(k) + " integer keys");
-      if (op.res_kind == KeyOp::kKeysResult)
-        throw FormatError(h.source, op.ret_line, what + "ins returns null");
-    } else if (f == "del") {
-      if (op.args_len != 0) throw FormatError(h.source, op.inv_line, what + "del takes no arguments");
-      if (op.res_kind == KeyOp::kNullResult)
-        throw FormatError(h.source, op.ret_line, what + "del returns a list of keys, got null");
-      const int64_t* b = h.begin_of(op.res());
-      if (op.res_len > k || !std::is_sorted(b, b + op.res_len))
+      case PqMisfit::InsResult: throw FormatError(h.source, op.ret_line, what + "ins returns null");
+      case PqMisfit::DelArgs: throw FormatError(h.source, op.inv_line, what + "del takes no arguments");
+      case PqMisfit::DelResult:
         throw FormatError(h.source, op.ret_line,
-                          what + "del returns at most " + std::to_string(k) + " integer keys ascending");
-    } else {
-      throw FormatError(h.source, op.inv_line, what + "unknown operation '" + f + "' (ins, del)");
+                          op.res_kind == KeyOp::kNullResult
+                              ? what + "del returns a list of keys, got null"
+                              : what + "del returns at most " + std::to_string(k) + " integer keys ascending");
     }
   }
 }

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
+#include <simdjson.h>
 
 #include <filesystem>
 #include <fstream>
@@ -15,6 +16,7 @@
 #include <sstream>
 
 #include "histories/binary_format.h"
+#include "histories/compact_event_line.h"
 #include "histories/json_dom.h"
 #include "histories/jsonl_reader.h"
 #include "histories/jsonl_writer.h"
@@ -124,6 +126,13 @@ std::string slurp(const std::string& path) {
 void spit(const std::string& path, const std::string& bytes) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+// The text with no space after ':' or ',' (these tests' JSON has none inside strings).
+std::string without_spaces(std::string text) {
+  for (const char* gap : {": ", ", "})
+    for (size_t at = text.find(gap); at != std::string::npos; at = text.find(gap, at + 1)) text.erase(at + 1, 1);
+  return text;
 }
 
 std::vector<std::string> split_lines(const std::string& text) {
@@ -242,6 +251,55 @@ TEST(KeyReader, GeneratedJsonlRoundTrip) {
   spit(path, text);
   EXPECT_TRUE(same_keys(read_key_history_file(path), to_key_history(read_history_file(path))));
   EXPECT_TRUE(same_keys(read_key_history_any(path), to_key_history(read_history_file(path))));
+}
+
+// The writers' lines are the compact form: the hand scanner takes every event
+// line of a generated history and of a keyed one (scalar results), and no line
+// with a space between its fields.
+TEST(KeyReader, CompactScannerTakesTheWritersLines) {
+  std::vector<std::pair<std::string, bool>> texts = {{history_to_jsonl(generated()), false}};
+  for (const char* model : {"map", "set"}) {
+    KeyedHistoryOptions o;
+    o.model = model;
+    o.ops = 200;
+    texts.emplace_back(history_to_jsonl(expand(generate_keyed_history(o))), true);
+  }
+  for (const auto& [text, scalars] : texts) {
+    const std::vector<std::string> lines = split_lines(text);
+    std::vector<int64_t> pool;
+    for (size_t i = 1; i < lines.size(); ++i) {
+      const simdjson::padded_string line(lines[i]);
+      compact_event_line::Scanned s;
+      EXPECT_NE(compact_event_line::scan(line.data(), line.data() + line.size(), scalars, pool, s), nullptr)
+          << lines[i];
+      const simdjson::padded_string spaced(lines[i].substr(0, 5) + " " + lines[i].substr(5));
+      EXPECT_EQ(compact_event_line::scan(spaced.data(), spaced.data() + spaced.size(), scalars, pool, s), nullptr);
+    }
+  }
+}
+
+// The scanner's integers, eight digits at a time, against the grammar it takes:
+// -?(0|[1-9][0-9]*) of at most 18 digits, not -0, the value and where it ends.
+TEST(KeyReader, CompactScannerIntegers) {
+  std::mt19937_64 rng(11);
+  for (int i = 0; i < 200000; ++i) {
+    std::string text = rng() % 4 == 0 ? "-" : "";
+    const size_t digits = rng() % 26;
+    for (size_t d = 0; d < digits; ++d) text += static_cast<char>('0' + (d == 0 && rng() % 3 ? 1 + rng() % 9 : rng() % 10));
+    const size_t number_end = text.size();
+    text += std::string(1, ",]}.ex:\0"[rng() % 8]) + "1234567890";
+    const simdjson::padded_string buf(text);
+    const char* p = buf.data();
+    int64_t got = 0;
+    const bool taken = compact_event_line::detail::scan_int(p, got);
+    const bool neg = text[0] == '-';
+    const std::string body = text.substr(neg, number_end - neg);
+    const bool want = !body.empty() && body.size() <= 18 && (body[0] != '0' || (body.size() == 1 && !neg));
+    ASSERT_EQ(taken, want) << text;
+    if (!want) continue;
+    EXPECT_EQ(got, std::stoll(text.substr(0, number_end))) << text;
+    EXPECT_EQ(p, buf.data() + number_end) << text;
+  }
 }
 
 TEST(KeyReader, GeneratedBinaryRoundTrip) {
@@ -365,13 +423,87 @@ TEST(KeyReader, UnusualLines) {
       "{\"history\": 1, \"model\": \"multimap\"}\n" + inv + "{\"t\": 2, \"e\": \"ret\", \"op\": 0, \"actor\": 0, \"res\": {\"a\": 1}}\n",
       "{\"history\": 1, \"model\": \"map\"}\n{\"t\": 1, \"e\": \"inv\", \"op\": 0, \"actor\": 0, \"f\": \"search\", \"args\": [\"k\"]}\n" + ret,
   };
+  // Each also in the writers' compact form (no space after ':' and ','), which
+  // the hand scanner takes first (compact_event_line.h).
+  for (const std::string& spaced : texts)
+    for (const std::string& text : {spaced, without_spaces(spaced)}) {
+      SCOPED_TRACE(text);
+      const Outcome want = text.find("\"kv\"") != std::string::npos
+                               ? Outcome{std::nullopt, "u:1: model kv has non-key payloads; use read_history_file"}
+                               : reference([&] { return read_history_text(text, "u"); });
+      for (unsigned threads : {1u, 2u})
+        EXPECT_TRUE(same_outcome(outcome_of([&] { return read_key_history_text(text, "u", threads); }), want));
+    }
+}
+
+// Lines in the compact form that the hand scanner must read exactly as the DOM
+// reader does, or turn down to it: numbers at its limits (18 digits it takes, 19
+// and 20 it leaves to simdjson), signs, fields in another order, repeated,
+// missing or unknown fields, payloads that are not keys, bytes after the object.
+TEST(KeyReader, CompactLines) {
+  const std::string head = "{\"history\":1,\"model\":\"pq-batch\",\"params\":{\"k\":4}}\n";
+  const std::string inv = "{\"t\":1,\"e\":\"inv\",\"op\":0,\"actor\":0,\"f\":\"ins\",\"args\":[5]}\n";
+  const std::string ret = "{\"t\":2,\"e\":\"ret\",\"op\":0,\"actor\":0,\"res\":null}\n";
+  auto inv_args = [](const std::string& args) {
+    return "{\"t\":1,\"e\":\"inv\",\"op\":0,\"actor\":0,\"f\":\"ins\",\"args\":" + args + "}\n";
+  };
+  auto ret_res = [](const std::string& res) { return "{\"t\":2,\"e\":\"ret\",\"op\":0,\"actor\":0,\"res\":" + res + "}\n"; };
+  const std::vector<std::string> texts = {
+      head + inv + ret,
+      head + inv + ret.substr(0, ret.size() - 1),  // no newline at the end
+      head + inv_args("[999999999999999999,-999999999999999999,0,-1]") + ret,
+      head + inv_args("[9223372036854775807,-9223372036854775808]") + ret,
+      head + inv_args("[9223372036854775808]") + ret,
+      head + inv_args("[-0]") + ret,
+      head + inv_args("[01]") + ret,
+      head + inv_args("[1,]") + ret,
+      head + inv_args("[,1]") + ret,
+      head + inv_args("[-]") + ret,
+      head + inv_args("[+1]") + ret,
+      head + inv_args("[1.5]") + ret,
+      head + inv_args("[1e3]") + ret,
+      head + inv_args("[[1]]") + ret,
+      head + inv_args("[1") + ret,
+      head + inv_args("[]") + ret,
+      head + inv + ret_res("[5]"),
+      head + inv + ret_res("[]"),
+      head + inv + ret_res("nul"),
+      head + inv + ret_res("nullx"),
+      head + inv + ret_res("true"),
+      head + inv + ret_res("7"),
+      head + inv + ret_res("\"x\""),
+      head + "{\"t\":999999999999999999,\"e\":\"inv\",\"op\":0,\"actor\":0,\"f\":\"ins\",\"args\":[5]}\n",
+      head + "{\"t\":18446744073709551615,\"e\":\"inv\",\"op\":0,\"actor\":0,\"f\":\"ins\",\"args\":[5]}\n",
+      head + "{\"t\":18446744073709551616,\"e\":\"inv\",\"op\":0,\"actor\":0,\"f\":\"ins\",\"args\":[5]}\n",
+      head + "{\"t\":-1,\"e\":\"inv\",\"op\":0,\"actor\":0,\"f\":\"ins\",\"args\":[5]}\n" + ret,
+      head + "{\"t\":1,\"e\":\"inv\",\"op\":-7,\"actor\":-3,\"f\":\"ins\",\"args\":[5]}\n"
+             "{\"t\":2,\"e\":\"ret\",\"op\":-7,\"actor\":-3,\"res\":null}\n",
+      head + "{\"args\":[5],\"f\":\"ins\",\"actor\":0,\"op\":0,\"e\":\"inv\",\"t\":1}\n" + ret,
+      head + "{\"t\":1,\"t\":1,\"e\":\"inv\",\"op\":0,\"actor\":0,\"f\":\"ins\",\"args\":[5]}\n" + ret,
+      head + "{\"t\":1,\"e\":\"inv\",\"op\":0,\"actor\":0,\"args\":[5]}\n" + ret,
+      head + "{\"t\":1,\"e\":\"inv\",\"op\":0,\"actor\":0,\"f\":\"ins\",\"args\":[5],\"x\":1}\n" + ret,
+      head + "{\"t\":1,\"e\":\"inv\",\"op\":0,\"actor\":0,\"f\":\"ins\",\"args\":[5],\"node\":1}\n" + ret,
+      head + "{\"T\":1,\"e\":\"inv\",\"op\":0,\"actor\":0,\"f\":\"ins\",\"args\":[5]}\n" + ret,
+      head + "{\"t\":1,\"e\":\"inx\",\"op\":0,\"actor\":0,\"f\":\"ins\",\"args\":[5]}\n" + ret,
+      head + "{\"t\":1,\"e\":\"inv\",\"op\":0,\"actor\":0,\"f\":\"\xc3\xa9\",\"args\":[5]}\n" + ret,
+      head + "{\"t\":1,\"e\":\"inv\",\"op\":0,\"actor\":0,\"f\":\"i\\u006es\",\"args\":[5]}\n" + ret,
+      head + "{\"t\":1,\"e\":\"inv\",\"op\":0,\"actor\":0,\"f\":\"ins\",\"args\":[5]}\r\n" + ret,
+      head + "{\"t\":1,\"e\":\"inv\",\"op\":0,\"actor\":0,\"f\":\"ins\",\"args\":[5]} \n" + ret,
+      head + "{\"t\":1,\"e\":\"inv\",\"op\":0,\"actor\":0,\"f\":\"ins\",\"args\":[5]}{}\n" + ret,
+      head + "{\"t\":1,\"e\":\"inv\",\"op\":0,\"actor\":0,\"f\":\"ins\",\"args\":[5]\n" + ret,
+      head + "{\"t\":3,\"e\":\"acq\",\"op\":0,\"actor\":0,\"node\":1}\n" + inv +
+             "{\"t\":4,\"e\":\"rel\",\"op\":0,\"actor\":0,\"node\":1}\n" + ret,
+      head + inv + "{\"t\":1,\"e\":\"lp\",\"op\":0,\"actor\":0}\n" + ret,
+      "{\"history\":1,\"model\":\"map\"}\n" + inv + ret_res("-12"),
+      "{\"history\":1,\"model\":\"map\"}\n" + inv + ret_res("-0"),
+      "{\"history\":1,\"model\":\"set\"}\n" + inv + ret_res("false"),
+      "{\"history\":1,\"model\":\"set\"}\n" + inv + ret_res("truex"),
+  };
   for (const std::string& text : texts) {
     SCOPED_TRACE(text);
-    const Outcome want = text.find("\"kv\"") != std::string::npos
-                             ? Outcome{std::nullopt, "u:1: model kv has non-key payloads; use read_history_file"}
-                             : reference([&] { return read_history_text(text, "u"); });
+    const Outcome want = reference([&] { return read_history_text(text, "c"); });
     for (unsigned threads : {1u, 2u})
-      EXPECT_TRUE(same_outcome(outcome_of([&] { return read_key_history_text(text, "u", threads); }), want));
+      EXPECT_TRUE(same_outcome(outcome_of([&] { return read_key_history_text(text, "c", threads); }), want));
   }
 }
 

@@ -2,6 +2,9 @@
 // (check_witness_pq_batch, the reference) on every history here: verdict, the
 // failing op and how many ops were legal before it; and its explanation names the
 // keys behind a failure and the ops that inserted them.
+#include <algorithm>
+#include <random>
+
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
@@ -9,6 +12,7 @@
 #include "tests/verify/history_builder.h"
 #include "tests/verify/witness_expect.h"
 #include "verify/pq_batch_witness.h"
+#include "verify/pq_linear/block_max.h"
 #include "verify/pq_linear/key_rules.h"
 #include "verify/pq_linear/linear_check.h"
 #include "verify/testing/generate_pq_history.h"
@@ -179,6 +183,26 @@ TEST(PqLinear, SparseTableFirstAbove) {
         EXPECT_EQ(view.first_above(lo, hi, v), want) << lo << " " << hi << " " << v;
       }
     }
+}
+
+// The host's table (values and block maxima) answers as a scan does, over ranges
+// inside one block, across two and across many; kNoMax entries (inserts) too.
+TEST(PqLinear, BlockMaxTableAgreesWithAScan) {
+  std::mt19937_64 rng(3);
+  for (uint64_t m : {1ull, 31ull, 32ull, 33ull, 100ull, 257ull, 1000ull}) {
+    std::vector<int64_t> base(m);
+    for (int64_t& x : base) x = rng() % 3 == 0 ? pq_linear::kNoMax : static_cast<int64_t>(rng() % 50);
+    const pq_linear::BlockMaxTable table(base);
+    for (int q = 0; q < 3000; ++q) {
+      uint64_t lo = rng() % m, hi = rng() % m;
+      if (lo > hi) std::swap(lo, hi);
+      ASSERT_EQ(table.max(lo, hi), *std::max_element(base.begin() + lo, base.begin() + hi + 1)) << m << " " << lo << " " << hi;
+      const int64_t v = static_cast<int64_t>(rng() % 52) - 1;
+      uint64_t want = lo;
+      while (want <= hi && base[want] <= v) ++want;
+      ASSERT_EQ(table.first_above(lo, hi, v), want) << m << " " << lo << " " << hi << " " << v;
+    }
+  }
 }
 
 // One delete's result corrupted in one of several ways; both checkers must find

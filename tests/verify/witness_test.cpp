@@ -1,9 +1,16 @@
 // The witness checker: the proofs' linearization points rebuilt from holds and lp
 // events, checked and replayed.
+#include <algorithm>
+#include <tuple>
+#include <vector>
+
 #include <gtest/gtest.h>
 
+#include "histories/key_history.h"
 #include "tests/verify/history_builder.h"
+#include "verify/testing/generate_pq_history.h"
 #include "verify/search_checker.h"
+#include "verify/witness/points.h"
 #include "verify/witness_checker.h"
 
 namespace gpulin {
@@ -119,6 +126,50 @@ TEST(WitnessRootRelease, PendingOpsTakeEffectExactlyWhenTheyHaveAPoint) {
   stuck.op(1, 10, 40, "ins", L({3}), N()).hold(1, 1, 20, 30);
   stuck.pending(2, 50, "del", A({})).acquire(2, 1, 60);
   EXPECT_EQ(check_witness(stuck.build()).verdict, Verdict::Linearizable);
+}
+
+namespace root_order_test {
+
+// The lock rules' order as defined: ops with a point by (end, begin, index).
+std::vector<size_t> sorted_order(const PointScan& s) {
+  std::vector<size_t> order;
+  for (size_t i = 0; i < s.points.size(); ++i)
+    if (s.points[i].has) order.push_back(i);
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    const OpPoint &x = s.points[a], &y = s.points[b];
+    return std::tie(x.end, x.begin, a) < std::tie(y.end, y.begin, b);
+  });
+  return order;
+}
+
+}  // namespace root_order_test
+
+// The root-release order is read off the releases as they come, without a sort:
+// it is the sorted order on generated histories (History and KeyHistory), with
+// holds never released (last, by their acq), and where two releases share a t
+// (a history no reader checked: the sort decides).
+TEST(WitnessRootRelease, OrderIsTheReleasesOrder) {
+  std::vector<History> hs = {generate_pq_batch_history(3000, 4, 3, 16), generate_pq_batch_history(500, 1, 4, 2)};
+  HistoryBuilder stuck("pq-batch", k2(), "root-release");
+  stuck.op(1, 10, 40, "ins", L({3}), N()).hold(1, 1, 20, 30);
+  stuck.pending(2, 50, "del", A({})).acquire(2, 1, 60);
+  stuck.pending(3, 52, "del", A({})).acquire(3, 1, 55);
+  stuck.op(4, 5, 58, "ins", L({4}), N()).hold(4, 1, 31, 57);
+  hs.push_back(stuck.build());
+  History tie = HistoryBuilder("pq-batch", k2(), "root-release")
+                    .op(1, 1, 10, "ins", L({3}), N()).hold(1, 1, 2, 6)
+                    .op(2, 3, 11, "ins", L({4}), N()).hold(2, 1, 4, 7)
+                    .build();
+  for (Event& e : tie.events)
+    if (e.kind == EventKind::Rel && e.op == 2) e.t = 6;  // both release the root at t 6
+  hs.push_back(tie);
+  for (const History& h : hs) {
+    const PointScan s = scan_points(h, LpRule::RootRelease);
+    EXPECT_EQ(s.order, root_order_test::sorted_order(s));
+    if (&h != &hs.back()) {
+      EXPECT_EQ(scan_points(to_key_history(h), LpRule::RootRelease).order, s.order);
+    }
+  }
 }
 
 // Bottom-up insert: op 2 locks leaf 4, then node 2 (its last), never the root.

@@ -14,7 +14,8 @@
 //            returns: for a tuple with c_after > 0, every delete from the tuple's
 //            position (inclusive when the tuple is a delete's, exclusive when an
 //            insert's) up to the key's next tuple returns keys no larger than it
-//            (a range maximum over positions: the sparse table below).
+//            (a range maximum over positions: the sparse table below, or on the
+//            host block_max.h).
 // Together these say each delete returns exactly the min(k, |S|) smallest keys, so by
 // induction the replay's state and this check's counts agree up to the first
 // failing position, and that position is the replay's first failure
@@ -83,9 +84,12 @@ GPULIN_HD inline int64_t sparse_entry(const int64_t* below, uint64_t i, uint64_t
 
 // The rule for one tuple: key v at position p (a delete's result when is_del),
 // c_after copies of v present after it, the key's next tuple at position next_p
-// (m when none). Returns a fail_word, or kNoFailWord.
+// (m when none). Returns a fail_word, or kNoFailWord. `table`: the range maximum
+// over the positions' largest returned keys (a SparseMaxView, or the host's
+// BlockMaxTable, block_max.h).
+template <class MaxTable>
 GPULIN_HD inline uint64_t check_tuple(int64_t v, uint64_t p, bool is_del, int64_t c_after, uint64_t next_p,
-                                      const SparseMaxView& table) {
+                                      const MaxTable& table) {
   if (is_del && c_after < 0) return fail_word(p, kMissing);
   if (c_after > 0) {
     const uint64_t lo = is_del ? p : p + 1;

@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "verify/key_buckets.h"
+#include "verify/pq_linear/block_max.h"
 #include "verify/pq_linear/key_rules.h"
 #include "verify/witness/points.h"
 
@@ -42,28 +43,12 @@ Buckets<Word> bucket_keys(const KeyHistory& h, const Ordered& o, const Packing& 
   });
 }
 
-std::vector<int64_t> sparse_table(const std::vector<int64_t>& base, unsigned threads) {
-  const uint64_t m = base.size();
-  const uint32_t levels = sparse_levels(m);
-  std::vector<int64_t> t(uint64_t(levels) * std::max<uint64_t>(m, 1));
-  std::copy(base.begin(), base.end(), t.begin());
-  for (uint32_t l = 1; l < levels; ++l) {
-    const int64_t* below = t.data() + uint64_t(l - 1) * m;
-    int64_t* cur = t.data() + uint64_t(l) * m;
-    const uint64_t half = uint64_t{1} << (l - 1);
-    parallel_chunks(m, threads, [&](uint64_t a, uint64_t b, unsigned) {
-      for (uint64_t i = a; i < b; ++i) cur[i] = sparse_entry(below, i, half, m);
-    });
-  }
-  return t;
-}
-
 std::vector<int64_t> keys_of(const KeyHistory& h, KeySpan s) { return {h.begin_of(s), h.end_of(s)}; }
 
 // The rules over every tuple, each bucket checked right after it is sorted;
 // on a failure, its explanation from the same buckets.
 template <class Word>
-LinearCheckResult judge(const KeyHistory& h, const PointScan& scan, const Ordered& o, const SparseMaxView& table,
+LinearCheckResult judge(const KeyHistory& h, const PointScan& scan, const Ordered& o, const BlockMaxTable& table,
                         Buckets<Word> buckets, uint64_t k, unsigned threads, LinearCheckResult r) {
   const uint64_t m = o.size();
   // Each thread keeps its first failure (and its key).
@@ -156,20 +141,25 @@ LinearCheckResult check_pq_batch_linear(const KeyHistory& h, const LinearCheckOp
   // the sorted rule and the keys' range.
   Ordered o;
   const uint64_t m = scan.order.size();
-  o.op.resize(m);
-  o.is_del.resize(m);
-  o.max_res.assign(m, kNoMax);
-  o.present.resize(m);
+  resize_huge(o.op, m);
+  resize_huge(o.is_del, m);
+  assign_huge(o.max_res, m, kNoMax);
+  resize_huge(o.present, m);
+  // Each name's kind once (a history has two or three names, a million ops).
+  enum : uint8_t { kIns, kDel, kOther };
+  std::vector<uint8_t> kind_of_fn;
+  for (const std::string& f : h.fn_names) kind_of_fn.push_back(f == "ins" ? kIns : f == "del" ? kDel : kOther);
   uint64_t present = 0, total = 0;
   for (uint64_t p = 0; p < m; ++p) {
     const size_t i = scan.order[p];
     const KeyOp& op = h.ops[i];
-    const std::string& f = h.fn_name(op);
-    if (f != "ins" && f != "del")
-      throw FormatError(h.source, op.inv_line, "op " + std::to_string(op.id) + ": f must be ins or del, not " + f);
+    const uint8_t kind = kind_of_fn[op.fn];
+    if (kind == kOther)
+      throw FormatError(h.source, op.inv_line,
+                        "op " + std::to_string(op.id) + ": f must be ins or del, not " + h.fn_name(op));
     o.op[p] = static_cast<uint32_t>(i);
     o.present[p] = present;
-    if (f == "ins") {
+    if (kind == kIns) {
       present += op.args_len;
       total += op.args_len;
       continue;
@@ -220,8 +210,7 @@ LinearCheckResult check_pq_batch_linear(const KeyHistory& h, const LinearCheckOp
     r.applicable = false;
     return r;
   }
-  const std::vector<int64_t> table_data = sparse_table(o.max_res, threads);
-  const SparseMaxView table{table_data.data(), m, sparse_levels(m)};
+  const BlockMaxTable table(o.max_res);
   if (pk.fits_32_bits())
     return judge(h, scan, o, table, bucket_keys<uint32_t>(h, o, pk, total, threads), k, threads, std::move(r));
   return judge(h, scan, o, table, bucket_keys<uint64_t>(h, o, pk, total, threads), k, threads, std::move(r));

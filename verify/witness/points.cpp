@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "histories/huge_pages.h"
 #include "histories/id_index.h"
 #include "histories/key_history.h"
 
@@ -12,11 +13,15 @@ namespace {
 constexpr uint64_t kNone = UINT64_MAX;  // not seen (kPending, one less, is "never released")
 constexpr uint32_t kFree = UINT32_MAX;
 
-// What one pass remembers of an op's holds (the lock rules) ...
-struct HoldMarks {
-  uint64_t root_acq = kNone, root_rel = kPending;  // its first hold of node 1
-  uint64_t last_acq = kNone, last_rel = kPending;  // its hold of the last node acquired
-  int64_t last_node = 0;
+// What one pass remembers of an op's holds (the lock rules): its first hold of
+// node 1 ...
+struct RootMarks {
+  uint64_t acq = kNone, rel = kPending;
+};
+// ... and, for the last-lock rule only, its hold of the last node it acquired ...
+struct LastMarks {
+  uint64_t acq = kNone, rel = kPending;
+  int64_t node = 0;
 };
 // ... or of its lp events (the explicit rule): only what the rule reads is kept,
 // 16 bytes an op where a GPU history has tens of millions.
@@ -63,13 +68,27 @@ PointScan scan_points_of(const H& h, LpRule rule) {
 
   PointScan out;
   const bool explicit_rule = rule == LpRule::Explicit;
-  std::vector<HoldMarks> holds(explicit_rule ? 0 : n);
-  std::vector<LpMarks> lps(explicit_rule ? n : 0);
+  // Every large array on huge pages: on a VM a 4 KiB page fault costs microseconds.
+  const bool last_rule = rule == LpRule::LastLock;
+  std::vector<RootMarks> roots;
+  std::vector<LastMarks> lasts;
+  std::vector<LpMarks> lps;
+  resize_huge(roots, explicit_rule ? 0 : n);
+  resize_huge(lasts, last_rule ? n : 0);
+  resize_huge(lps, explicit_rule ? n : 0);
   Holders holders;
   // The explicit rule's order is the order of the ops' first lp events: events
   // come in t order, so it needs no sort (a GPU history has millions of points).
   std::vector<size_t> lp_order;
-  if (explicit_rule) lp_order.reserve(n);
+  if (explicit_rule) reserve_huge(lp_order, n);
+  // So is the root-release rule's, but for holds never released: an op's point
+  // ends at its first release of the root, and the releases come in t order.
+  // Where their t does not strictly increase (a history no reader checked), the
+  // sort below decides.
+  const bool root_rule = rule == LpRule::RootRelease;
+  std::vector<size_t> rel_order;
+  if (root_rule) reserve_huge(rel_order, n);
+  bool rel_increasing = true;
   for (const Event& e : h.events) {
     if (e.kind == EventKind::Inv || e.kind == EventKind::Ret) continue;
     const uint32_t o = index.find(e.op);
@@ -86,8 +105,10 @@ PointScan scan_points_of(const H& h, LpRule rule) {
       continue;
     }
     // Holds are checked under every rule (overlaps are violations), marked for the lock rules.
-    HoldMarks unused;
-    HoldMarks& m = explicit_rule ? unused : holds[o];
+    RootMarks unused_root;
+    LastMarks unused_last;
+    RootMarks& root = explicit_rule ? unused_root : roots[o];
+    LastMarks& last = last_rule ? lasts[o] : unused_last;
     Holders::Hold& hold = holders.at(e.node);
     if (e.kind == EventKind::Acq) {
       if (hold.op == o)
@@ -107,33 +128,38 @@ PointScan scan_points_of(const H& h, LpRule rule) {
         out.violation = v;
       }
       hold = {o, e.t};  // the newer holder takes over; only the first overlap is reported
-      if (e.node == 1 && m.root_acq == kNone) m.root_acq = e.t;
-      m.last_acq = e.t;  // events come in t order: the latest acq so far
-      m.last_node = e.node;
-      m.last_rel = kPending;
+      if (e.node == 1 && root.acq == kNone) root.acq = e.t;
+      last.acq = e.t;  // events come in t order: the latest acq so far
+      last.node = e.node;
+      last.rel = kPending;
     } else {  // Rel
       if (hold.op == o) {
         hold.op = kFree;
       } else if (!out.violation) {  // after an overlap the node's holder is unreliable
         throw FormatError(h.source, e.line, "op " + std::to_string(e.op) + " releases node " + std::to_string(e.node) + ", which it does not hold");
       }
-      if (e.node == 1 && m.root_acq != kNone && m.root_rel == kPending) m.root_rel = e.t;
-      if (e.node == m.last_node && m.last_acq != kNone && m.last_rel == kPending) m.last_rel = e.t;
+      if (e.node == 1 && root.acq != kNone && root.rel == kPending) {
+        root.rel = e.t;
+        if (root_rule) {
+          rel_increasing &= e.t != kPending && (rel_order.empty() || e.t > roots[rel_order.back()].rel);
+          rel_order.push_back(o);
+        }
+      }
+      if (e.node == last.node && last.acq != kNone && last.rel == kPending) last.rel = e.t;
     }
   }
 
   // Points, and the structural violations of single ops; the earliest t wins.
-  out.points.resize(n);
+  resize_huge(out.points, n);
   for (size_t i = 0; i < n; ++i) {
     const auto& op = h.ops[i];
     const std::string& f = op_name(h, i);
-    const HoldMarks& m = explicit_rule ? HoldMarks{} : holds[i];
     const LpMarks lp = explicit_rule ? lps[i] : LpMarks{};
     OpPoint& p = out.points[i];
-    const bool by_last = rule == LpRule::LastLock && f == "ins";
+    const bool by_last = last_rule && f == "ins";
     if (explicit_rule) p = {lp.lp != kNone, lp.lp, lp.lp, 0};
-    else if (by_last) p = {m.last_acq != kNone, m.last_acq, m.last_rel, m.last_node};
-    else p = {m.root_acq != kNone, m.root_acq, m.root_rel, 1};
+    else if (by_last) p = {lasts[i].acq != kNone, lasts[i].acq, lasts[i].rel, lasts[i].node};
+    else p = {roots[i].acq != kNone, roots[i].acq, roots[i].rel, 1};
 
     std::optional<WitnessViolation> v;
     auto who = [&] { return "op " + std::to_string(op.id) + " (" + f + ")"; };  // only for messages
@@ -165,6 +191,15 @@ PointScan scan_points_of(const H& h, LpRule rule) {
 
   // A lock rule's order: by the point's end (the rel); never-released holds last,
   // by their acq; ties (the format makes t unique, so only those) by invocation.
+  if (root_rule && rel_increasing) {
+    std::vector<std::pair<uint64_t, size_t>> open;  // never released: (acq, op)
+    for (size_t i = 0; i < n; ++i)
+      if (out.points[i].has && out.points[i].end == kPending) open.emplace_back(out.points[i].begin, i);
+    std::sort(open.begin(), open.end());
+    out.order = std::move(rel_order);
+    for (const auto& [acq, i] : open) out.order.push_back(i);
+    return out;
+  }
   struct Key {
     uint64_t end, begin;
     size_t op;
@@ -173,11 +208,11 @@ PointScan scan_points_of(const H& h, LpRule rule) {
     }
   };
   std::vector<Key> keys;  // sorted contiguously: a million ops sort in a blink
-  keys.reserve(n);
+  reserve_huge(keys, n);
   for (size_t i = 0; i < n; ++i)
     if (out.points[i].has) keys.push_back({out.points[i].end, out.points[i].begin, i});
   std::sort(keys.begin(), keys.end());
-  out.order.reserve(keys.size());
+  reserve_huge(out.order, keys.size());
   for (const Key& k : keys) out.order.push_back(k.op);
   return out;
 }
