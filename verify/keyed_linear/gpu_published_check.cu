@@ -46,7 +46,6 @@ __device__ void irregular(unsigned long long* word, uint64_t op, uint32_t code) 
 struct FnTable {
   uint8_t fn[16];
   uint32_t count;
-  bool map;  // else set
 };
 
 // The record's shape word (published_shape).
@@ -240,7 +239,6 @@ PublishedCheckResult check_published_keyed_on_gpu(const PublishedCheckInput& in)
   std::fill(std::begin(ft.fn), std::end(ft.fn), uint8_t{kUnknown});
   for (size_t i = 0; i < in.fn_names.size(); ++i) ft.fn[i] = fn_of(kind, in.fn_names[i]);
   ft.count = static_cast<uint32_t>(in.fn_names.size());
-  ft.map = kind == Kind::Map;
 
   PhaseTimer timer(r.phases);
   CubTemp temp;
