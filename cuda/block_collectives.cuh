@@ -90,42 +90,79 @@ __device__ inline T reduce_threads(T v, Op op, T identity) {
   return result;
 }
 
-// The k-th smallest (1-based, k <= n) of key(0), ..., key(n - 1): a radix select,
-// eight passes of 8 bits from the top, each a histogram of the keys that share the
-// digits chosen so far (shared-memory atomics) and warp 0 finding the bin where
-// the k-th falls.
+// The least and the greatest of every thread's pair, to every thread.
+struct Span {
+  uint64_t lo, hi;
+};
+struct Widen {
+  __device__ __forceinline__ Span operator()(Span a, Span b) const {
+    return {b.lo < a.lo ? b.lo : a.lo, b.hi > a.hi ? b.hi : a.hi};
+  }
+};
+
+// The k-th smallest (1-based, 1 <= k <= n) of key(0), ..., key(n - 1): a radix
+// select over the bits where the keys differ. One reduction finds the least and the
+// greatest key; the bits above their highest differing bit are the same in every
+// key, so the digits start there (a level's rank keys share their priority's high
+// bits). Each pass of up to 8 bits is a histogram of the keys that share the digits
+// chosen so far (shared-memory atomics), each bin keeping one of its keys beside its
+// count, and warp 0 finding the bin where the k-th falls; a bin of one key is the
+// answer, so a pass or two usually ends it where eight fixed passes ran before. Two
+// barriers a pass: the histogram of the next pass is cleared while warp 0 reads
+// this one (two of them, alternating).
 template <class F>
 __device__ inline uint64_t kth_smallest(uint32_t n, uint32_t k, F&& key) {
-  __shared__ uint32_t hist[256];
-  __shared__ uint32_t chosen[2];  // the digit, what is left of k within its bin
+  __shared__ uint32_t hist[2][256];
+  __shared__ uint64_t sample[256];  // a key of each bin: the bin's only one when its count is 1
+  __shared__ uint32_t chosen[3];    // the digit, what is left of k within its bin, the bin's count
   __shared__ typename cub::WarpScan<uint32_t>::TempStorage scan_temp;
-  uint64_t prefix = 0, mask = 0;
-  for (int shift = 56; shift >= 0; shift -= 8) {
-    for (uint32_t b = threadIdx.x; b < 256; b += blockDim.x) hist[b] = 0;
-    __syncthreads();
+  Span mine{~uint64_t{0}, 0};
+  for (uint32_t i = threadIdx.x; i < n; i += blockDim.x) {
+    const uint64_t v = key(i);
+    mine = Widen{}(mine, Span{v, v});
+  }
+  for (uint32_t b = threadIdx.x; b < 256; b += blockDim.x) hist[0][b] = 0;
+  const Span all = reduce_threads<Span>(mine, Widen{}, Span{~uint64_t{0}, 0});
+  if (k <= 1 || all.lo == all.hi) return all.lo;
+  if (k >= n) return all.hi;
+  // Bits [top, 64) are the same in every key: the prefix every key has.
+  int top = 64 - __clzll(static_cast<long long>(all.lo ^ all.hi));
+  uint64_t mask = top == 64 ? 0 : ~uint64_t{0} << top;
+  uint64_t prefix = all.lo & mask;
+  for (uint32_t pass = 0;; ++pass) {
+    const int width = top < 8 ? top : 8, shift = top - width;
+    const uint32_t digits = (1u << width) - 1, cur = pass & 1;
     for (uint32_t i = threadIdx.x; i < n; i += blockDim.x) {
       const uint64_t v = key(i);
-      if ((v & mask) == prefix) atomicAdd(&hist[(v >> shift) & 0xff], 1u);
+      if ((v & mask) != prefix) continue;
+      const uint32_t b = static_cast<uint32_t>(v >> shift) & digits;
+      atomicAdd(&hist[cur][b], 1u);
+      sample[b] = v;
     }
     __syncthreads();
     if (warp() == 0) {  // lane l holds bins 8l .. 8l + 7
-      uint32_t mine = 0;
-      for (uint32_t b = 0; b < 8; ++b) mine += hist[8 * lane() + b];
+      uint32_t in_lane = 0;
+      for (uint32_t b = 0; b < 8; ++b) in_lane += hist[cur][8 * lane() + b];
       uint32_t upto = 0;
-      cub::WarpScan<uint32_t>(scan_temp).InclusiveSum(mine, upto);
-      if (upto - mine < k && k <= upto) {
-        uint32_t left = k - (upto - mine), b = 8 * lane();
-        while (hist[b] < left) left -= hist[b++];
+      cub::WarpScan<uint32_t>(scan_temp).InclusiveSum(in_lane, upto);
+      if (upto - in_lane < k && k <= upto) {
+        uint32_t left = k - (upto - in_lane), b = 8 * lane();
+        while (hist[cur][b] < left) left -= hist[cur][b++];
         chosen[0] = b;
         chosen[1] = left;
+        chosen[2] = hist[cur][b];
       }
     }
+    for (uint32_t b = threadIdx.x; b < 256; b += blockDim.x) hist[cur ^ 1][b] = 0;  // warp 0 reads only hist[cur]
     __syncthreads();
-    prefix |= uint64_t{chosen[0]} << shift;
-    mask |= uint64_t{0xff} << shift;
+    const uint32_t b = chosen[0];
+    if (chosen[2] == 1) return sample[b];
+    prefix |= uint64_t{b} << shift;
+    mask |= uint64_t{digits} << shift;
     k = chosen[1];
+    if (shift == 0) return prefix;
+    top = shift;
   }
-  return prefix;
 }
 
 }  // namespace gpulin::cuda_exec::block

@@ -348,6 +348,31 @@ class CudaContext {
         [=](uint32_t lane) { return device_ref<uint32_t>(*(lane ? q : p)).load(cuda::memory_order_relaxed); },
         [&] { gather_unsynced(dst, n, [src](uint32_t i) { return src + i; }); });
   }
+  // A count (a relaxed load) and the array it counts, src[0, count) into dst, in one
+  // round trip where the array is short: thread 0's load of the count is in flight
+  // beside every thread's share of the array's first `room` elements (up to
+  // kLoadsInFlight a thread; `room` is what src holds, so the loads past the count
+  // read stale elements, which are dropped). A longer array's rest follows.
+  template <class Key>
+  __device__ uint32_t load_counted_block(Key* dst, const Key* src, uint32_t* count, uint64_t room) {
+    const uint32_t step = scope_.size();
+    const auto window = static_cast<uint32_t>(room < uint64_t{kLoadsInFlight} * step ? room : kLoadsInFlight * step);
+    Key v[kLoadsInFlight];
+#pragma unroll
+    for (uint32_t u = 0; u < kLoadsInFlight; ++u) {
+      const uint32_t i = scope_.rank() + u * step;
+      if (i < window) v[u] = device_ref<Key>(*const_cast<Key*>(src + i)).load(cuda::memory_order_relaxed);
+    }
+    const uint32_t n = load(count, exec::relaxed);  // thread 0's load joins those above in flight
+#pragma unroll
+    for (uint32_t u = 0; u < kLoadsInFlight; ++u) {
+      const uint32_t i = scope_.rank() + u * step;
+      if (i < window && i < n) dst[i] = v[u];
+    }
+    if (n > window) gather_unsynced(dst + window, n - window, [src, window](uint32_t i) { return src + window + i; });
+    scope_.sync();
+    return n;
+  }
   // Each thread issues up to kLoadsInFlight loads before it stores any of them, so
   // that a 2k-key pair of nodes costs one memory round trip, not four.
   static constexpr uint32_t kLoadsInFlight = 4;

@@ -20,7 +20,7 @@ template <exec::SharedWords X, class P>
 GPULIN_HD bool extract_min(X& x, const View& h, uint32_t* value, uint32_t* prio) {
   const auto b = x.private_view(h.scratch_of(0), scratch_for_level(h.d, 0));
   x.record_inv(kFnExtractMin, static_cast<const uint32_t*>(nullptr), 0u);
-  const uint32_t n = load_array(x, b, h.bucket(0), h.bucket_n + 0);
+  const uint32_t n = load_array(x, b, h.bucket(0), h.bucket_n + 0, bucket_room(h.d, 0));
   if (n == 0) {
     x.record_lp();
     x.record_ret(static_cast<const uint32_t*>(nullptr), 0u, true);

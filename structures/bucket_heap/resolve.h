@@ -18,12 +18,20 @@ namespace gpulin::bucket_heap {
 // Level i's arrays through the context: each transfer one scheduling point. The
 // counts are relaxed: a level's arrays pass between the RESOLVEs that touch them
 // (and level 0's operations, on the same actor as RESOLVE(0)) by the schedule's
-// done words, whose release store and acquire load (schedule.h) order them.
+// done words, whose release store and acquire load (schedule.h) order them. A
+// context that can load the count and the array in one round trip (the GPU's,
+// x.load_counted_block: the array's first elements in flight beside the count,
+// up to its room, those past the count dropped) does; the others load the count,
+// then the array.
 template <class X, class Dst>
-GPULIN_HD uint32_t load_array(X& x, Dst dst, Element* src, uint32_t* count) {
-  const uint32_t n = x.load(count, exec::relaxed);
-  x.load_block(dst, src, n);
-  return n;
+GPULIN_HD uint32_t load_array(X& x, Dst dst, Element* src, uint32_t* count, uint64_t room) {
+  if constexpr (requires { x.load_counted_block(dst, src, count, room); }) {
+    return x.load_counted_block(dst, src, count, room);
+  } else {
+    const uint32_t n = x.load(count, exec::relaxed);
+    x.load_block(dst, src, n);
+    return n;
+  }
 }
 template <class X, class Src>
 GPULIN_HD void store_array(X& x, Element* dst, uint32_t* count, Src src, uint32_t n, uint64_t cap,
@@ -63,8 +71,8 @@ GPULIN_HD void resolve(X& x, const View& h, uint32_t i) {
   const auto slot = r5 + 2 * region;
 
   // Lines 1-3: S_i merged into B_i, duplicates removed.
-  const uint32_t nb = load_array(x, r0, h.bucket(i), h.bucket_n + i);
-  const uint32_t ns = load_array(x, r0 + nb, h.signal(i), h.signal_n + i);
+  const uint32_t nb = load_array(x, r0, h.bucket(i), h.bucket_n + i, bucket_room(d, i));
+  const uint32_t ns = load_array(x, r0 + nb, h.signal(i), h.signal_n + i, signal_cap(d, i));
   merge_by_value(x, r0, nb, r0 + nb, ns, r1);
   uint32_t n = delete_duplicates<X, P>(x, r1, nb + ns, r2, last, ops);
   // Lines 4-9: too many at or below p_i: p_i moves so that B_i is full; the rest
@@ -77,7 +85,7 @@ GPULIN_HD void resolve(X& x, const View& h, uint32_t i) {
     split_by(x, r2, n, th, r3, &kept, r4, &down, ops);
     stay = r3;
     if (down > 0) {
-      const uint32_t ns1 = load_array(x, r0, h.signal(i + 1), h.signal_n + i + 1);
+      const uint32_t ns1 = load_array(x, r0, h.signal(i + 1), h.signal_n + i + 1, signal_cap(d, i + 1));
       merge_by_value(x, r0, ns1, r4, down, r1);
       store_array(x, h.signal(i + 1), h.signal_n + i + 1, r1, ns1 + down, signal_cap(d, i + 1),
                   "bucket heap: S_{i+1} overflows (RESOLVE(i) pushed down more than it holds)");
@@ -86,8 +94,8 @@ GPULIN_HD void resolve(X& x, const View& h, uint32_t i) {
   if (kept > cap) x.fail("bucket heap: the last level's bucket overflows");
   // Lines 10-17: B_i short and something below: fill it from level i + 1.
   if (!last && kept < cap) {
-    const uint32_t nb1 = load_array(x, r0, h.bucket(i + 1), h.bucket_n + i + 1);
-    const uint32_t ns1 = load_array(x, r0 + nb1, h.signal(i + 1), h.signal_n + i + 1);
+    const uint32_t nb1 = load_array(x, r0, h.bucket(i + 1), h.bucket_n + i + 1, bucket_room(d, i + 1));
+    const uint32_t ns1 = load_array(x, r0 + nb1, h.signal(i + 1), h.signal_n + i + 1, signal_cap(d, i + 1));
     if (nb1 + ns1 > 0) {
       merge_by_value(x, r0, nb1, r0 + nb1, ns1, r1);
       const uint32_t n1 = delete_duplicates<X, P>(x, r1, nb1 + ns1, r4, i + 2 == h.levels, ops);

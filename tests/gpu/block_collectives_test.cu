@@ -1,6 +1,6 @@
 // The block actors' collectives (cuda/block_collectives.cuh through CudaContext):
 // exclusive_sum, sum_of, min_of and kth_smallest against the host, for blocks of
-// 32 to 1024 threads, n from 0 to many times the block, keys with many duplicates,
+// 32 to 1024 threads, n from 0 to many times the block, four shapes of keys,
 // every k, and several collectives back to back (their shared words reused while
 // slow threads may still read the last result). Label `gpu`; skips without a device.
 #include <gtest/gtest.h>
@@ -58,48 +58,63 @@ std::vector<T> download(const T* d, size_t n) {
 TEST(BlockCollectives, MatchTheHost) {
   if (!test::have_gpu()) GTEST_SKIP() << "no CUDA device";
   std::mt19937_64 rng(11);
-  for (uint32_t threads : {32u, 96u, 256u, 1024u})
-    for (uint32_t n : {0u, 1u, 31u, 1000u, 5000u, 70000u}) {
-      SCOPED_TRACE(std::to_string(threads) + " threads, n = " + std::to_string(n));
-      std::vector<uint32_t> flags(n);
-      std::vector<uint64_t> keys(n);
-      for (uint32_t i = 0; i < n; ++i) {
-        flags[i] = rng() % 3;
-        // Few distinct high words, many duplicates, some keys all ones in the low half.
-        keys[i] = (uint64_t{static_cast<uint32_t>(rng() % 7)} << 40) | (rng() % 5 == 0 ? 0xffffffffu : rng() % 50);
-      }
-      std::vector<uint32_t> ks;
-      for (uint32_t k : {1u, 2u, n / 2, n - 1, n})
-        if (k >= 1 && k <= n) ks.push_back(k);
-      for (int extra = 0; extra < 8 && n > 0; ++extra) ks.push_back(1 + rng() % n);
-      uint32_t* d_flags = upload(flags);
-      uint64_t* d_keys = upload(keys);
-      uint32_t* d_ks = upload(ks);
-      uint32_t* d_pos = upload(std::vector<uint32_t>(n));
-      uint64_t* d_kth = upload(std::vector<uint64_t>(ks.size() * threads));
-      Results* d_res = upload(std::vector<Results>(threads));
-      collectives_kernel<<<1, threads>>>(d_flags, n, d_pos, d_keys, d_ks, static_cast<uint32_t>(ks.size()), d_kth, d_res);
-      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-      std::vector<uint32_t> want_pos(n);
-      std::exclusive_scan(flags.begin(), flags.end(), want_pos.begin(), 0u);
-      EXPECT_EQ(download(d_pos, n), want_pos);
-      const uint32_t total = std::accumulate(flags.begin(), flags.end(), 0u);
-      const uint64_t sum = std::accumulate(keys.begin(), keys.end(), uint64_t{0});
-      const uint64_t least = n ? *std::min_element(keys.begin(), keys.end()) : ~uint64_t{0};
-      for (const Results& r : download(d_res, threads)) {
-        ASSERT_EQ(r.total, total);
-        ASSERT_EQ(r.sum, sum);
-        ASSERT_EQ(r.least, least);
-      }
-      std::vector<uint64_t> sorted = keys;
-      std::sort(sorted.begin(), sorted.end());
-      const std::vector<uint64_t> kth = download(d_kth, ks.size() * threads);
-      for (size_t j = 0; j < ks.size(); ++j)
-        for (uint32_t t = 0; t < threads; ++t) ASSERT_EQ(kth[j * threads + t], sorted[ks[j] - 1]) << "k = " << ks[j] << ", thread " << t;
-      for (void* p : {static_cast<void*>(d_flags), static_cast<void*>(d_keys), static_cast<void*>(d_ks),
-                      static_cast<void*>(d_pos), static_cast<void*>(d_kth), static_cast<void*>(d_res)})
-        cudaFree(p);
+  // The key shapes kth_smallest's radix select takes different ways through: few
+  // distinct high words with many duplicates (every pass down to the last bit);
+  // distinct keys that differ in bit 63 (the digits start at the top, a bin of one
+  // ends it early); a bucket heap level's rank keys (priority << 32 | value, the
+  // priorities close together: the shared high bits skipped); and all keys equal.
+  enum Shape { Duplicates, Distinct, RankKeys, AllEqual };
+  auto key_of = [&](Shape shape) -> uint64_t {
+    switch (shape) {
+      case Duplicates: return (uint64_t{static_cast<uint32_t>(rng() % 7)} << 40) | (rng() % 5 == 0 ? 0xffffffffu : rng() % 50);
+      case Distinct: return rng();
+      case RankKeys: return (uint64_t{1000000u + static_cast<uint32_t>(rng() % 3000)} << 32) | (rng() % 30000);
+      case AllEqual: return 0x123456789abcdefull;
     }
+    return 0;
+  };
+  for (Shape shape : {Duplicates, Distinct, RankKeys, AllEqual})
+    for (uint32_t threads : {32u, 96u, 256u, 1024u})
+      for (uint32_t n : {0u, 1u, 31u, 1000u, 5000u, 70000u}) {
+        SCOPED_TRACE("key shape " + std::to_string(shape) + ", " + std::to_string(threads) + " threads, n = " + std::to_string(n));
+        std::vector<uint32_t> flags(n);
+        std::vector<uint64_t> keys(n);
+        for (uint32_t i = 0; i < n; ++i) {
+          flags[i] = rng() % 3;
+          keys[i] = key_of(shape);
+        }
+        std::vector<uint32_t> ks;
+        for (uint32_t k : {1u, 2u, n / 2, n - 1, n})
+          if (k >= 1 && k <= n) ks.push_back(k);
+        for (int extra = 0; extra < 8 && n > 0; ++extra) ks.push_back(1 + rng() % n);
+        uint32_t* d_flags = upload(flags);
+        uint64_t* d_keys = upload(keys);
+        uint32_t* d_ks = upload(ks);
+        uint32_t* d_pos = upload(std::vector<uint32_t>(n));
+        uint64_t* d_kth = upload(std::vector<uint64_t>(ks.size() * threads));
+        Results* d_res = upload(std::vector<Results>(threads));
+        collectives_kernel<<<1, threads>>>(d_flags, n, d_pos, d_keys, d_ks, static_cast<uint32_t>(ks.size()), d_kth, d_res);
+        ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+        std::vector<uint32_t> want_pos(n);
+        std::exclusive_scan(flags.begin(), flags.end(), want_pos.begin(), 0u);
+        EXPECT_EQ(download(d_pos, n), want_pos);
+        const uint32_t total = std::accumulate(flags.begin(), flags.end(), 0u);
+        const uint64_t sum = std::accumulate(keys.begin(), keys.end(), uint64_t{0});
+        const uint64_t least = n ? *std::min_element(keys.begin(), keys.end()) : ~uint64_t{0};
+        for (const Results& r : download(d_res, threads)) {
+          ASSERT_EQ(r.total, total);
+          ASSERT_EQ(r.sum, sum);
+          ASSERT_EQ(r.least, least);
+        }
+        std::vector<uint64_t> sorted = keys;
+        std::sort(sorted.begin(), sorted.end());
+        const std::vector<uint64_t> kth = download(d_kth, ks.size() * threads);
+        for (size_t j = 0; j < ks.size(); ++j)
+          for (uint32_t t = 0; t < threads; ++t) ASSERT_EQ(kth[j * threads + t], sorted[ks[j] - 1]) << "k = " << ks[j] << ", thread " << t;
+        for (void* p : {static_cast<void*>(d_flags), static_cast<void*>(d_keys), static_cast<void*>(d_ks),
+                        static_cast<void*>(d_pos), static_cast<void*>(d_kth), static_cast<void*>(d_res)})
+          cudaFree(p);
+      }
 }
 
 }  // namespace

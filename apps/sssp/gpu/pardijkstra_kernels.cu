@@ -4,7 +4,14 @@
 // compiles no timing), thread 0 of each level block adds the GPU's nanosecond
 // clock's steps to the profile's words: level 0 a round's parts (RoundPart), each
 // level i > 0 its waits and its RESOLVEs.
+//
+// Level 0's scratch (the heap's, and the round's buffers) lives in the block's shared
+// memory when it fits (d up to about 200 on an H200): a round is a chain of some
+// hundred block-wide steps over that scratch, and with it in global memory each
+// step waits a round trip to L2 (bench/results/sssp-profile-h200.txt). The
+// algorithm sees plain pointers either way (the CUDA context's private memory).
 #include "apps/sssp/gpu/pardijkstra_launch.h"
+#include "common/cuda_support.h"
 #include "cuda/cuda_context.cuh"
 
 namespace gpulin::sssp {
@@ -41,17 +48,31 @@ struct LevelClock {
   __device__ void operator()(bool before) const { c.mark(before ? 0 : 1); }
 };
 
+// Level 0's scratch carved out of the block's dynamic shared memory, in the order
+// level0_shared_bytes counts it. The heap's is level 0's only (its View::scratch_of(0):
+// scratch_base[0] is 0, the levels laid out from the top, device_bucket_heap.h).
+__device__ void place_level0_in_shared(bucket_heap::View& h, RoundScratch& r, unsigned char* smem) {
+  auto* scratch = reinterpret_cast<bucket_heap::Element*>(smem);
+  auto* updates = scratch + bucket_heap::scratch_for_level(h.d, 0);
+  auto* keys = reinterpret_cast<uint64_t*>(updates + h.d);
+  auto* words = reinterpret_cast<uint32_t*>(keys + bucket_heap::next_pow2(h.d));
+  h.scratch = scratch;
+  r = RoundScratch{updates, keys, {words, words + h.d}};
+}
+
 template <bool Profile>
 __global__ void __launch_bounds__(1024) pardijkstra_kernel(bucket_heap::View h, GraphView g, uint32_t source,
                                                            uint32_t* dist, RoundScratch r, cuda_exec::WatchdogRef watchdog,
-                                                           unsigned long long* profile) {
+                                                           unsigned long long* profile, bool level0_shared) {
   __shared__ unsigned long long broadcast[2];
+  extern __shared__ __align__(16) unsigned char dynamic_smem[];
   X x{cuda_exec::BlockScope(broadcast), {}, watchdog};
   const uint32_t level = blockIdx.x;
   if constexpr (Profile) {
     if (threadIdx.x == 0) profile[pardijkstra_profile_last(level)] = now_ns();
   }
   if (level == 0) {
+    if (level0_shared) place_level0_in_shared(h, r, dynamic_smem);
     if constexpr (Profile)
       pardijkstra_rounds<X, P>(x, h, g, source, dist, r, RoundClock{{profile, pardijkstra_profile_last(0)}});
     else
@@ -69,13 +90,52 @@ __global__ void __launch_bounds__(1024) pardijkstra_kernel(bucket_heap::View h, 
 
 }  // namespace
 
+uint64_t level0_shared_bytes(uint32_t d) {
+  return 8 * (bucket_heap::scratch_for_level(d, 0) + d + bucket_heap::next_pow2(d)) + 4 * (2 * uint64_t{d});
+}
+
+namespace {
+
+// The dynamic shared memory that puts level 0's scratch there, or 0 where it does not
+// fit beside the kernel's own shared words.
+template <bool Profile>
+cudaError_t level0_shared_size(uint32_t d, bool in_shared, size_t* bytes) {
+  *bytes = 0;
+  if (!in_shared) return cudaSuccess;
+  int device = 0, optin = 0;
+  cudaFuncAttributes attr{};
+  cudaError_t e = cudaGetDevice(&device);
+  if (e == cudaSuccess) e = cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+  if (e == cudaSuccess) e = cudaFuncGetAttributes(&attr, pardijkstra_kernel<Profile>);
+  if (e != cudaSuccess) return e;
+  const uint64_t want = level0_shared_bytes(d);
+  if (want + attr.sharedSizeBytes > static_cast<uint64_t>(optin)) return cudaSuccess;
+  e = cudaFuncSetAttribute(pardijkstra_kernel<Profile>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(want));
+  if (e == cudaSuccess) *bytes = want;
+  return e;
+}
+
+template <bool Profile>
+cudaError_t launch(const bucket_heap::View& h, const GraphView& g, uint32_t source, uint32_t* dist, const RoundScratch& r,
+                   uint32_t threads, cudaStream_t stream, const cuda_exec::WatchdogRef& w, unsigned long long* profile,
+                   bool level0_in_shared, bool* placed) {
+  size_t smem = 0;
+  if (const cudaError_t e = level0_shared_size<Profile>(h.d, level0_in_shared, &smem); e != cudaSuccess) return e;
+  if (placed) *placed = smem > 0;
+  pardijkstra_kernel<Profile><<<h.levels, threads, smem, stream>>>(h, g, source, dist, r, w, profile, smem > 0);
+  return cudaGetLastError();
+}
+
+}  // namespace
+
 cudaError_t launch_pardijkstra(const bucket_heap::View& h, const GraphView& g, uint32_t source, uint32_t* dist,
                                const RoundScratch& r, uint32_t threads, cudaStream_t stream,
-                               const cuda_exec::WatchdogRef* watchdog, unsigned long long* profile) {
+                               const cuda_exec::WatchdogRef* watchdog, unsigned long long* profile,
+                               bool level0_in_shared, bool* level0_placed_in_shared) {
   const cuda_exec::WatchdogRef w = watchdog ? *watchdog : cuda_exec::WatchdogRef{};
-  if (profile) pardijkstra_kernel<true><<<h.levels, threads, 0, stream>>>(h, g, source, dist, r, w, profile);
-  else pardijkstra_kernel<false><<<h.levels, threads, 0, stream>>>(h, g, source, dist, r, w, nullptr);
-  return cudaGetLastError();
+  if (profile)
+    return launch<true>(h, g, source, dist, r, threads, stream, w, profile, level0_in_shared, level0_placed_in_shared);
+  return launch<false>(h, g, source, dist, r, threads, stream, w, nullptr, level0_in_shared, level0_placed_in_shared);
 }
 
 }  // namespace gpulin::sssp

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# On the lent GPU machine: PARDIJKSTRA's speed against an older commit in one call
+# (issue 40's "2x faster than today, the same GPU"). Builds this tree's SSSP GPU tests
+# and runs them, then device-ab-commit.sh's alternating rounds of gpulin_bench_sssp
+# (older, this, older, this), then this tree's profiled run and its run with level 0's
+# scratch kept in global memory (the placement's share). Results go to $OUT.
+# Make the older tree here first: git archive --format=tar -o .ab/COMMIT.tar COMMIT
+# Usage (carry [".debs", ".ab"]): AB_TAR=.ab/COMMIT.tar SSSP_EDGES=1000000,10000000 \
+#   [SSSP_REPS=2] [SSSP_PARTS="tests ab profile global"] bash scripts/device-sssp-speed.sh
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out="${OUT:-out/device}"
+mkdir -p "$out"
+parts=" ${SSSP_PARTS:-tests ab profile global} "
+edges="${SSSP_EDGES:-1000000,3000000,10000000,80000000}"
+reps="${SSSP_REPS:-2}"
+if [[ $parts == *" tests "* ]]; then
+  OUT="$out/tests" TARGETS="gpulin_bench_sssp sssp_gpu_test gpu_primitives_test bucket_heap_gpu_test" \
+    TESTS_REGEX="BlockCollectives|Pardijkstra|NearFar|BucketHeap" bash scripts/device.sh quick tests | tail -5
+fi
+if [[ $parts == *" ab "* ]]; then
+  OUT="$out/ab" AB_BENCH=gpulin_bench_sssp AB_ARGS="--edges $edges --reps $reps --skip-after 0" \
+    AB_ROWS="median_s m method" bash scripts/device-ab-commit.sh | grep -E "PARDIJKSTRA|round|FAIL|error" | head -40
+fi
+bin=build-gpu/bench/sssp/gpulin_bench_sssp
+if [[ $parts == *" profile "* ]]; then
+  "$bin" --edges "$edges" --reps 1 --profile >"$out/profile.txt" 2>&1
+  grep -E "hand-off|m +[0-9]+:|profile:" "$out/profile.txt"
+fi
+if [[ $parts == *" global "* ]]; then
+  "$bin" --edges "$edges" --reps "$reps" --level0-global >"$out/level0-global.txt" 2>&1
+  grep -E "m +[0-9]+:" "$out/level0-global.txt"
+fi
