@@ -49,9 +49,19 @@ struct RoundScratch {
 enum RoundPart : uint32_t { kExtractMin, kRelax, kBulkUpdate, kResolveWait, kResolve, kRoundParts };
 inline constexpr const char* kRoundPartNames[kRoundParts] = {"EXTRACTMIN", "relax and compact", "BULKUPDATE",
                                                               "RESOLVE(0)'s wait", "RESOLVE(0)"};
-// Times nothing (the simulator's runs, and the GPU's unprofiled ones).
+// Times nothing (the simulator's runs, and the GPU's unprofiled ones). A probe also
+// takes RESOLVE(0)'s steps (structures/bucket_heap/resolve.h), within kResolve.
 struct NoRoundProbe {
   GPULIN_HD void operator()(RoundPart) const {}
+  GPULIN_HD void operator()(bucket_heap::ResolveMark) const {}
+};
+// What RESOLVE(0) is handed around it: its wait's end and its own end as round
+// parts, its steps as they are.
+template <class Probe>
+struct ResolveProbe {
+  Probe& probe;
+  GPULIN_HD void operator()(bool before) const { probe(before ? kResolveWait : kResolve); }
+  GPULIN_HD void operator()(bucket_heap::ResolveMark m) const { probe(m); }
 };
 
 // Level 0's work: dist (n words, all 0xffffffff) gets the distances from `source`.
@@ -65,7 +75,7 @@ GPULIN_HD void pardijkstra_rounds(X& x, const bucket_heap::View& h, const GraphV
   const auto& s = r.ops;
   uint32_t k = 0;  // operations so far
   auto op_done = [&] {
-    scheduled_resolve<X, P>(x, h, 0, ++k, [&](bool before) { probe(before ? kResolveWait : kResolve); });
+    scheduled_resolve<X, P>(x, h, 0, ++k, ResolveProbe<Probe>{probe});
   };
   x.parallel_for(1, [&](uint32_t) { updates[0] = make_element(source, 0); });
   x.store(dist + source, 0u);

@@ -46,6 +46,10 @@ std::vector<uint32_t> pardijkstra_gpu(const Graph& g, uint32_t source, Pardijkst
   if (profile) {
     const std::vector<unsigned long long> w = cuda_support::download(profile_words.get(), profile_words.size());
     for (uint32_t p = 0; p < kRoundParts; ++p) st.round_parts.push_back(static_cast<double>(w[p]) * 1e-9);
+    for (uint32_t s = 0; s < bucket_heap::kResolveSteps; ++s)
+      st.resolve_steps.push_back(static_cast<double>(w[pardijkstra_profile_step(s)]) * 1e-9);
+    // The steps' time was marked apart from the RESOLVE(0) part: it is part of it.
+    for (double t : st.resolve_steps) st.round_parts[kResolve] += t;
     for (uint32_t level = 1; level < st.levels; ++level)
       st.level_wait_resolve.emplace_back(static_cast<double>(w[pardijkstra_profile_level(level)]) * 1e-9,
                                          static_cast<double>(w[pardijkstra_profile_level(level) + 1]) * 1e-9);

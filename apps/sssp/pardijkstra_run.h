@@ -22,6 +22,7 @@ struct PardijkstraStats {
   // kRoundPartNames: pardijkstra.h), and each level i > 0's seconds waiting for its
   // turn and resolving, at i - 1. The GPU's clock as thread 0 of each block reads it.
   std::vector<double> round_parts;
+  std::vector<double> resolve_steps;  // level 0's RESOLVE(0)s, each ResolveStep's seconds (in round_parts' kResolve)
   std::vector<std::pair<double, double>> level_wait_resolve;
 };
 

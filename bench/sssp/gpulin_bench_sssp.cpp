@@ -186,6 +186,10 @@ int main(int argc, char** argv) {
         fmt::print(" {} {:.2f} us ({:.0f} %);", kRoundPartNames[p], st.round_parts[p] / rounds * 1e6,
                    100 * st.round_parts[p] / std::max(parts, 1e-12));
       fmt::print(" = {:.1f} hand-offs a round\n", st.seconds / rounds / std::max(handoff, 1e-12));
+      fmt::print("      RESOLVE(0)'s steps, us a round:");
+      for (uint32_t p = 0; p < gpulin::bucket_heap::kResolveSteps; ++p)
+        fmt::print(" {} {:.2f};", gpulin::bucket_heap::kResolveStepNames[p], st.resolve_steps[p] / rounds * 1e6);
+      fmt::print("\n");
       for (size_t i = 0; i < st.level_wait_resolve.size(); ++i)
         fmt::print("      level {}: waits {:.4f} s, resolves {:.4f} s\n", i + 1, st.level_wait_resolve[i].first,
                    st.level_wait_resolve[i].second);

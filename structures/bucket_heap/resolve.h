@@ -53,8 +53,34 @@ GPULIN_HD void store_threshold(X& x, uint64_t* p, uint64_t v) {
   x.store_block(p, w, 1);
 }
 
-template <class X, class P>
-GPULIN_HD void resolve(X& x, const View& h, uint32_t i) {
+// The steps of a RESOLVE, for a profile that times them (gpulin_bench_sssp
+// --profile): resolve() hands its `marks` a ResolveMark where each step ends, when
+// they take one (a callable of bool alone, the simulator's checks, takes none).
+enum ResolveStep : uint32_t {
+  kStepLoad,        // line 1: B_i and S_i loaded
+  kStepMerge,       // lines 1-3: merged, DELETEDUPLICATES
+  kStepPushDown,    // lines 4-9: p_i kept or moved (SELECT), the rest merged into S_{i+1}
+  kStepFillLoad,    // line 11: B_{i+1} and S_{i+1} loaded
+  kStepFillMerge,   // lines 11-12: merged, DELETEDUPLICATES
+  kStepFillSelect,  // line 13: the new p_i (SELECT)
+  kStepFillSplit,   // lines 14-16: the pulled ones split off and merged into B_i
+  kStepFillStore,   // line 17: p_{i+1}'s split, B_{i+1} and S_{i+1} stored
+  kStepStore,       // B_i, p_i and S_i's count stored
+  kResolveSteps
+};
+inline constexpr const char* kResolveStepNames[kResolveSteps] = {
+    "load", "merge", "push down", "fill: load", "fill: merge", "fill: SELECT", "fill: split", "fill: store", "store"};
+struct ResolveMark {
+  ResolveStep step;
+};
+template <class Marks>
+GPULIN_HD void mark_step(Marks& marks, ResolveStep step) {
+  if constexpr (requires { marks(ResolveMark{step}); }) marks(ResolveMark{step});
+}
+struct NoMarks {};
+
+template <class X, class P, class Marks = NoMarks>
+GPULIN_HD void resolve(X& x, const View& h, uint32_t i, Marks&& marks = {}) {
   const uint32_t d = h.d;
   const bool last = i + 1 == h.levels;
   const uint64_t region = scratch_region(d, i), cap = bucket_cap(d, i);
@@ -73,8 +99,10 @@ GPULIN_HD void resolve(X& x, const View& h, uint32_t i) {
   // Lines 1-3: S_i merged into B_i, duplicates removed.
   const uint32_t nb = load_array(x, r0, h.bucket(i), h.bucket_n + i, bucket_room(d, i));
   const uint32_t ns = load_array(x, r0 + nb, h.signal(i), h.signal_n + i, signal_cap(d, i));
+  mark_step(marks, kStepLoad);
   merge_by_value(x, r0, nb, r0 + nb, ns, r1);
   uint32_t n = delete_duplicates<X, P>(x, r1, nb + ns, r2, last, ops);
+  mark_step(marks, kStepMerge);
   // Lines 4-9: too many at or below p_i: p_i moves so that B_i is full; the rest
   // (and every DELETE) goes to S_{i+1}.
   uint64_t th = load_threshold(x, h.threshold + i, slot);
@@ -91,21 +119,26 @@ GPULIN_HD void resolve(X& x, const View& h, uint32_t i) {
                   "bucket heap: S_{i+1} overflows (RESOLVE(i) pushed down more than it holds)");
     }
   }
+  mark_step(marks, kStepPushDown);
   if (kept > cap) x.fail("bucket heap: the last level's bucket overflows");
   // Lines 10-17: B_i short and something below: fill it from level i + 1.
   if (!last && kept < cap) {
     const uint32_t nb1 = load_array(x, r0, h.bucket(i + 1), h.bucket_n + i + 1, bucket_room(d, i + 1));
     const uint32_t ns1 = load_array(x, r0 + nb1, h.signal(i + 1), h.signal_n + i + 1, signal_cap(d, i + 1));
+    mark_step(marks, kStepFillLoad);
     if (nb1 + ns1 > 0) {
       merge_by_value(x, r0, nb1, r0 + nb1, ns1, r1);
       const uint32_t n1 = delete_duplicates<X, P>(x, r1, nb1 + ns1, r4, i + 2 == h.levels, ops);
+      mark_step(marks, kStepFillMerge);
       // Only DELETEs were there (now gone): nothing to pull, p_i stays.
       if (count_staying(x, r4, n1, kNoThreshold) > 0) th = select_rank(x, r4, n1, static_cast<uint32_t>(cap - kept));
+      mark_step(marks, kStepFillSelect);
       uint32_t pulled = 0, rest = 0;
       split_by(x, r4, n1, th, r5, &pulled, r1, &rest, ops);  // r5: up to B_i; r1: stays below
       merge_by_value(x, stay, kept, r5, pulled, r0);           // line 16: no DELETEDUPLICATES after it
       kept += pulled;
       stay = r0;
+      mark_step(marks, kStepFillSplit);
       // Line 17: what is past p_{i+1} goes back to S_{i+1}.
       const uint64_t th1 = load_threshold(x, h.threshold + i + 1, slot);
       uint32_t b1 = 0, s1 = 0;
@@ -119,11 +152,13 @@ GPULIN_HD void resolve(X& x, const View& h, uint32_t i) {
                   "bucket heap: B_{i+1} overflows its room");
       store_array(x, h.signal(i + 1), h.signal_n + i + 1, r2, s1, signal_cap(d, i + 1),
                   "bucket heap: S_{i+1} overflows (line 17)");
+      mark_step(marks, kStepFillStore);
     }
   }
   store_threshold(x, h.threshold + i, th);
   store_array(x, h.bucket(i), h.bucket_n + i, stay, kept, cap, "bucket heap: B_i overflows");
   x.store(h.signal_n + i, 0u, exec::relaxed);
+  mark_step(marks, kStepStore);
 }
 
 }  // namespace gpulin::bucket_heap

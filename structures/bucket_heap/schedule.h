@@ -49,13 +49,14 @@ struct NoChecks {
 };
 
 // RESOLVE(i)'s k-th: its turn, `around(true)`, the RESOLVE, `around(false)`, its
-// signal (the simulator checks Algorithm 1's conditions in `around`).
+// signal (the simulator checks Algorithm 1's conditions in `around`; a GPU profile
+// also takes the RESOLVE's steps through it, resolve.h's ResolveMark).
 template <exec::SharedWords X, class P, class Around>
   requires exec::BulkData<X> && exec::BlockCollectives<X>
 GPULIN_HD void scheduled_resolve(X& x, const View& h, uint32_t i, uint32_t k, Around&& around) {
   wait_for_turn<X, P>(x, h, i, k);
   around(true);
-  resolve<X, P>(x, h, i);
+  resolve<X, P>(x, h, i, around);
   around(false);
   signal_done(x, h, i, k);
 }

@@ -41,6 +41,7 @@ struct ClockMarks {
 struct RoundClock {
   ClockMarks c;
   __device__ void operator()(RoundPart part) const { c.mark(part); }
+  __device__ void operator()(bucket_heap::ResolveMark m) const { c.mark(pardijkstra_profile_step(m.step)); }
 };
 // A level's RESOLVEs: around(true) ends its wait, around(false) its RESOLVE.
 struct LevelClock {

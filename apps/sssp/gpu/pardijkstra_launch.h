@@ -14,10 +14,13 @@
 namespace gpulin::sssp {
 
 // The profile's words (device memory, zeroed, pardijkstra_profile_words(levels)):
-// level 0's time in each RoundPart at 0 .. kRoundParts - 1; level i > 0's waits and
+// level 0's time in each RoundPart at 0 .. kRoundParts - 1 (RESOLVE(0)'s steps at
+// pardijkstra_profile_step, apart from its part); level i > 0's waits and
 // RESOLVEs at pardijkstra_profile_level(i) and the word after; each level's last
 // clock reading at pardijkstra_profile_last(i). Nanoseconds of the GPU's clock.
 constexpr uint32_t pardijkstra_profile_level(uint32_t level) { return kRoundParts + 2 * (level - 1); }
+// RESOLVE(0)'s steps (bucket_heap::ResolveStep), whose time the RESOLVE(0) part leaves out.
+constexpr uint32_t pardijkstra_profile_step(uint32_t step) { return 512 + step; }
 constexpr uint32_t pardijkstra_profile_last(uint32_t level) { return 1024 + level; }
 constexpr uint32_t pardijkstra_profile_words(uint32_t levels) { return 1024 + levels; }
 
