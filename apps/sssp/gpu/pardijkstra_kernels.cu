@@ -10,6 +10,8 @@
 // hundred block-wide steps over that scratch, and with it in global memory each
 // step waits a round trip to L2 (bench/results/sssp-profile-h200.txt). The
 // algorithm sees plain pointers either way (the CUDA context's private memory).
+#include <type_traits>
+
 #include "apps/sssp/gpu/pardijkstra_launch.h"
 #include "common/cuda_support.h"
 #include "cuda/cuda_context.cuh"
@@ -61,8 +63,12 @@ __device__ void place_level0_in_shared(bucket_heap::View& h, RoundScratch& r, un
   r = RoundScratch{updates, keys, {words, words + h.d}};
 }
 
-template <bool Profile>
-__global__ void __launch_bounds__(1024) pardijkstra_kernel(bucket_heap::View h, GraphView g, uint32_t source,
+// MaxThreads: the block size the registers are budgeted for (a thread may use up to
+// 65536 / MaxThreads of them): at 1024 the kernel spills some 1.8 KB a thread to
+// local memory, at 256 none (ptxas -v), so smaller level blocks run an instance of
+// their own.
+template <bool Profile, uint32_t MaxThreads>
+__global__ void __launch_bounds__(MaxThreads) pardijkstra_kernel(bucket_heap::View h, GraphView g, uint32_t source,
                                                            uint32_t* dist, RoundScratch r, cuda_exec::WatchdogRef watchdog,
                                                            unsigned long long* profile, bool level0_shared) {
   __shared__ unsigned long long broadcast[2];
@@ -99,7 +105,7 @@ namespace {
 
 // The dynamic shared memory that puts level 0's scratch there, or 0 where it does not
 // fit beside the kernel's own shared words.
-template <bool Profile>
+template <bool Profile, uint32_t MaxThreads>
 cudaError_t level0_shared_size(uint32_t d, bool in_shared, size_t* bytes) {
   *bytes = 0;
   if (!in_shared) return cudaSuccess;
@@ -107,23 +113,26 @@ cudaError_t level0_shared_size(uint32_t d, bool in_shared, size_t* bytes) {
   cudaFuncAttributes attr{};
   cudaError_t e = cudaGetDevice(&device);
   if (e == cudaSuccess) e = cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
-  if (e == cudaSuccess) e = cudaFuncGetAttributes(&attr, pardijkstra_kernel<Profile>);
+  if (e == cudaSuccess) e = cudaFuncGetAttributes(&attr, pardijkstra_kernel<Profile, MaxThreads>);
   if (e != cudaSuccess) return e;
   const uint64_t want = level0_shared_bytes(d);
   if (want + attr.sharedSizeBytes > static_cast<uint64_t>(optin)) return cudaSuccess;
-  e = cudaFuncSetAttribute(pardijkstra_kernel<Profile>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(want));
+  e = cudaFuncSetAttribute(pardijkstra_kernel<Profile, MaxThreads>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                           static_cast<int>(want));
   if (e == cudaSuccess) *bytes = want;
   return e;
 }
 
-template <bool Profile>
+template <bool Profile, uint32_t MaxThreads>
 cudaError_t launch(const bucket_heap::View& h, const GraphView& g, uint32_t source, uint32_t* dist, const RoundScratch& r,
                    uint32_t threads, cudaStream_t stream, const cuda_exec::WatchdogRef& w, unsigned long long* profile,
                    bool level0_in_shared, bool* placed) {
   size_t smem = 0;
-  if (const cudaError_t e = level0_shared_size<Profile>(h.d, level0_in_shared, &smem); e != cudaSuccess) return e;
+  if (const cudaError_t e = level0_shared_size<Profile, MaxThreads>(h.d, level0_in_shared, &smem); e != cudaSuccess)
+    return e;
   if (placed) *placed = smem > 0;
-  pardijkstra_kernel<Profile><<<h.levels, threads, smem, stream>>>(h, g, source, dist, r, w, profile, smem > 0);
+  pardijkstra_kernel<Profile, MaxThreads>
+      <<<h.levels, threads, smem, stream>>>(h, g, source, dist, r, w, profile, smem > 0);
   return cudaGetLastError();
 }
 
@@ -134,9 +143,18 @@ cudaError_t launch_pardijkstra(const bucket_heap::View& h, const GraphView& g, u
                                const cuda_exec::WatchdogRef* watchdog, unsigned long long* profile,
                                bool level0_in_shared, bool* level0_placed_in_shared) {
   const cuda_exec::WatchdogRef w = watchdog ? *watchdog : cuda_exec::WatchdogRef{};
-  if (profile)
-    return launch<true>(h, g, source, dist, r, threads, stream, w, profile, level0_in_shared, level0_placed_in_shared);
-  return launch<false>(h, g, source, dist, r, threads, stream, w, nullptr, level0_in_shared, level0_placed_in_shared);
+  auto go = [&](auto profiled, auto max_threads) {
+    return launch<decltype(profiled)::value, decltype(max_threads)::value>(
+        h, g, source, dist, r, threads, stream, w, profile, level0_in_shared, level0_placed_in_shared);
+  };
+  using Yes = std::true_type;
+  using No = std::false_type;
+  using T256 = std::integral_constant<uint32_t, 256>;
+  using T512 = std::integral_constant<uint32_t, 512>;
+  using T1024 = std::integral_constant<uint32_t, 1024>;
+  if (threads <= 256) return profile ? go(Yes{}, T256{}) : go(No{}, T256{});
+  if (threads <= 512) return profile ? go(Yes{}, T512{}) : go(No{}, T512{});
+  return profile ? go(Yes{}, T1024{}) : go(No{}, T1024{});
 }
 
 }  // namespace gpulin::sssp
