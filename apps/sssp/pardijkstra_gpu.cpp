@@ -14,7 +14,7 @@ using cuda_support::check;
 using cuda_support::DeviceBuffer;
 
 std::vector<uint32_t> pardijkstra_gpu(const Graph& g, uint32_t source, PardijkstraStats* stats, uint32_t threads,
-                                      bool profile, bool level0_in_shared) {
+                                      bool profile) {
   if (threads == 0 || threads % 32 != 0 || threads > 1024)
     throw std::invalid_argument("pardijkstra: a level block's threads must be a multiple of 32, at most 1024");
   PardijkstraStats st;
@@ -40,7 +40,7 @@ std::vector<uint32_t> pardijkstra_gpu(const Graph& g, uint32_t source, Pardijkst
   cuda_support::GpuTimer timer;
   timer.start();
   check(launch_pardijkstra(heap.view(), gv, source, dist.get(), r, threads, nullptr, &watchdog.ref(),
-                           profile ? profile_words.get() : nullptr, level0_in_shared, &st.level0_in_shared),
+                           profile ? profile_words.get() : nullptr),
         "pardijkstra");
   st.seconds = timer.stop("pardijkstra");
   if (profile) {

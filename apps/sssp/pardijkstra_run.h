@@ -13,7 +13,6 @@ namespace gpulin::sssp {
 
 struct PardijkstraStats {
   uint32_t d = 0, levels = 0;
-  bool level0_in_shared = false;  // level 0's scratch was in its block's shared memory (it fit)
   double seconds = 0;  // GPU time of the rounds (the graph's upload not counted)
   // Not empty: the GPU watchdog stopped the run (a level waited past its bound), and
   // says who waited on what; the distances returned are then partial.
@@ -31,9 +30,7 @@ struct PardijkstraStats {
 // `threads`: a level block's threads (1024 by default: faster than 256 from d of a few
 // hundred on, bench/results/sssp-h100.txt).
 // `profile`: time the parts of the rounds (PardijkstraStats), at some cost to `seconds`.
-// `level0_in_shared`: level 0's scratch in its block's shared memory where it fits
-// (gpu/pardijkstra_kernels.cu); false keeps it in global memory, as a baseline.
 std::vector<uint32_t> pardijkstra_gpu(const Graph& g, uint32_t source, PardijkstraStats* stats, uint32_t threads = 1024,
-                                      bool profile = false, bool level0_in_shared = true);
+                                      bool profile = false);
 
 }  // namespace gpulin::sssp

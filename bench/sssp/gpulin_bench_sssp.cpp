@@ -64,7 +64,6 @@ struct Row {
   uint64_t m = 0;
   uint32_t d = 0, levels = 0;
   double generate_seconds = 0;
-  bool level0_in_shared = false;  // PARDIJKSTRA ran with level 0's scratch in shared memory
   Cell cpu, near_far, pardijkstra;
 };
 
@@ -107,9 +106,7 @@ int main(int argc, char** argv) {
   uint64_t seed = 1;
   std::vector<uint64_t> edges;
   std::string csv;
-  bool profile = false, level0_global = false;
-  app.add_flag("--level0-global", level0_global,
-               "PARDIJKSTRA: level 0's scratch in global memory even where it fits in shared memory (a baseline)");
+  bool profile = false;
   app.add_flag("--profile", profile, "also one profiled PARDIJKSTRA run a size: where a round's time goes");
   app.add_flag("--quick", quick, "a smoke run: n = 2000, three small sizes, one run each");
   app.add_option("--n", n, "vertices (the paper: 30 000)")->check(CLI::Range(2u, 1u << 20));
@@ -166,17 +163,15 @@ int main(int argc, char** argv) {
     });
     measure(r.pardijkstra, reps, pd_st, lim, m, want, [&](double* s) {
       PardijkstraStats st;
-      auto d = pardijkstra_gpu(g, 0, &st, threads, false, !level0_global);
+      auto d = pardijkstra_gpu(g, 0, &st, threads);
       *s = st.seconds;
-      r.level0_in_shared = st.level0_in_shared;
       return d;
     });
-    fmt::print("  m {:>11}: d {:>6}, {} levels; BGL {} s, near-far {} s, PARDIJKSTRA {} s (level 0's scratch in {} memory; "
-               "graph made in {:.1f} s)\n", m, r.d, r.levels, r.cpu.show(), r.near_far.show(), r.pardijkstra.show(),
-               r.level0_in_shared ? "shared" : "global", r.generate_seconds);
+    fmt::print("  m {:>11}: d {:>6}, {} levels; BGL {} s, near-far {} s, PARDIJKSTRA {} s (graph made in {:.1f} s)\n", m,
+               r.d, r.levels, r.cpu.show(), r.near_far.show(), r.pardijkstra.show(), r.generate_seconds);
     if (profile) {
       PardijkstraStats st;
-      if (pardijkstra_gpu(g, 0, &st, threads, true, !level0_global) != want) fmt::print("  profiled run: WRONG distances\n");
+      if (pardijkstra_gpu(g, 0, &st, threads, true) != want) fmt::print("  profiled run: WRONG distances\n");
       const double rounds = g.n;
       double parts = 0;
       for (double p : st.round_parts) parts += p;

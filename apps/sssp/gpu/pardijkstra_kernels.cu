@@ -4,16 +4,9 @@
 // compiles no timing), thread 0 of each level block adds the GPU's nanosecond
 // clock's steps to the profile's words: level 0 a round's parts (RoundPart), each
 // level i > 0 its waits and its RESOLVEs.
-//
-// Level 0's scratch (the heap's, and the round's buffers) lives in the block's shared
-// memory when it fits (d up to about 200 on an H200): a round is a chain of some
-// hundred block-wide steps over that scratch, and with it in global memory each
-// step waits a round trip to L2 (bench/results/sssp-profile-h200.txt). The
-// algorithm sees plain pointers either way (the CUDA context's private memory).
 #include <type_traits>
 
 #include "apps/sssp/gpu/pardijkstra_launch.h"
-#include "common/cuda_support.h"
 #include "cuda/cuda_context.cuh"
 
 namespace gpulin::sssp {
@@ -51,18 +44,6 @@ struct LevelClock {
   __device__ void operator()(bool before) const { c.mark(before ? 0 : 1); }
 };
 
-// Level 0's scratch carved out of the block's dynamic shared memory, in the order
-// level0_shared_bytes counts it. The heap's is level 0's only (its View::scratch_of(0):
-// scratch_base[0] is 0, the levels laid out from the top, device_bucket_heap.h).
-__device__ void place_level0_in_shared(bucket_heap::View& h, RoundScratch& r, unsigned char* smem) {
-  auto* scratch = reinterpret_cast<bucket_heap::Element*>(smem);
-  auto* updates = scratch + bucket_heap::scratch_for_level(h.d, 0);
-  auto* keys = reinterpret_cast<uint64_t*>(updates + h.d);
-  auto* words = reinterpret_cast<uint32_t*>(keys + bucket_heap::next_pow2(h.d));
-  h.scratch = scratch;
-  r = RoundScratch{updates, keys, {words, words + h.d}};
-}
-
 // MaxThreads: the block size the registers are budgeted for (a thread may use up to
 // 65536 / MaxThreads of them): at 1024 the kernel spills some 1.8 KB a thread to
 // local memory, at 256 none (ptxas -v), so smaller level blocks run an instance of
@@ -70,16 +51,14 @@ __device__ void place_level0_in_shared(bucket_heap::View& h, RoundScratch& r, un
 template <bool Profile, uint32_t MaxThreads>
 __global__ void __launch_bounds__(MaxThreads) pardijkstra_kernel(bucket_heap::View h, GraphView g, uint32_t source,
                                                            uint32_t* dist, RoundScratch r, cuda_exec::WatchdogRef watchdog,
-                                                           unsigned long long* profile, bool level0_shared) {
+                                                           unsigned long long* profile) {
   __shared__ unsigned long long broadcast[2];
-  extern __shared__ __align__(16) unsigned char dynamic_smem[];
   X x{cuda_exec::BlockScope(broadcast), {}, watchdog};
   const uint32_t level = blockIdx.x;
   if constexpr (Profile) {
     if (threadIdx.x == 0) profile[pardijkstra_profile_last(level)] = now_ns();
   }
   if (level == 0) {
-    if (level0_shared) place_level0_in_shared(h, r, dynamic_smem);
     if constexpr (Profile)
       pardijkstra_rounds<X, P>(x, h, g, source, dist, r, RoundClock{{profile, pardijkstra_profile_last(0)}});
     else
@@ -97,42 +76,12 @@ __global__ void __launch_bounds__(MaxThreads) pardijkstra_kernel(bucket_heap::Vi
 
 }  // namespace
 
-uint64_t level0_shared_bytes(uint32_t d) {
-  return 8 * (bucket_heap::scratch_for_level(d, 0) + d + bucket_heap::next_pow2(d)) + 4 * (2 * uint64_t{d});
-}
-
 namespace {
-
-// The dynamic shared memory that puts level 0's scratch there, or 0 where it does not
-// fit beside the kernel's own shared words.
-template <bool Profile, uint32_t MaxThreads>
-cudaError_t level0_shared_size(uint32_t d, bool in_shared, size_t* bytes) {
-  *bytes = 0;
-  if (!in_shared) return cudaSuccess;
-  int device = 0, optin = 0;
-  cudaFuncAttributes attr{};
-  cudaError_t e = cudaGetDevice(&device);
-  if (e == cudaSuccess) e = cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
-  if (e == cudaSuccess) e = cudaFuncGetAttributes(&attr, pardijkstra_kernel<Profile, MaxThreads>);
-  if (e != cudaSuccess) return e;
-  const uint64_t want = level0_shared_bytes(d);
-  if (want + attr.sharedSizeBytes > static_cast<uint64_t>(optin)) return cudaSuccess;
-  e = cudaFuncSetAttribute(pardijkstra_kernel<Profile, MaxThreads>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                           static_cast<int>(want));
-  if (e == cudaSuccess) *bytes = want;
-  return e;
-}
 
 template <bool Profile, uint32_t MaxThreads>
 cudaError_t launch(const bucket_heap::View& h, const GraphView& g, uint32_t source, uint32_t* dist, const RoundScratch& r,
-                   uint32_t threads, cudaStream_t stream, const cuda_exec::WatchdogRef& w, unsigned long long* profile,
-                   bool level0_in_shared, bool* placed) {
-  size_t smem = 0;
-  if (const cudaError_t e = level0_shared_size<Profile, MaxThreads>(h.d, level0_in_shared, &smem); e != cudaSuccess)
-    return e;
-  if (placed) *placed = smem > 0;
-  pardijkstra_kernel<Profile, MaxThreads>
-      <<<h.levels, threads, smem, stream>>>(h, g, source, dist, r, w, profile, smem > 0);
+                   uint32_t threads, cudaStream_t stream, const cuda_exec::WatchdogRef& w, unsigned long long* profile) {
+  pardijkstra_kernel<Profile, MaxThreads><<<h.levels, threads, 0, stream>>>(h, g, source, dist, r, w, profile);
   return cudaGetLastError();
 }
 
@@ -140,12 +89,11 @@ cudaError_t launch(const bucket_heap::View& h, const GraphView& g, uint32_t sour
 
 cudaError_t launch_pardijkstra(const bucket_heap::View& h, const GraphView& g, uint32_t source, uint32_t* dist,
                                const RoundScratch& r, uint32_t threads, cudaStream_t stream,
-                               const cuda_exec::WatchdogRef* watchdog, unsigned long long* profile,
-                               bool level0_in_shared, bool* level0_placed_in_shared) {
+                               const cuda_exec::WatchdogRef* watchdog, unsigned long long* profile) {
   const cuda_exec::WatchdogRef w = watchdog ? *watchdog : cuda_exec::WatchdogRef{};
   auto go = [&](auto profiled, auto max_threads) {
     return launch<decltype(profiled)::value, decltype(max_threads)::value>(
-        h, g, source, dist, r, threads, stream, w, profile, level0_in_shared, level0_placed_in_shared);
+        h, g, source, dist, r, threads, stream, w, profile);
   };
   using Yes = std::true_type;
   using No = std::false_type;

@@ -24,18 +24,11 @@ constexpr uint32_t pardijkstra_profile_step(uint32_t step) { return 512 + step; 
 constexpr uint32_t pardijkstra_profile_last(uint32_t level) { return 1024 + level; }
 constexpr uint32_t pardijkstra_profile_words(uint32_t levels) { return 1024 + levels; }
 
-// The bytes of level 0's scratch in shared memory: the heap's level-0 scratch and the
-// round's buffers (RoundScratch) for a graph of largest out-degree d.
-uint64_t level0_shared_bytes(uint32_t d);
-
 // With `watchdog`, a level that waits past its bound stops the run and every level
 // drains (cuda/watchdog.h); without it such a wait traps. With `profile` (the
-// words above), each level block's thread 0 times its parts. `level0_in_shared`:
-// level 0's scratch in its block's shared memory where it fits (then `h`'s level-0
-// scratch and `r` go unused); *level0_placed_in_shared says whether it did.
+// words above), each level block's thread 0 times its parts.
 cudaError_t launch_pardijkstra(const bucket_heap::View& h, const GraphView& g, uint32_t source, uint32_t* dist,
                                const RoundScratch& r, uint32_t threads, cudaStream_t stream,
-                               const cuda_exec::WatchdogRef* watchdog = nullptr, unsigned long long* profile = nullptr,
-                               bool level0_in_shared = true, bool* level0_placed_in_shared = nullptr);
+                               const cuda_exec::WatchdogRef* watchdog = nullptr, unsigned long long* profile = nullptr);
 
 }  // namespace gpulin::sssp
