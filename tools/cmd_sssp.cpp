@@ -26,7 +26,7 @@ namespace {
 struct SsspArgs {
   std::string graph = "dag:30000:1000000", method = "delta", backend = "gpu";
   std::optional<uint32_t> source;  // unset: sssp::default_source
-  uint32_t delta = 0, threads = 1024;
+  uint32_t delta = 0, threads = 0;  // threads 0: pardijkstra's choice by d, the frontier's 1024
   uint64_t seed = 1, max_points = 100'000'000;
   bool check = false;
   // --method frontier (the heap paper's §5.7.1): the heap, or none (the baseline).
@@ -111,7 +111,8 @@ int run_sssp(SsspArgs a) {
   } else if (a.method == "pardijkstra") {
     sssp::PardijkstraStats st;
     dist = sssp::pardijkstra_gpu(g, *a.source, &st, a.threads);
-    fmt::print("  PARDIJKSTRA on the bucket heap (d {}, {} levels): {:.4f} s of GPU time\n", st.d, st.levels, st.seconds);
+    fmt::print("  PARDIJKSTRA on the bucket heap (d {}, {} levels, level blocks of {} threads): {:.4f} s of GPU time\n",
+               st.d, st.levels, st.threads, st.seconds);
     if (!st.stopped.empty()) {
       fmt::print("  FAIL: {}\n", st.stopped);
       return int(kViolation);
@@ -175,12 +176,13 @@ void add_sssp(CLI::App& app, std::function<int()>& run) {
                   "source vertex (0-based; default 0, or the vertex of most out-edges when 0 has none)");
   sub->add_option("--delta", a->delta, "Delta-stepping's bucket width (0: Davidson et al.'s choice)");
   sub->add_option("--seed", a->seed, "seed of the graph (and of the simulator's schedule)");
-  sub->add_option("--threads", a->threads, "on the GPU: threads of a block (pardijkstra's level block, frontier's actor)")
+  sub->add_option("--threads", a->threads,
+                  "on the GPU: threads of a block (pardijkstra's level block, default by d; frontier's actor, default 1024)")
       ->check(CLI::Range(32, 1024));
   sub->add_flag("--check", a->check, "compare every distance with the Boost Graph Library's Dijkstra");
   sub->callback([a, method, heap, &run] {
     if (heap->count() && !method->count()) a->method = "frontier";
-    a->frontier.threads = a->threads;
+    a->frontier.threads = a->threads ? a->threads : 1024;
     a->frontier.max_points = a->max_points;
     run = [a] { return run_sssp(*a); };
   });

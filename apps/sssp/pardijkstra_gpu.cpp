@@ -15,10 +15,11 @@ using cuda_support::DeviceBuffer;
 
 std::vector<uint32_t> pardijkstra_gpu(const Graph& g, uint32_t source, PardijkstraStats* stats, uint32_t threads,
                                       bool profile) {
-  if (threads == 0 || threads % 32 != 0 || threads > 1024)
+  if (threads % 32 != 0 || threads > 1024)
     throw std::invalid_argument("pardijkstra: a level block's threads must be a multiple of 32, at most 1024");
   PardijkstraStats st;
   st.d = max_out_degree(g);
+  st.threads = threads = threads ? threads : pardijkstra_threads(st.d);
   st.levels = pardijkstra_levels(g.n, st.d);
   int sms = 0;
   check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "pardijkstra: device");

@@ -12,7 +12,7 @@
 namespace gpulin::sssp {
 
 struct PardijkstraStats {
-  uint32_t d = 0, levels = 0;
+  uint32_t d = 0, levels = 0, threads = 0;  // threads: a level block's
   double seconds = 0;  // GPU time of the rounds (the graph's upload not counted)
   // Not empty: the GPU watchdog stopped the run (a level waited past its bound), and
   // says who waited on what; the distances returned are then partial.
@@ -27,10 +27,14 @@ struct PardijkstraStats {
 
 // Distances from `source` (kUnreached where none). Throws std::runtime_error when the
 // GPU cannot hold it or has fewer SMs than the heap has levels.
-// `threads`: a level block's threads (1024 by default: faster than 256 from d of a few
-// hundred on, bench/results/sssp-h100.txt).
-// `profile`: time the parts of the rounds (PardijkstraStats), at some cost to `seconds`.
-std::vector<uint32_t> pardijkstra_gpu(const Graph& g, uint32_t source, PardijkstraStats* stats, uint32_t threads = 1024,
+// A level block's threads for a graph of largest out-degree d: 512 up to d = 512,
+// 1024 past it (H200, bench/results/sssp-h200.txt: at d = 58 512 threads take 1.38 s
+// where 1024 take 1.79, at d = 3038 7.07 s where 1024 take 6.37). Each block size
+// runs a kernel instance whose registers are budgeted for it (gpu/pardijkstra_kernels.cu).
+constexpr uint32_t pardijkstra_threads(uint32_t d) { return d <= 512 ? 512 : 1024; }
+
+// `threads`: a level block's threads, or 0 for pardijkstra_threads(d).
+std::vector<uint32_t> pardijkstra_gpu(const Graph& g, uint32_t source, PardijkstraStats* stats, uint32_t threads = 0,
                                       bool profile = false);
 
 }  // namespace gpulin::sssp

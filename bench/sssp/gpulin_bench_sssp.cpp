@@ -62,7 +62,7 @@ struct Cell {
 
 struct Row {
   uint64_t m = 0;
-  uint32_t d = 0, levels = 0;
+  uint32_t d = 0, levels = 0, threads = 0;  // threads: PARDIJKSTRA's level blocks
   double generate_seconds = 0;
   Cell cpu, near_far, pardijkstra;
 };
@@ -101,7 +101,7 @@ void measure(Cell& c, uint32_t reps, MethodState& st, const Limits& lim, uint64_
 int main(int argc, char** argv) {
   CLI::App app{"PARDIJKSTRA against near-far Delta-stepping and BGL's Dijkstra on the paper's random DAGs"};
   bool quick = false;
-  uint32_t n = 30000, reps = 3, threads = 1024;
+  uint32_t n = 30000, reps = 3, threads = 0;
   Limits lim;
   uint64_t seed = 1;
   std::vector<uint64_t> edges;
@@ -112,7 +112,8 @@ int main(int argc, char** argv) {
   app.add_option("--n", n, "vertices (the paper: 30 000)")->check(CLI::Range(2u, 1u << 20));
   app.add_option("--edges", edges, "edge counts m, comma-separated (default: 10^6 up to the complete DAG)")->delimiter(',');
   app.add_option("--reps", reps, "runs a cell (the median is shown)")->check(CLI::Range(1u, 100u));
-  app.add_option("--threads", threads, "PARDIJKSTRA: threads of a level block")->check(CLI::Range(32u, 1024u));
+  app.add_option("--threads", threads, "PARDIJKSTRA: threads of a level block (default: by d, pardijkstra_threads)")
+      ->check(CLI::Range(32u, 1024u));
   app.add_option("--budget", lim.budget, "seconds: a method slower than this at one size runs once at the larger ones");
   app.add_option("--skip-after", lim.skip_after,
                  "seconds: a method slower than this at one size is not run at the larger ones (0: always run)");
@@ -131,12 +132,14 @@ int main(int argc, char** argv) {
   cudaDeviceProp prop{};
   cudaGetDeviceProperties(&prop, 0);
   fmt::print("SSSP on random DAGs of {} vertices (bucket heap paper §4.2), {} ({} SMs); median of {} runs; "
-             "PARDIJKSTRA level blocks of {} threads\n", n, prop.name, prop.multiProcessorCount, reps, threads);
+             "PARDIJKSTRA level blocks of {}\n", n, prop.name, prop.multiProcessorCount, reps,
+             threads ? fmt::format("{} threads", threads) : std::string("512 threads up to d = 512, 1024 past it"));
   double handoff = 0;
   if (profile) {
-    handoff = handoff_seconds(100000, threads);
+    const uint32_t handoff_threads = threads ? threads : 1024;
+    handoff = handoff_seconds(100000, handoff_threads);
     fmt::print("one grid-wide hand-off (two blocks of {} threads, the bucket heap's signal and wait, 10^5 round trips): "
-               "{:.2f} us\n", threads, handoff * 1e6);
+               "{:.2f} us\n", handoff_threads, handoff * 1e6);
   }
   std::vector<Row> rows;
   MethodState cpu_st, nf_st, pd_st;
@@ -152,6 +155,7 @@ int main(int argc, char** argv) {
     r.generate_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - g0).count();
     r.d = max_out_degree(g);
     r.levels = pardijkstra_levels(g.n, r.d);
+    r.threads = threads ? threads : pardijkstra_threads(r.d);
     double s0 = 0;
     const std::vector<uint32_t> want = cpu_dijkstra(g, 0, &s0);
     measure(r.cpu, reps, cpu_st, lim, m, want, [&](double* s) { return cpu_dijkstra(g, 0, s); });
@@ -163,15 +167,16 @@ int main(int argc, char** argv) {
     });
     measure(r.pardijkstra, reps, pd_st, lim, m, want, [&](double* s) {
       PardijkstraStats st;
-      auto d = pardijkstra_gpu(g, 0, &st, threads);
+      auto d = pardijkstra_gpu(g, 0, &st, r.threads);
       *s = st.seconds;
       return d;
     });
-    fmt::print("  m {:>11}: d {:>6}, {} levels; BGL {} s, near-far {} s, PARDIJKSTRA {} s (graph made in {:.1f} s)\n", m,
-               r.d, r.levels, r.cpu.show(), r.near_far.show(), r.pardijkstra.show(), r.generate_seconds);
+    fmt::print("  m {:>11}: d {:>6}, {} levels; BGL {} s, near-far {} s, PARDIJKSTRA {} s ({} threads; graph made in "
+               "{:.1f} s)\n", m, r.d, r.levels, r.cpu.show(), r.near_far.show(), r.pardijkstra.show(), r.threads,
+               r.generate_seconds);
     if (profile) {
       PardijkstraStats st;
-      if (pardijkstra_gpu(g, 0, &st, threads, true) != want) fmt::print("  profiled run: WRONG distances\n");
+      if (pardijkstra_gpu(g, 0, &st, r.threads, true) != want) fmt::print("  profiled run: WRONG distances\n");
       const double rounds = g.n;
       double parts = 0;
       for (double p : st.round_parts) parts += p;
@@ -232,7 +237,7 @@ int main(int argc, char** argv) {
     for (const Row& r : rows)
       for (const auto& [name, c] : {std::pair<const char*, const Cell*>{"bgl_dijkstra", &r.cpu},
                                     {"near_far", &r.near_far}, {"pardijkstra", &r.pardijkstra}})
-        fmt::print(f, "{},{},{},{},{},{},{},{:.6f},{},{},{},{}\n", prop.name, n, r.m, r.d, r.levels, threads, name,
+        fmt::print(f, "{},{},{},{},{},{},{},{:.6f},{},{},{},{}\n", prop.name, n, r.m, r.d, r.levels, r.threads, name,
                    c->median(), c->seconds.size(), c->wrong, c->single ? 1 : 0, c->skipped.empty() ? 0 : 1);
     std::fclose(f);
   }
