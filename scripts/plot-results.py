@@ -240,7 +240,7 @@ def psync(results, out):
 
 # ---------------------------------------------------------------- SSSP
 def sssp(results, out):
-    data, fig, axes, done = figure(results, out, "sssp-h100.csv", "sssp",
+    data, fig, axes, done = figure(results, out, "sssp-h200.csv", "sssp",
                                    "SSSP on random DAGs of 30 000 vertices: PARDIJKSTRA, near-far, BGL Dijkstra",
                                    panels=2)
     for ax, threads in zip(axes, sorted({r["threads"] for r in data})):

@@ -24,11 +24,11 @@ for svg in "$scratch"/results/plots/*.svg; do
     { echo "FAIL: bench/results/plots/$(basename "$svg") differs from what the script draws (run scripts/plot-results.py)"; fail=1; }
 done
 # A CSV whose commit nothing names: refused, the file named.
-sed -i 's/^| `sssp-h100.*$//' "$scratch/results/README.md"
-printf 'no commit here\n' >"$scratch/results/sssp-h100.txt"
+sed -i 's/^| `sssp-h200.*$//' "$scratch/results/README.md"
+printf 'no commit here\n' >"$scratch/results/sssp-h200.txt"
 if /usr/bin/python3 "$src/scripts/plot-results.py" "$scratch/results" >"$scratch/bad.txt" 2>&1; then
   echo "FAIL: a CSV with no commit was drawn"; fail=1
-elif ! grep -q "sssp-h100.csv: no commit named" "$scratch/bad.txt"; then
+elif ! grep -q "sssp-h200.csv: no commit named" "$scratch/bad.txt"; then
   echo "FAIL: the refusal does not name the file:"; cat "$scratch/bad.txt"; fail=1
 fi
 [ $fail = 0 ] && echo "plots: every figure drawn, each naming its GPU and commit"
