@@ -20,6 +20,13 @@ std::string write_timeline_page(const History& h, const std::string& path, const
                                 double search_seconds = 20, const std::string& note = "",
                                 std::vector<render::RunMark> marks = {});
 
+// The page of a simulated run that records no history (the merge, judged by its
+// output): an empty timeline, the run's verdict and message, and the stepper of
+// `schedule`. Returns a one-line summary; throws std::runtime_error where the file
+// cannot be written.
+std::string write_run_page(const std::string& path, const std::string& title, const std::string& schedule, bool failed,
+                           const std::string& message);
+
 // A ptx run's stale reads and race as the page draws them: an access made after
 // event ticket t (t events recorded) at t + 0.5.
 std::vector<render::RunMark> page_marks(const std::vector<sim::memory::ModelMemory::Mark>& marks);

@@ -7,6 +7,10 @@
 #include "structures/psync/gpu/psync_stress_command.h"
 #include "tools/registry/stress_args.h"
 
+namespace gpulin::drawings {
+extern const char psync_draw_js[];  // draw.js (structures/CMakeLists.txt, gpulin_embed_drawing)
+}
+
 namespace gpulin::registry {
 
 namespace {
@@ -46,6 +50,12 @@ void add_psync_rows(Registry& r) {
   };
   row.owns_replay = explore::is_psync_replay;
   row.replay = replay_psync_row;
+  // The stepper: the heap's shared regions, then its named ones (HostPsyncHeap).
+  row.draw_js = drawings::psync_draw_js;
+  row.state_layout = [](const std::string& schedule) {
+    return fmt::format(R"({{"regions":["nodes","insert_buffers","delete_table","new_keys","out","scratch"],"r":{}}})",
+                       explore::parse_psync_replay_string(schedule).config.r);
+  };
   row.survey = {{"", {}, 10000, true}};
   row.stress = cli::stress_psync;
   row.stress_params = cli::psync_stress_params();
