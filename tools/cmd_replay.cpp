@@ -62,7 +62,7 @@ int replay(std::string schedule, uint64_t max_points, const std::string& render,
     if (!render.empty()) {
       try {
         fmt::print(stderr, "page: {}\n", write_timeline_page(*r.history, render, "gpulin replay: " + r.history->source,
-                                                          {}, {}, 20, "", page_marks(r.run.marks)));
+                                                          {}, {}, 20, "", page_marks(r.run.marks), schedule));
       } catch (const std::exception& e) {
         fmt::print(stderr, "gpulin replay: no page: {}\n", e.what());
       }

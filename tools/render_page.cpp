@@ -23,7 +23,8 @@ void write_page_file(const std::string& path, const std::string& page) {
 
 std::string write_timeline_page(const History& h, const std::string& path, const std::string& title,
                                 std::optional<uint64_t> from, std::optional<uint64_t> to, double search_seconds,
-                                const std::string& note, std::vector<render::RunMark> marks) {
+                                const std::string& note, std::vector<render::RunMark> marks,
+                                const std::optional<std::string>& schedule) {
   render::TimelineOptions o;
   o.search_seconds = search_seconds;
   const render::Timeline tl = render::build_timeline(h, o);
@@ -33,7 +34,7 @@ std::string write_timeline_page(const History& h, const std::string& path, const
   page.from = from;
   page.to = to;
   page.marks = std::move(marks);
-  add_stepper(schedule_of(h), page);
+  add_stepper(schedule ? schedule : schedule_of(h), page);
   write_page_file(path, render::timeline_page(h, tl, page));
   return fmt::format("{}: {} ({}); {} operations, {} points{}{}", path, to_string(tl.verdict), tl.method, h.ops.size(),
                      tl.points.size(),

@@ -122,9 +122,9 @@ explored_schedule() {  # NAME ARGS...: the schedule of explore's first failure
   [ -n "$f" ] || fail "explore found no failure of $name $* (see $out/step-$name.log)"
   schedule_of "$f"
 }
-for spec in "gheap-bu --mutant maxima-in-merged --k 2" "slab-map --mutant insert-no-reread" \
-    "slab-multimap --variant paper" "psync --mutant no-barrier" "bucket-heap --variant paper" \
-    "merge --mutant window-overrun" "counter-array --mutant lost-update"; do
+for spec in "gheap-bu --mutant maxima-in-merged --k 2" "slab-map --mutant slab-insert-no-reread" \
+    "slab-multimap --variant paper" "psync --mutant psync-no-barrier" "bucket-heap --variant paper" \
+    "merge --mutant merge-window-overrun" "counter-array --mutant lost-update"; do
   name=${spec%% *}
   # shellcheck disable=SC2086
   s=$(explored_schedule $spec) || exit 1
@@ -136,11 +136,11 @@ done
 dom=$(timeout 120 "$browser" "${flags[@]}" --dump-dom "file://$out/gpu.html#selftest-stepper" 2>/dev/null)
 echo "$dom" | grep -q 'SELFTEST-STEPPER {[^<]*no_stepper' || fail "the GPU history's page does not say it has no stepper"
 
-# 5. 10 000 scheduling points: the lost-update counters, unshrunk (4 actors of 400
+# 5. 10 000 scheduling points: the lost-update counters, unshrunk (6 actors of 800
 # calls: the whole run). The page's size and a step's time are printed; the bound is
 # a guard against per-step work growing with the run (decoding from the start, a
 # whole copy per step), not a frame rate.
-"$gpulin" explore --structure counter-array --mutant lost-update --actors 4 --ops 400 --no-shrink --seed 1 \
+"$gpulin" explore --structure counter-array --mutant lost-update --actors 6 --ops 800 --no-shrink --seed 1 \
   --out "$out/step-big" >"$out/step-big.log" 2>&1
 s=$(schedule_of "$(ls "$out"/step-big/*.schedule | head -1)")
 "$gpulin" replay --schedule "$s" --render "$out/step-big.html" >/dev/null 2>"$out/step-big-replay.log"

@@ -6,7 +6,10 @@
 // is refused.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -45,16 +48,17 @@ struct Case {
 const std::vector<Case> kCases = {
     {"gheap-td", "paper", "none", {{"actors", "3"}, {"ops", "3"}}},
     {"gheap-bu", "fixed", "maxima-in-merged", {{"k", "2"}}},
-    {"slab-map", "", "insert-no-reread", {}},
+    {"slab-map", "", "slab-insert-no-reread", {}},
     {"slab-multimap", "paper", "none", {}},
-    {"psync", "", "no-barrier", {}},
+    {"psync", "", "psync-no-barrier", {}},
     {"bucket-heap", "paper", "none", {}},
-    {"merge", "", "window-overrun", {}},
+    {"merge", "", "merge-window-overrun", {}},
     {"counter-array", "", "lost-update", {}},
 };
 
 TEST(ReplayStates, AStoppedReplayHasTheWordsOfTheFullReplayAtItsPoint) {
   for (const Case& c : kCases) {
+    SCOPED_TRACE(c.structure);
     const std::string schedule = failing_schedule(c.structure, c.variant, c.mutant, c.params);
     if (schedule.empty()) continue;
     const StructureRow* row = gpulin::registry::structures().owner_of_replay(schedule);
