@@ -36,7 +36,7 @@ void PointObserver::take_state(uint32_t actor, const HostRecorder* recorder) {
   for (const memory::GuardedRange& r : regions_) {
     const size_t at = now.size();
     now.resize(at + (r.bytes + 3) / 4, 0);
-    std::memcpy(now.data() + at, r.at, r.bytes);
+    if (r.bytes) std::memcpy(now.data() + at, r.at, r.bytes);  // an empty input may have no address
   }
   const size_t p = states_.size();
   if (p % states_.keyframe_every == 0) states_.keyframes.push_back(now);

@@ -14,7 +14,7 @@
   while (shown < Math.min(cap, last + 1)) shown = shown * 2 + 1;
   shown = Math.min(cap, shown, 63);
   const levels = Math.floor(Math.log2(shown)) + 1, BW = Math.max(70, 16 + 22 * k), BH = 38;
-  const width = Math.max(640, (1 << (levels - 1)) * (BW + 8) + 20), height = levels * (BH + 26) + 50;
+  const width = Math.max(780, (1 << (levels - 1)) * (BW + 8) + 20), height = levels * (BH + 26) + 50;
   let s = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">`;
   const pos = i => { const d = Math.floor(Math.log2(i)), n = 1 << d, j = i - n;
     return [10 + (j + 0.5) * (width - 20) / n, 10 + d * (BH + 26)]; };
