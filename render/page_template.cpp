@@ -338,7 +338,9 @@ function holdersAt(t) {
   for (const o of ops) for (const h of o.holds) if (h.acq <= t && (h.rel < 0 || h.rel > t)) m[h.node] = D.actors[o.lane];
   return m;
 }
-function stepTo(p) {
+// `follow`: pan the timeline to the cursor when it is out of view (not when the page
+// opens without a point: it opens on the failure, as without a stepper).
+function stepTo(p, follow = true) {
   if (!ST) return;
   p = Math.max(0, Math.min(STN - 1, p));
   stepAt = p;
@@ -352,7 +354,7 @@ function stepTo(p) {
   document.getElementById("s_range").value = p;
   text("s_pos", "point " + p + " of " + (STN - 1) + (p === STN - 1 ? " (the run's end: " + ST.outcome + ")" : ", actor " + ST.actor[p] + " at it") +
     ", " + stepEv[p] + " events recorded");
-  if (t < view.t0 || t > view.t1) { const half = (view.t1 - view.t0) / 2; view.t0 = t - half; view.t1 = t + half; }
+  if (follow && (t < view.t0 || t > view.t1)) { const half = (view.t1 - view.t0) / 2; view.t0 = t - half; view.t1 = t + half; }
   draw();
   if (!location.hash.startsWith("#selftest")) history.replaceState(null, "", "#point=" + p);
 }
@@ -407,8 +409,9 @@ if (ST) {
 const hashArgs = new URLSearchParams(location.hash.slice(1));
 window.addEventListener("resize", resize);
 resize();
-if (ST) stepTo(hashArgs.has("point") ? Number(hashArgs.get("point")) : 0);
 if (D.window.length || D.failing >= 0) document.getElementById("gofail").onclick();
+// After the failure's zoom: a point asked for outside it pans the view to the cursor.
+if (ST) stepTo(hashArgs.has("point") ? Number(hashArgs.get("point")) : 0, hashArgs.has("point"));
 // For tests: the page's state and a way to click an operation by index.
 window.gpulin = {ops: ops.length, points: D.points.length, window: D.window.length, lanes: lanes.length, marks: marks.length,
   select, selected: () => selected, details: () => details.textContent};

@@ -214,7 +214,10 @@ RunResult Simulator::run(uint32_t actors, const Body& body, Strategy& strategy, 
   strategy.end_run(result.picks.size());
   // The run's last state, once it is over (it throws StoppedAtState where that is
   // the state asked for).
-  if (PointObserver* o = std::exchange(observer_, nullptr)) o->end(running_, recorder_, to_string(result.outcome));
+  if (PointObserver* o = std::exchange(observer_, nullptr)) {
+    const memory::LiftedGuard lifted = lift_guard();  // the observer reads the words directly
+    o->end(running_, recorder_, to_string(result.outcome));
+  }
   return result;
 }
 

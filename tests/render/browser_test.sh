@@ -111,12 +111,13 @@ schedule_of() { grep -v '^#' "$1" | head -1; }
 stepper_check gheap-td "$(schedule_of "${hist%.jsonl}.schedule")" "$out/paper.html"
 timeout 120 "$browser" "${flags[@]}" --window-size=1400,1000 --screenshot="$out/stepper.png" \
   "file://$out/paper.html#point=40" >/dev/null 2>&1
-# Every other structure: a replay's page (a planted bug's failure, found and shrunk by
-# explore; the merge's page has no history, its stepper all the same).
+# Every other structure: a replay's page (a planted bug's failure as explore found it,
+# unshrunk: a longer run to step through; the merge's page has no history, its
+# stepper all the same).
 explored_schedule() {  # NAME ARGS...: the schedule of explore's first failure
   local name=$1; shift
   rm -rf "$out/step-$name"
-  "$gpulin" explore --structure "$name" "$@" --seed 1 --out "$out/step-$name" >"$out/step-$name.log" 2>&1
+  "$gpulin" explore --structure "$name" "$@" --seed 1 --no-shrink --out "$out/step-$name" >"$out/step-$name.log" 2>&1
   local f
   f=$(ls "$out/step-$name"/*.schedule 2>/dev/null | head -1)
   [ -n "$f" ] || fail "explore found no failure of $name $* (see $out/step-$name.log)"
