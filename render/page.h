@@ -13,6 +13,7 @@
 
 #include "histories/history.h"
 #include "render/timeline.h"
+#include "sim/point_states.h"  // plain data (the simulator's run is not linked)
 
 namespace gpulin::render {
 
@@ -28,21 +29,40 @@ struct RunMark {
   std::string text;
 };
 
+// The stepper beside the timeline (docs/architecture.md, "The stepper"): a
+// simulated run's shared words at each scheduling point and the structure's
+// drawing of them (its registry row's draw_js and state layout).
+struct Stepper {
+  std::string draw_js;      // a JavaScript function (S) => SVG markup
+  std::string layout_json;  // a JSON object: "regions" (names) and what the drawing needs
+  sim::PointStates states;
+};
+
 struct PageOptions {
   std::string title;
   std::string note;  // shown above the checker's message (what else found this run failing)
   // Only what overlaps [from, to] (tickets) is drawn; the checks ran on everything.
   std::optional<uint64_t> from, to;
   std::vector<RunMark> marks;
+  std::optional<Stepper> stepper;
+  std::string no_stepper;  // without one: why (one line on the page)
 };
 
 // The page's data: {"title", "note", "model", "rule", "verdict", "method", "message", "notes",
 // "actors": [id], "ops": [[id, lane, f, args, res|null, inv, ret|-1]], "holds": [[op,
 // node, acq, rel|-1]], "points": [[op, t, state]], "window": [op], "prefix": [op],
 // "failing": op|-1, "fail_t": where the rule's replay fails|-1, "marks": [[race 0|1, op|-1, t, op|-1, t,
-// text]] (both ops drawn ones), "total_ops", "t0"} - op references index "ops", times are
+// text]] (both ops drawn ones), "total_ops", "t0", "stepper": null or stepper_json's object,
+// "no_stepper": why not} - op references index "ops", times are
 // tickets less t0 (so they stay exact in JavaScript's doubles).
 std::string page_json(const History& h, const Timeline& tl, const PageOptions& o);
+
+// The stepper's data: {"draw": source, "layout": {...}, "regions": [words], "every": K,
+// "keys": [[words]] (states 0, K, 2K, ...; a run of n equal words as -n, v), "nchg": [changes of state p against p - 1,
+// p >= 1], "chg": [word, value, ...], "actor": [per state], "ev": [history events
+// recorded by each state, less the state before's], "outcome"}: decoded lazily by
+// the page, a state from its keyframe and the changes after it.
+std::string stepper_json(const Stepper& s);
 
 // The whole page, with page_json embedded.
 std::string timeline_page(const History& h, const Timeline& tl, const PageOptions& o);

@@ -136,7 +136,11 @@ std::string page_json(const History& h, const Timeline& tl, const PageOptions& o
     j += ']';
     first = false;
   }
-  j += "]}";
+  j += "],\"stepper\":";
+  j += o.stepper ? stepper_json(*o.stepper) : "null";
+  j += ",\"no_stepper\":";
+  str(j, o.no_stepper);
+  j += '}';
   return j;
 }
 

@@ -25,6 +25,9 @@ canvas { display: block; width: 100%; cursor: grab; }
   max-width: 520px; white-space: pre-wrap; font: 12px ui-monospace, monospace; display: none; }
 #details { padding: 8px 12px; border-top: 1px solid #ccc; font: 12px ui-monospace, monospace; white-space: pre-wrap; min-height: 4em; }
 .legend span { display: inline-block; margin-right: 10px; }
+#stepper { border-top: 1px solid #ccc; padding: 4px 12px; } #stepbar { display: flex; gap: 4px; align-items: center; }
+#s_range { flex: 1; } #s_pos { font: 12px ui-monospace, monospace; min-width: 34em; } .hint { color: #666; font-size: 11px; }
+#state { overflow-x: auto; } #state svg { font: 11px ui-monospace, monospace; } #nostepper { padding: 2px 12px; color: #666; }
 .sw { display: inline-block; width: 12px; height: 10px; vertical-align: middle; margin-right: 3px; }
 </style></head><body>
 <header><h1 id="title"></h1>
@@ -40,6 +43,16 @@ canvas { display: block; width: 100%; cursor: grab; }
 <div id="bar"><button id="fit">fit</button><button id="gofail">go to the failure</button>
 <span>wheel: zoom, drag: pan, click an operation for its details</span></div>
 <div id="wrap"><canvas id="c"></canvas><div id="tip"></div></div>
+<div id="stepper" hidden><div id="stepbar"><button id="s_first" title="Home">|&lt;</button>
+<button id="s_lpprev" title="L">&lt; lp</button><button id="s_opprev" title="shift+left">&lt; op</button>
+<button id="s_prev" title="left">&lt;</button><button id="s_next" title="right">&gt;</button>
+<button id="s_opnext" title="shift+right">op &gt;</button><button id="s_lpnext" title="l">lp &gt;</button>
+<button id="s_last" title="End">&gt;|</button><button id="s_fail" title="f">failure</button>
+<input id="s_range" type="range" min="0" value="0"> <span id="s_pos"></span></div>
+<div class="hint">Step through the run: left/right a scheduling point, shift+left/right to an operation's invocation or
+response, l / L the next / previous linearization point, f the failure, Home / End; page.html#point=N opens at point N.</div>
+<div id="state"></div></div>
+<div id="nostepper"></div>
 <div id="details">Click an operation.</div>
 <script id="data" type="application/json">)HTML";
 
@@ -194,6 +207,7 @@ function draw() {
     ctx.moveTo(px - 5, py - 5); ctx.lineTo(px + 5, py + 5); ctx.moveTo(px + 5, py - 5); ctx.lineTo(px - 5, py + 5); ctx.stroke();
     ctx.lineWidth = 1;
   }
+  drawCursor();
 }
 // A lane with more ops in view than pixels across: each colour's coverage of every
 // pixel column (difference arrays, so a long op costs as little as a short one),
@@ -273,9 +287,131 @@ document.getElementById("gofail").onclick = () => {
   for (const i of w) { a = Math.min(a, ops[i].inv); b = Math.max(b, end(ops[i])); }
   zoomTo(a, b); if (D.failing >= 0) select(D.failing);
 };
+// The stepper (docs/architecture.md, "The stepper"): a simulated run's shared words
+// at each scheduling point, decoded lazily (a state from its keyframe and the changes
+// after it, or from the state shown when it is a few steps before), drawn by the
+// structure's own function (its registry row's draw_js), the timeline's cursor at
+// the history events recorded by then.
+const ST = D.stepper;
+let stepAt = -1;
+const STN = ST ? ST.actor.length : 0;
+const stepEv = new Float64Array(STN), chgOff = new Uint32Array(STN + 1), regionOff = [];
+let stepWords = null, wordsAt = -1, drawState = null, opMarks = [], lpMarks = [];
+if (ST) {
+  for (let p = 0, e = 0; p < STN; ++p) { e += ST.ev[p]; stepEv[p] = e; }
+  for (let p = 1; p < STN; ++p) chgOff[p] = chgOff[p - 1] + ST.nchg[p - 1];
+  for (let i = 0, o = 0; i < ST.regions.length; o += ST.regions[i++]) regionOff.push(o);
+  drawState = Function('"use strict"; return (' + ST.draw + "\n);")();
+  for (const o of ops) { opMarks.push(o.inv); if (o.ret >= 0) opMarks.push(o.ret); }
+  for (const p of D.points) lpMarks.push(p[1]);
+  opMarks.sort((a, b) => a - b); lpMarks.sort((a, b) => a - b);
+}
+// Where state p sits on the timeline: after the events recorded by then.
+const cursorT = p => stepEv[p] + 0.5 - T0;
+// Keyframe k's words: runs of equal words come as -n, v.
+function keyframe(k) {
+  const src = ST.keys[k], w = new Uint32Array(regionOff.length ? regionOff[regionOff.length - 1] + ST.regions[ST.regions.length - 1] : 0);
+  for (let i = 0, o = 0; i < src.length; ++i) {
+    if (src[i] < 0) { w.fill(src[i + 1], o, o - src[i]); o -= src[i]; ++i; } else w[o++] = src[i];
+  }
+  return w;
+}
+function wordsOf(p) {
+  const K = ST.every;
+  let from;
+  if (wordsAt >= 0 && p >= wordsAt && p - wordsAt <= K) from = wordsAt;
+  else { from = Math.floor(p / K) * K; stepWords = keyframe(from / K); }
+  for (let q = from + 1; q <= p; ++q)
+    for (let i = chgOff[q - 1]; i < chgOff[q]; ++i) stepWords[ST.chg[2 * i]] = ST.chg[2 * i + 1];
+  wordsAt = p;
+  return stepWords;
+}
+// FNV-1a over the words' bytes: what gpulin replay --state-at prints.
+function digest(w) {
+  let h = 2166136261;
+  for (const v of w) for (let b = 0; b < 4; ++b) h = Math.imul(h ^ ((v >>> (8 * b)) & 255), 16777619) >>> 0;
+  return h.toString(16).padStart(8, "0");
+}
+// Which actor holds each node at time t (the history's lock holds).
+function holdersAt(t) {
+  const m = {};
+  for (const o of ops) for (const h of o.holds) if (h.acq <= t && (h.rel < 0 || h.rel > t)) m[h.node] = D.actors[o.lane];
+  return m;
+}
+// `follow`: pan the timeline to the cursor when it is out of view (not when the page
+// opens without a point: it opens on the failure, as without a stepper).
+function stepTo(p, follow = true) {
+  if (!ST) return;
+  p = Math.max(0, Math.min(STN - 1, p));
+  stepAt = p;
+  const w = wordsOf(p), r = {};
+  (ST.layout.regions || []).forEach((name, i) => { if (i < ST.regions.length) r[name] = w.subarray(regionOff[i], regionOff[i] + ST.regions[i]); });
+  const t = cursorT(p);
+  let svg;
+  try { svg = drawState({layout: ST.layout, words: w, r, point: p, actor: ST.actor[p], events: stepEv[p], holders: holdersAt(t)}); }
+  catch (e) { svg = "<pre>drawing failed: " + String(e).replace(/</g, "&lt;") + "</pre>"; }
+  document.getElementById("state").innerHTML = svg;
+  document.getElementById("s_range").value = p;
+  text("s_pos", "point " + p + " of " + (STN - 1) + (p === STN - 1 ? " (the run's end: " + ST.outcome + ")" : ", actor " + ST.actor[p] + " at it") +
+    ", " + stepEv[p] + " events recorded");
+  if (follow && (t < view.t0 || t > view.t1)) { const half = (view.t1 - view.t0) / 2; view.t0 = t - half; view.t1 = t + half; }
+  draw();
+  if (!location.hash.startsWith("#selftest")) history.replaceState(null, "", "#point=" + p);
+}
+function drawCursor() {
+  if (stepAt < 0) return;
+  const px = x(cursorT(stepAt));
+  ctx.strokeStyle = "#1f5fd1"; ctx.lineWidth = 2; ctx.beginPath(); ctx.moveTo(px, TOP - 8); ctx.lineTo(px, H); ctx.stroke(); ctx.lineWidth = 1;
+}
+// The first state past time t (right after the event there); the last when none.
+function firstPast(t) {
+  let lo = 0, hi = STN - 1;
+  while (lo < hi) { const m = (lo + hi) >> 1; if (cursorT(m) > t) hi = m; else lo = m + 1; }
+  return lo;
+}
+// To the next mark (an invocation or response, a linearization point) after the
+// cursor, or back to the one before the state before it.
+function toMark(marks, dir) {
+  if (dir > 0) {
+    const t = cursorT(stepAt);
+    const b = marks.find(m => m > t);
+    if (b !== undefined) stepTo(firstPast(b));
+    return;
+  }
+  if (stepAt <= 0) return;
+  const t = cursorT(stepAt - 1);
+  let b;
+  for (const m of marks) if (m < t) b = m; else break;
+  stepTo(b === undefined ? 0 : firstPast(b));
+}
+function toFailure() {
+  if (D.fail_t >= 0) return stepTo(firstPast(D.fail_t));
+  if (D.failing >= 0) { const o = ops[D.failing]; return stepTo(firstPast(o.ret >= 0 ? o.ret : o.inv)); }
+  if (ST.outcome !== "completed") stepTo(STN - 1);
+}
+const stepKeys = {ArrowRight: e => e.shiftKey ? toMark(opMarks, 1) : stepTo(stepAt + 1),
+  ArrowLeft: e => e.shiftKey ? toMark(opMarks, -1) : stepTo(stepAt - 1),
+  l: () => toMark(lpMarks, 1), L: () => toMark(lpMarks, -1), f: () => toFailure(), Home: () => stepTo(0), End: () => stepTo(STN - 1)};
+if (ST) {
+  document.getElementById("stepper").hidden = false;
+  const range = document.getElementById("s_range");
+  range.max = STN - 1; range.oninput = () => stepTo(Number(range.value));
+  const on = (id, f) => { document.getElementById(id).onclick = f; };
+  on("s_first", () => stepTo(0)); on("s_last", () => stepTo(STN - 1)); on("s_prev", () => stepTo(stepAt - 1));
+  on("s_next", () => stepTo(stepAt + 1)); on("s_opprev", () => toMark(opMarks, -1)); on("s_opnext", () => toMark(opMarks, 1));
+  on("s_lpprev", () => toMark(lpMarks, -1)); on("s_lpnext", () => toMark(lpMarks, 1)); on("s_fail", toFailure);
+  document.addEventListener("keydown", e => {
+    const f = stepKeys[e.key];
+    if (!f || e.ctrlKey || e.metaKey || e.altKey) return;
+    e.preventDefault(); f(e);
+  });
+} else text("nostepper", D.no_stepper);
+const hashArgs = new URLSearchParams(location.hash.slice(1));
 window.addEventListener("resize", resize);
 resize();
 if (D.window.length || D.failing >= 0) document.getElementById("gofail").onclick();
+// After the failure's zoom: a point asked for outside it pans the view to the cursor.
+if (ST) stepTo(hashArgs.has("point") ? Number(hashArgs.get("point")) : 0, hashArgs.has("point"));
 // For tests: the page's state and a way to click an operation by index.
 window.gpulin = {ops: ops.length, points: D.points.length, window: D.window.length, lanes: lanes.length, marks: marks.length,
   select, selected: () => selected, details: () => details.textContent};
@@ -314,6 +450,46 @@ if (location.hash === "#selftest") {
   document.body.appendChild(out);
   // The scripts have run: without them --dump-dom returns kilobytes, not the data
   // embedded above (tens of megabytes for a large history, slow to serialise).
+  for (const e of document.querySelectorAll("script")) e.remove();
+}
+// page.html#selftest-stepper[&point=N]: the stepper checks itself as a user would -
+// keys pressed on the page (forward, back, by operation, by linearization point, to
+// the failure and the end, and a jump then a step back) - and writes each state it
+// lands on and its words' digest ("LANDED label point digest"), which
+// tests/render/browser_test.sh compares with `gpulin replay --state-at` (a fresh
+// replay stopped there), and the time a step takes.
+if (hashArgs.has("selftest-stepper")) {
+  const lines = [];
+  const land = label => lines.push("LANDED " + label + " " + stepAt + " " + digest(wordsOf(stepAt)));
+  const key = (k, shift) => document.dispatchEvent(new KeyboardEvent("keydown", {key: k, shiftKey: !!shift, bubbles: true}));
+  const r = {states: STN, opened_at: stepAt, drawn: false};
+  if (ST) {
+    land("opened");
+    key("Home");
+    const fwd = Math.min(STN - 1, Number(hashArgs.get("steps") || 200)), back = Math.floor(fwd / 3) + 1;
+    let t = performance.now();
+    for (let i = 0; i < fwd; ++i) key("ArrowRight");
+    r.forward_step_ms = (performance.now() - t) / Math.max(1, fwd);
+    land("forward");
+    t = performance.now();
+    for (let i = 0; i < back; ++i) key("ArrowLeft");
+    r.back_step_ms = (performance.now() - t) / back;
+    land("back");
+    key("ArrowRight", true); land("next-op");
+    key("ArrowRight", true); key("ArrowLeft", true); land("prev-op");
+    key("l"); land("next-lp");
+    key("l"); key("L"); land("prev-lp");
+    key("f"); land("failure");
+    key("End"); land("end");
+    stepTo(Math.floor(STN * 0.61)); key("ArrowLeft"); land("jump-back");
+    const svg = document.querySelector("#state svg");
+    r.drawn = !!svg && svg.childElementCount > 0;
+    r.step_ms = Math.max(r.forward_step_ms, r.back_step_ms).toFixed(3);
+  } else r.no_stepper = D.no_stepper;
+  const out = document.createElement("pre");
+  out.id = "selftest";
+  out.textContent = "SELFTEST-STEPPER " + JSON.stringify(r) + "\n" + lines.join("\n");
+  document.body.appendChild(out);
   for (const e of document.querySelectorAll("script")) e.remove();
 }
 </script></body></html>

@@ -72,10 +72,13 @@ class SimContext {
   // A block actor of `threads` threads.
   SimContext(Simulator& sim, uint32_t actor, HostRecorder* recorder, uint32_t threads)
       : sim_(sim), actor_(actor), rec_(recorder), threads_(threads),
-        phases_(std::in_place, sim, actor, threads) {}
+        phases_(std::in_place, sim, actor, threads) {
+    sim_.uses_recorder(recorder);
+  }
   // A warp actor.
   SimContext(Simulator& sim, uint32_t actor, HostRecorder* recorder, WarpPlace place)
       : sim_(sim), actor_(actor), rec_(recorder), threads_(32), place_(place) {
+    sim_.uses_recorder(recorder);
     if (memory::ModelMemory* m = sim_.memory()) m->place(actor_, {static_cast<uint32_t>(place.block), 0});
     if (place.shared) place.shared->lanes().attach(actor, place.warp);
   }

@@ -10,6 +10,7 @@
 
 #include "sim/asan_fiber_switch.h"
 #include "sim/memory/model_memory.h"
+#include "sim/point_observer.h"
 
 namespace gpulin::sim {
 
@@ -117,6 +118,10 @@ RunResult Simulator::run(uint32_t actors, const Body& body, Strategy& strategy, 
   steady_before_ = 0;  // no promise carried over from another run
   max_points_ = max_points;
   points_ = 0;
+  observer_ = PointObserver::installed();
+  check_from_ = observer_ ? 0 : max_points;
+  recorder_ = nullptr;
+  if (observer_) observer_->begin(shared_regions_, named_regions_);
   parked_ = 0;
   in_flight_ = 0;
   stopped_ = false;
@@ -172,6 +177,7 @@ RunResult Simulator::run(uint32_t actors, const Body& body, Strategy& strategy, 
     // The strategy threw outside any fiber (a strict replay's first pick): the
     // fibers go now, while `body` and `result` still exist.
     stopped_ = true;
+    observer_ = nullptr;
     impl_->unwind_all();
     impl_->actors.clear();
     result_ = nullptr;
@@ -202,9 +208,16 @@ RunResult Simulator::run(uint32_t actors, const Body& body, Strategy& strategy, 
       strategy.end_run(result.picks.size());
     } catch (...) {  // the run's error is the one reported
     }
+    observer_ = nullptr;
     std::rethrow_exception(std::exchange(error_, nullptr));
   }
   strategy.end_run(result.picks.size());
+  // The run's last state, once it is over (it throws StoppedAtState where that is
+  // the state asked for).
+  if (PointObserver* o = std::exchange(observer_, nullptr)) {
+    const memory::LiftedGuard lifted = lift_guard();  // the observer reads the words directly
+    o->end(running_, recorder_, to_string(result.outcome));
+  }
   return result;
 }
 
@@ -269,6 +282,14 @@ void Simulator::pick_at_point() {
 void Simulator::suspend(uint32_t me) {
   impl_->yield(me);
   if (stopped_ && std::uncaught_exceptions() == 0) throw RunStopped{};
+}
+
+void Simulator::checked_point() {
+  if (observer_) {
+    const memory::LiftedGuard lifted = lift_guard();  // the observer reads the words directly
+    observer_->at_point(running_, recorder_);
+  }
+  if (points_ > max_points_) out_of_points();
 }
 
 void Simulator::out_of_points() {

@@ -20,6 +20,10 @@
 #include "sim/strategy.h"
 #include "sim/trace/event_log.h"
 
+namespace gpulin {
+class HostRecorder;
+}
+
 namespace gpulin::sim {
 
 // Race: under the ptx memory mode, two conflicting accesses no causality orders
@@ -42,6 +46,8 @@ struct RunResult {
   // Under ptx: the stale reads and the race, for the run's page (ModelMemory::marks).
   std::vector<memory::ModelMemory::Mark> marks;
 };
+
+class PointObserver;
 
 class Simulator {
  public:
@@ -77,8 +83,10 @@ class Simulator {
   // Called from inside an actor (through the execution context), at every shared
   // access: inline, since most points have nothing to decide or keep the actor.
   void point() {
-    if (++points_ > max_points_) [[unlikely]]
-      out_of_points();
+    // One compare for both rare cases: past the point budget, or observed
+    // (sim/point_observer.h: then every point is past check_from_ = 0).
+    if (++points_ > check_from_) [[unlikely]]
+      checked_point();
     if (several(runnable_)) {
       if (!kept_promised_pick()) pick_at_point();
     } else if (log_) [[unlikely]] {
@@ -133,6 +141,11 @@ class Simulator {
   // (memory/direct_access_guard.h).
   memory::LiftedGuard lift_guard() { return memory::LiftedGuard(model_ ? &model_->guard() : nullptr); }
   uint32_t current() const { return running_; }
+  // The recorder the run's contexts append to: an observer (sim/point_observer.h)
+  // counts its events at each point.
+  void uses_recorder(const HostRecorder* r) {
+    if (r) recorder_ = r;
+  }
   // The memory the actors share (a structure's arrays: locks, batches, slabs,
   // counters), as the runner laid it out: under the ptx memory mode, in a build with
   // AddressSanitizer, every byte of it is guarded during each run
@@ -166,6 +179,7 @@ class Simulator {
     return true;
   }
   [[gnu::cold]] void out_of_points();
+  [[gnu::cold]] void checked_point();
   [[gnu::noinline]] void suspend(uint32_t me);  // a fiber switch: kept out of the paths that rarely take it
   void stop(Outcome o, std::string message);
 
@@ -180,6 +194,9 @@ class Simulator {
   int64_t in_flight_ = 0;
   uint64_t points_ = 0;
   uint64_t max_points_ = 0;
+  uint64_t check_from_ = 0;  // max_points_, or 0 while observed
+  PointObserver* observer_ = nullptr;
+  const HostRecorder* recorder_ = nullptr;  // the run's, for an observer (SimContext names it)
   Strategy* strategy_ = nullptr;
   RunResult* result_ = nullptr;
   bool stopped_ = false;

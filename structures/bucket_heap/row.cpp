@@ -7,6 +7,10 @@
 #include "structures/bucket_heap/gpu/bucket_stress_command.h"
 #include "tools/registry/stress_args.h"
 
+namespace gpulin::drawings {
+extern const char bucket_heap_draw_js[];  // draw.js (structures/CMakeLists.txt, gpulin_embed_drawing)
+}
+
 namespace gpulin::registry {
 
 namespace {
@@ -46,6 +50,12 @@ void add_bucket_rows(Registry& r) {
   };
   row.owns_replay = explore::is_bucket_replay;
   row.replay = replay_bucket_row;
+  // The stepper: the levels' regions (bucket_run.cpp) and the heap's d.
+  row.draw_js = drawings::bucket_heap_draw_js;
+  row.state_layout = [](const std::string& schedule) {
+    return fmt::format(R"({{"regions":["buckets","signals","bucket_n","signal_n","done","threshold"],"d":{},"del":{}}})",
+                       explore::parse_bucket_replay_string(schedule).config.d, bucket_heap::kDel);
+  };
   row.survey = {{"fixed", {}, 10000, true}, {"paper", {}, 10000, false}};
   row.stress = cli::stress_bucket;
   row.stress_params = cli::bucket_stress_params();

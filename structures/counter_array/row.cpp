@@ -7,6 +7,10 @@
 #include "tools/registry/op_structure_row.h"
 #include "tools/registry/registry.h"
 
+namespace gpulin::drawings {
+extern const char counter_array_draw_js[];  // draw.js (structures/CMakeLists.txt, gpulin_embed_drawing)
+}
+
 namespace gpulin::registry {
 
 namespace {
@@ -67,6 +71,9 @@ void add_counter_array_rows(Registry& r) {
                 {"amount", "an add adds 1 to N", "3", 1, 1000}};
   row.survey = {{"", {}, 10000, true}};
   spec.make = counters;
+  // The stepper: the instance's shared() regions, in order.
+  row.draw_js = drawings::counter_array_draw_js;
+  row.state_layout = [](const std::string&) { return std::string(R"({"regions":["locks","values"]})"); };
   r.add(op_structure_row(std::move(spec)));
 }
 

@@ -8,6 +8,10 @@
 #include "structures/gheap/gpu/heap_stress_command.h"
 #include "tools/registry/stress_args.h"
 
+namespace gpulin::drawings {
+extern const char gheap_draw_js[];  // draw.js (structures/CMakeLists.txt, gpulin_embed_drawing)
+}
+
 namespace gpulin::registry {
 
 namespace {
@@ -78,6 +82,12 @@ StructureRow heap_row(gheap::Flavor flavor) {
   row.stress = cli::stress_heap;
   row.stress_params = cli::heap_stress_params();
   row.multi_gpu = true;  // one heap a GPU
+  // The stepper: the runner's regions (heap_run.cpp) and the node capacity.
+  row.draw_js = drawings::gheap_draw_js;
+  row.state_layout = [](const std::string& schedule) {
+    return fmt::format(R"({{"regions":["state","keys","lastelem","psize","pbuffer"],"k":{}}})",
+                       explore::parse_replay_string(schedule).config.k);
+  };
   return row;
 }
 

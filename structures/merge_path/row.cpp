@@ -8,6 +8,10 @@
 #include "structures/merge_path/sim/merge_run.h"
 #include "tools/registry/registry.h"
 
+namespace gpulin::drawings {
+extern const char merge_path_draw_js[];  // draw.js (structures/CMakeLists.txt, gpulin_embed_drawing)
+}
+
 namespace gpulin::registry {
 
 namespace {
@@ -49,6 +53,15 @@ void add_merge_rows(Registry& r) {
   row.title = [](const Selection& s) { return fmt::format("merge blocks<={} len<={}", s.num("blocks"), s.num("len")); };
   row.owns_replay = explore::is_merge_replay;
   row.replay = replay_merge_row;
+  // The stepper: the scratch (shared), then the inputs and the output (merge_sim.h).
+  row.draw_js = drawings::merge_path_draw_js;
+  row.state_layout = [](const std::string& schedule) {
+    const explore::MergeReplayInput in = explore::parse_merge_replay_string(schedule);
+    const size_t na = in.program.a.size(), nb = in.program.b.size();
+    return fmt::format(R"({{"regions":["scratch","a","b","c"],"na":{},"nb":{},"tile":{},"windows":{}}})", na, nb,
+                       explore::ExploreMergePolicy::tile,
+                       merge_path::window_count<explore::ExploreMergePolicy>(na, nb));
+  };
   row.survey = {{"", {}, 10000, true}};
   r.add(std::move(row));
 }

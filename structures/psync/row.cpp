@@ -2,10 +2,15 @@
 // level, barrier-synchronised delete-insert cycles (sim/ and gpu/ beside this file).
 #include <fmt/core.h>
 
+#include "structures/psync/psync_tasks.h"
 #include "structures/psync/sim/psync_explore.h"
 #include "tools/registry/registry.h"
 #include "structures/psync/gpu/psync_stress_command.h"
 #include "tools/registry/stress_args.h"
+
+namespace gpulin::drawings {
+extern const char psync_draw_js[];  // draw.js (structures/CMakeLists.txt, gpulin_embed_drawing)
+}
 
 namespace gpulin::registry {
 
@@ -46,6 +51,14 @@ void add_psync_rows(Registry& r) {
   };
   row.owns_replay = explore::is_psync_replay;
   row.replay = replay_psync_row;
+  // The stepper: the heap's shared regions, then its named ones (HostPsyncHeap) and
+  // the controller's plan (psync_run.cpp, SimRun::publish_plan).
+  row.draw_js = drawings::psync_draw_js;
+  row.state_layout = [](const std::string& schedule) {
+    return fmt::format(
+        R"({{"regions":["nodes","insert_buffers","delete_table","new_keys","out","scratch","plan"],"r":{},"plan_step_words":{}}})",
+        explore::parse_psync_replay_string(schedule).config.r, 2 * psync::kMaxLevels * psync::kMaxInsertsPerLevel);
+  };
   row.survey = {{"", {}, 10000, true}};
   row.stress = cli::stress_psync;
   row.stress_params = cli::psync_stress_params();

@@ -56,11 +56,15 @@ class HostSlabHash {
   const SlabHashShape& shape() const { return shape_; }
   // The memory the warps share, as (address, bytes): the base slabs, the pool, the
   // allocator's bitmaps, the multimap's bucket versions.
+  // The base slabs and the pool from where their aligned first slab starts (not
+  // the spare words before it, which move with the vectors' addresses), so that
+  // the words of a run read alike in every process (the stepper's states).
   std::vector<std::pair<const void*, size_t>> shared_bytes() const {
-    std::vector<std::pair<const void*, size_t>> out;
-    for (const std::vector<uint32_t>* v : {&base_, &pool_, &bitmaps_, &versions_})
-      out.emplace_back(v->data(), v->size() * sizeof(uint32_t));
-    return out;
+    auto& self = const_cast<HostSlabHash&>(*this);
+    return {{aligned(self.base_), shape_.base_words() * sizeof(uint32_t)},
+            {aligned(self.pool_), shape_.pool_words() * sizeof(uint32_t)},
+            {bitmaps_.data(), bitmaps_.size() * sizeof(uint32_t)},
+            {versions_.data(), versions_.size() * sizeof(uint32_t)}};
   }
   uint32_t failures() const { return failures_; }
 

@@ -5,9 +5,14 @@
 #include <fmt/core.h>
 
 #include "structures/slab_hash/sim/slab_explore.h"
+#include "structures/slab_hash/sim/slab_run.h"
 #include "tools/registry/registry.h"
 #include "structures/slab_hash/gpu/slab_stress_command.h"
 #include "tools/registry/stress_args.h"
+
+namespace gpulin::drawings {
+extern const char slab_hash_draw_js[];  // draw.js (structures/CMakeLists.txt, gpulin_embed_drawing)
+}
 
 namespace gpulin::registry {
 
@@ -67,6 +72,15 @@ StructureRow slab_row(slab_hash::Mode mode) {
   const std::string prefix = row.name + ":";
   row.owns_replay = [prefix](const std::string& schedule) { return schedule.rfind(prefix, 0) == 0; };
   row.replay = replay_slab_row;
+  // The stepper: the table's shared regions (HostSlabHash::shared_bytes) and its shape.
+  row.draw_js = drawings::slab_hash_draw_js;
+  row.state_layout = [](const std::string& schedule) {
+    const explore::SlabConfig c = explore::parse_slab_replay_string(schedule).config;
+    const slab_hash::SlabHashShape shape = explore::sim_shape(c);
+    return fmt::format(R"({{"regions":["base","pool","bitmaps","versions"],"mode":"{}","buckets":{},"blocks_per_super":{}}})",
+                       c.mode == slab_hash::Mode::Set ? "set" : c.mode == slab_hash::Mode::Map ? "map" : "multimap",
+                       shape.buckets, shape.blocks_per_super);
+  };
   // The paper multimap fails its model (findings S1, S3): expected to fail; the
   // fixed one must pass.
   if (mode == slab_hash::Mode::Multimap)

@@ -115,6 +115,17 @@ struct StructureRow {
   std::function<int(const StressArgs& a)> stress;
   std::vector<Param> stress_params;
   bool multi_gpu = false;  // stress --gpus: several GPUs at once
+
+  // The stepper of gpulin render's page (docs/architecture.md, "The stepper"): the
+  // words of the regions the structure's runner declares shared
+  // (Simulator::set_shared_regions, then set_named_regions), taken at every
+  // scheduling point of a replay (tools/registry/replay_states.h), drawn by
+  // `draw_js`, a JavaScript function (S) => SVG markup kept beside the row
+  // (structures/NAME/draw.js, embedded at build time: gpulin_structure's DRAW). `state_layout` says what the words
+  // are for a replay string: a JSON object with "regions" (their names, in order)
+  // and whatever else the drawing needs (k, capacities). Empty: no stepper.
+  std::string draw_js;
+  std::function<std::string(const std::string& schedule)> state_layout;
 };
 
 }  // namespace gpulin::registry

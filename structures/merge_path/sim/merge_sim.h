@@ -94,6 +94,10 @@ SimMergeStats sim_merge_impl(MergeArgs<Key, Value, Comp> args, uint64_t blocks, 
   // directly (immutable: no scheduling point), the outputs written directly (each by
   // one thread, read by none during the run).
   sim.set_shared_regions({{scratch_base, scratch_bytes}});
+  // The inputs and the output, named (no access of theirs is a scheduling point):
+  // the stepper draws them (sim/point_observer.h).
+  sim.set_named_regions({sim::memory::range_of(args.a, args.na), sim::memory::range_of(args.b, args.nb),
+                         sim::memory::range_of(args.c, total)});
   uint64_t points = 0, stale = 0, outside = 0;
   for (uint64_t first = 0; first < g_count; first += per_run) {
     const uint64_t n = std::min<uint64_t>(per_run, g_count - first);

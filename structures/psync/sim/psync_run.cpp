@@ -66,6 +66,9 @@ uint32_t psync_actors(const PsyncConfig& c, const PsyncProgram& p) {
 
 namespace {
 
+constexpr uint32_t kPlanStepWords = 2 * psync::kMaxLevels * psync::kMaxInsertsPerLevel;
+constexpr uint32_t kPlanWords = 1 + 2 * kPlanStepWords;
+
 // One simulated run's shared state, and what its actors do each cycle.
 struct SimRun {
   const PsyncConfig& c;
@@ -117,6 +120,25 @@ struct SimRun {
     }
     shared.arrived[1] = shared.steps[0].arrived_end;
     shared.arrived[2] = shared.steps[1].arrived_end;
+    publish_plan();
+  }
+
+  // The plan as words the stepper draws (a named region, psync_plan_words): the
+  // cycle's next barrier, then for steps 2 and 3 each level's insert-update
+  // processes' (slot, node) in level order, kNoPlan where none.
+  static constexpr uint32_t kNoPlan = ~0u;
+  std::vector<uint32_t> plan = std::vector<uint32_t>(kPlanWords, kNoPlan);
+  void publish_plan() {
+    std::fill(plan.begin(), plan.end(), kNoPlan);
+    plan[0] = shared.barrier;
+    for (uint32_t parity = 0; parity < 2; ++parity) {
+      uint32_t at = 1 + parity * kPlanStepWords;
+      for (uint32_t i = 0; i < shared.steps[parity].levels && !shared.done; ++i)
+        for (uint32_t k = 0; k < shared.steps[parity].level[i].inserts; ++k, at += 2) {
+          plan[at] = shared.steps[parity].level[i].insert[k].slot;
+          plan[at + 1] = shared.steps[parity].level[i].insert[k].node;
+        }
+    }
   }
 
   // Every actor, cycle after cycle: the barrier after step 1, then the even
@@ -154,8 +176,12 @@ PsyncExecution execute_psync(const PsyncConfig& c, const PsyncProgram& p, sim::S
   thread_local sim::Simulator sim;
   sim.set_memory_mode(c.memory);
   sim.set_shared_regions(sim::memory::ranges_of(heap.shared_bytes()));
-  sim.set_named_regions(sim::memory::ranges_of(heap.io_bytes()));
   SimRun run{c, p, h, ctl, sim, {}, {}};
+  // The controller's plan, named too: the stepper draws where each insert-update
+  // process is going from it (SimRun::publish_plan).
+  auto named = sim::memory::ranges_of(heap.io_bytes());
+  named.push_back(sim::memory::range_of(run.plan));
+  sim.set_named_regions(std::move(named));
   sim::SimBlock block(sim, nullptr, 0, e.actors);
   // Between steps every actor waits at the barrier: the heap property must hold on
   // every node no delete-update process is working on (a process that is done
@@ -163,6 +189,7 @@ PsyncExecution execute_psync(const PsyncConfig& c, const PsyncProgram& p, sim::S
   block.set_sync_hook([&] {
     uint32_t b = run.shared.barrier++;
     if (c.mutant == psync::Mutant::NoBarrier && b == 1) b = run.shared.barrier++;  // the cycle's second barrier is gone
+    run.plan[0] = run.shared.barrier;
     if (e.invariant_failure || b > 2) return;
     std::vector<uint32_t> working(h.delete_table, h.delete_table + psync::delete_slots_for(max_nodes));
     if (auto bad = psync_heap_property(h.nodes, c.r, run.shared.arrived[b], working))

@@ -15,7 +15,6 @@ namespace {
 
 // The simulator's table: two memory blocks in two super blocks (2048 slabs), so
 // that warps share resident blocks and race on their bitmaps.
-slab_hash::SlabHashShape sim_shape(const SlabConfig& c) { return {c.buckets, 2, 1, 8, 7}; }
 
 // The run's table as a compile-time policy: every mutant and both allocators are
 // instantiated here, in the simulator's driver, and nowhere on the GPU (with the
@@ -33,6 +32,8 @@ void with_run_policy(const SlabConfig& c, F&& f) {
 }
 
 }  // namespace
+
+slab_hash::SlabHashShape sim_shape(const SlabConfig& c) { return {c.buckets, 2, 1, 8, 7}; }
 
 SlabExecution execute_slab(const SlabConfig& c, const SlabProgram& p, sim::Strategy& strategy, uint64_t max_points) {
   using namespace slab_hash;

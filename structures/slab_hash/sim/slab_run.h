@@ -14,6 +14,7 @@
 #include "tools/explore/judge_history.h"
 #include "tools/explore/judgement.h"
 #include "structures/slab_hash/sim/slab_program.h"
+#include "structures/slab_hash/slab_hash_memory.h"
 
 namespace gpulin::explore {
 
@@ -25,6 +26,9 @@ struct SlabExecution {
 };
 
 // Runs `program` under `strategy` (begin_run already called).
+// The simulator's table for c: its buckets, 2 super blocks of 1 memory block
+// (the stepper's drawing decodes slab addresses with it).
+slab_hash::SlabHashShape sim_shape(const SlabConfig& c);
 SlabExecution execute_slab(const SlabConfig& c, const SlabProgram& p, sim::Strategy& strategy, uint64_t max_points);
 // Deadlock, livelock, fault from the run; a broken table at rest is an Invariant
 // failure; then the history (judge_history: witness, and the search when small).
