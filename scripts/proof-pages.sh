@@ -72,12 +72,15 @@ bh='bucket-heap:d=1:variant=fixed|u0=892657,u1=31521,u2=325056,u3=342781,u4=1957
 page "$tmp/bucket-b2.jsonl" bucket-b2-precondition.html "Bucket heap (fixed, d = 1): a precondition of Theorem 1 fails, the results stay right" \
   "$bh -- $(grep -o 'invariant: .*' "$tmp/bucket-b2.err")"
 # Merge path's partition (§2.1-2.3): the merge records no history (each run is
-# checked against std::merge), so its pages are the replay's text: the replay string,
-# the verdict, then each output (key, tag) with std::merge's beside it.
+# checked against std::merge), so its pages are the replay's text (the replay string,
+# the verdict, then each output (key, tag) with std::merge's beside it) and the
+# replay's page, whose timeline is empty and whose stepper draws the partition.
 merge_page() {  # SCHEDULE PAGE
   "$g" replay --schedule "$1" >"$tmp/merge.out" 2>"$tmp/merge.err" || true
   { echo "$1"; cat "$tmp/merge.err" "$tmp/merge.out"; } >"$out/$2"
   echo "page: $out/$2: $(grep -o 'verdict: .*' "$out/$2")"
+  "$g" replay --schedule "$1" --render "$out/${2%.txt}.html" >/dev/null 2>&1 || true
+  echo "page: $out/${2%.txt}.html"
 }
 merge_page 'merge:blocks=1|a=0:9,9,10,10,10,10,10,11,11,11,11,11,12,12,12,13,14,14,14,15,15,15;b=0:0,2,5,6,7,7,9,11,11,12,13;c=0|0*6.1.2*2.1*2.0*2.1*2.0*6.2*3' merge-partition-holds.txt
 merge_page 'merge:blocks=1:mutant=merge-window-overrun|a=0:9,9,10,10,10,10,10,11,11,11,11,11,12,12,12,13,14,14,14,15,15,15;b=0:0,2,5,6,7,7,9,11,11,12,13;c=0|0*6.1.2*2.1*2.0*2.1*2.0*6.2*3' merge-window-overrun.txt
@@ -86,9 +89,12 @@ merge_page 'merge:blocks=1:mutant=merge-window-overrun|a=0:9,9,10,10,10,10,10,11
 if [ -n "${SHOTS:-}" ]; then
   browser=$(command -v chromium || command -v chromium-browser)
   for h in "$out"/*.html; do
+    # The merge's pages have no timeline: their shot is the stepper at the run's end.
+    at= height=${SHOT_HEIGHT:-400}
+    case $(basename "$h") in merge-*) at='#point=1000000' height=420 ;; esac
     timeout 120 "$browser" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --hide-scrollbars \
-      --user-data-dir="$tmp/profile" --window-size=1400,"${SHOT_HEIGHT:-400}" --screenshot="${h%.html}.png" \
-      "file://$(realpath "$h")" >/dev/null 2>&1
+      --user-data-dir="$tmp/profile" --window-size=1400,"$height" --screenshot="${h%.html}.png" \
+      "file://$(realpath "$h")$at" >/dev/null 2>&1
     echo "screenshot: ${h%.html}.png"
   done
 fi

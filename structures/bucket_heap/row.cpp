@@ -17,6 +17,7 @@ namespace {
 
 Replayed replay_bucket_row(const std::string& schedule, uint64_t max_points) {
   explore::BucketExecution e = explore::replay_bucket(explore::parse_bucket_replay_string(schedule), max_points);
+  explore::set_schedule_field(e.history, schedule);  // the page's stepper replays it (gpulin render)
   const explore::Judgement j = explore::judge_bucket(e, explore::JudgeOptions{});
   return replayed(std::move(e), j);
 }

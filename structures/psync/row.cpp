@@ -18,6 +18,7 @@ namespace {
 
 Replayed replay_psync_row(const std::string& schedule, uint64_t max_points) {
   explore::PsyncExecution e = explore::replay_psync(explore::parse_psync_replay_string(schedule), max_points);
+  explore::set_schedule_field(e.history, schedule);  // the page's stepper replays it (gpulin render)
   const explore::Judgement j = explore::judge_psync(e, explore::JudgeOptions{});
   return replayed(std::move(e), j);
 }

@@ -34,6 +34,7 @@ explore::SlabConfig slab_config(const Selection& s) {
 
 Replayed replay_slab_row(const std::string& schedule, uint64_t max_points) {
   explore::SlabExecution e = explore::replay_slab(explore::parse_slab_replay_string(schedule), max_points);
+  explore::set_schedule_field(e.history, schedule);  // the page's stepper replays it (gpulin render)
   const explore::Judgement j = explore::judge_slab(e, explore::JudgeOptions{});
   return replayed(std::move(e), j);
 }

@@ -3,7 +3,7 @@
 # with the verdicts the walkthroughs describe: the runs where the argument holds
 # linearizable by their points, the mutants' runs not, each naming the step where the
 # rule's replay fails and the result the walkthrough quotes; the merge's text pages
-# with the replay's verdict against std::merge.
+# with the replay's verdict against std::merge; every page with its stepper.
 # Usage: proof_pages_test.sh GPULIN SOURCE_DIR OUT
 set -uo pipefail
 gpulin=$1 src=$2 out=$3
@@ -43,4 +43,9 @@ for p in slab-insert-no-reread psync-no-barrier bucket-every-third; do
 done
 fact merge-partition-holds.txt "run: completed (37 scheduling points); verdict: pass"
 fact merge-window-overrun.txt "verdict: violation: wrong result: output[26] is 14 (A[16]), std::merge has 13 (B[10])"
-echo "PASS: eleven walkthrough pages and two merge replays"
+# Every page steps through its run: the stepper's drawing and states are in it (a page
+# without a schedule its row replays says "No stepper" instead).
+for h in "$out"/*.html; do
+  grep -q '"stepper":{"draw"' "$h" || { echo "FAIL: $(basename "$h") has no stepper"; exit 1; }
+done
+echo "PASS: thirteen walkthrough pages, each with its stepper, and two merge replays"
