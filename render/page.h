@@ -13,7 +13,7 @@
 
 #include "histories/history.h"
 #include "render/timeline.h"
-#include "sim/point_states.h"  // plain data (the simulator's run is not linked)
+#include "histories/point_states.h"  // plain data (the simulator's run is not linked)
 
 namespace gpulin::render {
 
@@ -35,7 +35,7 @@ struct RunMark {
 struct Stepper {
   std::string draw_js;      // a JavaScript function (S) => SVG markup
   std::string layout_json;  // a JSON object: "regions" (names) and what the drawing needs
-  sim::PointStates states;
+  PointStates states;
 };
 
 struct PageOptions {

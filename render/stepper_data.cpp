@@ -47,7 +47,7 @@ void numbers(std::string& j, const char* name, const Range& xs) {
 }  // namespace
 
 std::string stepper_json(const Stepper& s) {
-  const sim::PointStates& st = s.states;
+  const PointStates& st = s.states;
   std::string j;
   j.reserve(64 + st.size() * 16 + st.changes.size() * 6 + st.keyframes.size() * st.region_words.size() * 8);
   j += "{\"draw\":";

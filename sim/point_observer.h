@@ -1,7 +1,7 @@
 // Watching a simulated run point by point: while a PointObserver is installed on
 // this thread (PointObserver::Installed), every Simulator::run takes the words of
 // the regions its runner declared at each scheduling point into the observer's
-// PointStates (sim/point_states.h), without any change to the structure or its
+// PointStates (histories/point_states.h), without any change to the structure or its
 // runner. What the stepper of gpulin render draws, and what `gpulin replay
 // --state-at` prints. A run not observed pays nothing for it (Simulator::point).
 #pragma once
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "sim/memory/direct_access_guard.h"
-#include "sim/point_states.h"
+#include "histories/point_states.h"
 
 namespace gpulin {
 class HostRecorder;

@@ -24,14 +24,14 @@ int replay_bad_input(const std::string& message) {
 // digest printed as the page's stepper writes it (tests/render/browser_test.sh
 // compares the two).
 int print_state_at(const registry::StructureRow& row, const std::string& schedule, uint64_t max_points, uint64_t p) {
-  sim::PointStates s;
+  PointStates s;
   try {
     s = registry::replay_states(row, schedule, max_points, p);
   } catch (const std::exception& e) {
     return replay_bad_input(e.what());
   }
   const std::vector<uint32_t> words = s.words_at(p);
-  fmt::print("state {}: digest {:08x}, {} words, actor {}, {} events\n", p, sim::words_digest(words), words.size(),
+  fmt::print("state {}: digest {:08x}, {} words, actor {}, {} events\n", p, words_digest(words), words.size(),
              s.actor[p], s.events[p]);
   return int(kPass);
 }

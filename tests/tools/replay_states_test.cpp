@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/point_states.h"
+#include "histories/point_states.h"
 #include "tools/registry/registry.h"
 #include "tools/registry/replay_states.h"
 
@@ -63,7 +63,7 @@ TEST(ReplayStates, AStoppedReplayHasTheWordsOfTheFullReplayAtItsPoint) {
     if (schedule.empty()) continue;
     const StructureRow* row = gpulin::registry::structures().owner_of_replay(schedule);
     ASSERT_NE(row, nullptr) << schedule;
-    const gpulin::sim::PointStates full = gpulin::registry::replay_states(*row, schedule, 200'000);
+    const gpulin::PointStates full = gpulin::registry::replay_states(*row, schedule, 200'000);
     const size_t n = full.size();
     ASSERT_GE(n, 3u) << schedule;
     EXPECT_FALSE(full.changes.empty()) << c.structure << ": no word changed along the run";
@@ -73,7 +73,7 @@ TEST(ReplayStates, AStoppedReplayHasTheWordsOfTheFullReplayAtItsPoint) {
     std::set<size_t> probes = {0, 1, n / 3, n / 2, n - 2, n - 1};
     for (size_t k = full.keyframe_every; k < n; k += full.keyframe_every) probes.insert({k - 1, k, std::min(n - 1, k + 1)});
     for (size_t p : probes) {
-      const gpulin::sim::PointStates stopped = gpulin::registry::replay_states(*row, schedule, 200'000, p);
+      const gpulin::PointStates stopped = gpulin::registry::replay_states(*row, schedule, 200'000, p);
       ASSERT_EQ(stopped.size(), p + 1) << c.structure << " at " << p;
       EXPECT_EQ(stopped.words_at(p), full.words_at(p)) << c.structure << " at point " << p << " of " << n;
       EXPECT_EQ(stopped.actor[p], full.actor[p]) << c.structure << " at " << p;
@@ -90,7 +90,7 @@ TEST(ReplayStates, OneStateAPointAndTheEnd) {
   ASSERT_FALSE(schedule.empty());
   const StructureRow& row = *gpulin::registry::structures().owner_of_replay(schedule);
   const gpulin::registry::Replayed r = row.replay(schedule, 200'000);
-  const gpulin::sim::PointStates s = gpulin::registry::replay_states(row, schedule, 200'000);
+  const gpulin::PointStates s = gpulin::registry::replay_states(row, schedule, 200'000);
   EXPECT_EQ(s.size(), r.run.points + 1);
   const std::vector<uint32_t> first = s.words_at(0), last = s.words_at(s.size() - 1);
   for (uint32_t w : first) EXPECT_EQ(w, 0u);  // locks free, counters zero

@@ -6,7 +6,7 @@
 
 namespace gpulin::registry {
 
-sim::PointStates replay_states(const StructureRow& row, const std::string& schedule, uint64_t max_points,
+PointStates replay_states(const StructureRow& row, const std::string& schedule, uint64_t max_points,
                                std::optional<uint64_t> stop_at) {
   sim::PointObserver observer(stop_at);
   {
@@ -17,7 +17,7 @@ sim::PointStates replay_states(const StructureRow& row, const std::string& sched
       // the run ended at the state asked for
     }
   }
-  sim::PointStates s = observer.take();
+  PointStates s = observer.take();
   if (s.size() == 0) throw std::runtime_error(row.name + ": its replay made no simulated run to observe");
   if (stop_at && s.size() != *stop_at + 1)
     throw std::out_of_range("the run has no state " + std::to_string(*stop_at) + " (it has " + std::to_string(s.size()) +

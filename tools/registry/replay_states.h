@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "sim/point_states.h"
+#include "histories/point_states.h"
 #include "tools/registry/structure_row.h"
 
 namespace gpulin::registry {
@@ -17,7 +17,7 @@ namespace gpulin::registry {
 // the states up to that one, the run stopped there (a fresh replay to that point).
 // Throws std::exception on a string that does not fit, std::out_of_range where the
 // run has no state `stop_at`.
-sim::PointStates replay_states(const StructureRow& row, const std::string& schedule, uint64_t max_points,
+PointStates replay_states(const StructureRow& row, const std::string& schedule, uint64_t max_points,
                                std::optional<uint64_t> stop_at = {});
 
 }  // namespace gpulin::registry

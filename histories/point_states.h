@@ -2,8 +2,8 @@
 // page of 10 000 points: keyframes (every word) every `keyframe_every` states and,
 // for each state, the words that changed since the one before. Filled by a
 // PointObserver (sim/point_observer.h); the stepper of gpulin render's page draws
-// it (docs/architecture.md, "The stepper"). Plain data, so that the report layer
-// can read it without the simulator.
+// it (docs/architecture.md, "The stepper"). A record of a run, as a history is: plain
+// data in the bottom layer, which the simulator writes and the report layer reads.
 #pragma once
 
 #include <cstddef>
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace gpulin::sim {
+namespace gpulin {
 
 struct PointStates {
   // The words (32-bit) of each region the runner declared, in order: its shared
@@ -49,4 +49,4 @@ inline uint32_t words_digest(const std::vector<uint32_t>& words) {
   return h;
 }
 
-}  // namespace gpulin::sim
+}  // namespace gpulin
