@@ -46,6 +46,9 @@ struct PageOptions {
   std::vector<RunMark> marks;
   std::optional<Stepper> stepper;
   std::string no_stepper;  // without one: why (one line on the page)
+  // Shown in place of the linearizability verdict: a run whose output is checked
+  // against a reference, with no history and no model (the merge: "wrong output").
+  std::string verdict_text;
 };
 
 // The page's data: {"title", "note", "model", "rule", "verdict", "method", "message", "notes",

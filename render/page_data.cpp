@@ -43,6 +43,8 @@ std::string page_json(const History& h, const Timeline& tl, const PageOptions& o
   str(j, h.header.lp_rule);
   j += ",\"verdict\":";
   str(j, to_string(tl.verdict));
+  j += ",\"verdict_text\":";
+  str(j, o.verdict_text);
   j += ",\"method\":";
   str(j, tl.method);
   j += ",\"message\":";

@@ -83,8 +83,8 @@ let view = {t0: 0, t1: tMax * 1.02 + 1}, W = 0, H = 0, selected = -1;
 const text = (id, s) => { document.getElementById(id).textContent = s; };
 text("title", D.title || "gpulin timeline");
 const vd = document.getElementById("verdict");
-vd.textContent = D.verdict; vd.className = D.verdict === "linearizable" ? "pass" : D.verdict === "undecided" ? "undecided" : "fail";
-text("method", "(" + D.method + ", model " + D.model + (D.rule ? ", lp_rule " + D.rule : "") + ")");
+vd.textContent = D.verdict_text || D.verdict; vd.className = D.verdict === "linearizable" ? "pass" : D.verdict === "undecided" ? "undecided" : "fail";
+text("method", "(" + D.method + (D.model ? ", model " + D.model : "") + (D.rule ? ", lp_rule " + D.rule : "") + ")");
 const races = marks.filter(m => m.race).length;
 text("counts", ops.length + " of " + D.total_ops + " operations shown, " + D.actors.length + " actors, " +
   D.points.length + " points" + (marks.length ? ", " + (marks.length - races) + " stale reads" : "") +

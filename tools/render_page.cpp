@@ -52,6 +52,7 @@ std::string write_run_page(const std::string& path, const std::string& title, co
   tl.notes = "This run records no history: the timeline is empty; the stepper below steps through the run.";
   render::PageOptions page;
   page.title = title;
+  page.verdict_text = failed ? "wrong output" : "output as expected";
   add_stepper(schedule, page);
   write_page_file(path, render::timeline_page(h, tl, page));
   return fmt::format("{}: {} scheduling points{}", path, page.stepper ? page.stepper->states.size() : 0,

@@ -134,14 +134,14 @@ TEST(Page, DataIsEmbeddedSafelyAndWindowed) {
   b.op(2, 100, 101, "read", A({}), S("</script><b>"));
   const History h = b.build();
   const Timeline tl = build_timeline(h);
-  const std::string page = timeline_page(h, tl, PageOptions{"t", "", {}, {}, {}, {}, ""});
+  const std::string page = timeline_page(h, tl, PageOptions{"t", "", {}, {}, {}, {}, "", ""});
   const size_t data = page.find("<script id=\"data\"");
   ASSERT_NE(data, std::string::npos);
   const size_t close = page.find("</script>", data);
   EXPECT_EQ(page.find("<\\/script>", data) < close, true) << "the args' </script> is escaped inside the data";
   EXPECT_NE(page.find("window.gpulin"), std::string::npos);
   const std::string all = page_json(h, tl, PageOptions{});
-  const std::string late = page_json(h, tl, PageOptions{"", "", 50, 200, {}, {}, ""});
+  const std::string late = page_json(h, tl, PageOptions{"", "", 50, 200, {}, {}, "", ""});
   EXPECT_NE(all.find("\"write\""), std::string::npos);
   EXPECT_EQ(late.find("\"write\""), std::string::npos) << "the write ends before --from";
   EXPECT_NE(late.find("\"read\""), std::string::npos);
