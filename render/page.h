@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "histories/history.h"
+#include "histories/point_states.h"
 #include "render/timeline.h"
-#include "histories/point_states.h"  // plain data (the simulator's run is not linked)
 
 namespace gpulin::render {
 

@@ -11,8 +11,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include "sim/memory/direct_access_guard.h"
 #include "histories/point_states.h"
+#include "sim/memory/direct_access_guard.h"
 
 namespace gpulin {
 class HostRecorder;
