@@ -107,8 +107,7 @@ struct Widen {
 // bits). Each pass of up to 8 bits is a histogram of the keys that share the digits
 // chosen so far (shared-memory atomics), each bin keeping one of its keys beside its
 // count, and warp 0 finding the bin where the k-th falls; a bin of one key is the
-// answer, so a pass or two usually ends it where eight fixed passes ran before. Two
-// barriers a pass: the histogram of the next pass is cleared while warp 0 reads
+// answer, so a pass or two usually ends it. Two barriers a pass: the histogram of the next pass is cleared while warp 0 reads
 // this one (two of them, alternating).
 template <class F>
 __device__ inline uint64_t kth_smallest(uint32_t n, uint32_t k, F&& key) {

@@ -2,16 +2,16 @@
 # On the lent GPU machine: PARDIJKSTRA's speed against an older commit in one call
 # (issue 40's "2x faster than today, the same GPU"). Builds this tree's SSSP GPU tests
 # and runs them, then device-ab-commit.sh's alternating rounds of gpulin_bench_sssp
-# (older, this, older, this), then this tree's profiled run and its run with level 0's
-# scratch kept in global memory (the placement's share). Results go to $OUT.
+# (older, this, older, this), then this tree's profiled run and its runs at level
+# blocks of 512 and 1024 threads. Results go to $OUT.
 # Make the older tree here first: git archive --format=tar -o .ab/COMMIT.tar COMMIT
 # Usage (carry [".debs", ".ab"]): AB_TAR=.ab/COMMIT.tar SSSP_EDGES=1000000,10000000 \
-#   [SSSP_REPS=2] [SSSP_PARTS="tests ab profile global"] bash scripts/device-sssp-speed.sh
+#   [SSSP_REPS=2] [SSSP_PARTS="tests ab profile threads"] bash scripts/device-sssp-speed.sh
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out="${OUT:-out/device}"
 mkdir -p "$out"
-parts=" ${SSSP_PARTS:-tests ab profile global} "
+parts=" ${SSSP_PARTS:-tests ab profile threads} "
 edges="${SSSP_EDGES:-1000000,3000000,10000000,80000000}"
 reps="${SSSP_REPS:-2}"
 if [[ $parts == *" tests "* ]]; then
@@ -20,14 +20,16 @@ if [[ $parts == *" tests "* ]]; then
 fi
 if [[ $parts == *" ab "* ]]; then
   OUT="$out/ab" AB_BENCH=gpulin_bench_sssp AB_ARGS="--edges $edges --reps $reps --skip-after 0" \
-    AB_ROWS="median_s m method" bash scripts/device-ab-commit.sh | grep -E "PARDIJKSTRA|round|FAIL|error" | head -40
+    AB_ROWS="median_s m method" bash scripts/device-ab-commit.sh | grep -iE "pardijkstra|round|FAIL|error" | head -40
 fi
 bin=build-gpu/bench/sssp/gpulin_bench_sssp
 if [[ $parts == *" profile "* ]]; then
   "$bin" --edges "$edges" --reps 1 --profile >"$out/profile.txt" 2>&1
   grep -E "hand-off|m +[0-9]+:|profile:" "$out/profile.txt"
 fi
-if [[ $parts == *" global "* ]]; then
-  "$bin" --edges "$edges" --reps "$reps" --level0-global >"$out/level0-global.txt" 2>&1
-  grep -E "m +[0-9]+:" "$out/level0-global.txt"
+if [[ $parts == *" threads "* ]]; then
+  for t in 512 1024; do
+    "$bin" --edges "$edges" --reps "$reps" --threads "$t" >"$out/threads-$t.txt" 2>&1
+    grep -E "m +[0-9]+:" "$out/threads-$t.txt"
+  done
 fi

@@ -88,7 +88,7 @@ int replay(std::string schedule, uint64_t max_points, const std::string& render,
 
 void add_replay(CLI::App& app, std::function<int()>& run) {
   auto schedule = std::make_shared<std::string>();
-  auto max_points = std::make_shared<uint64_t>(200'000);
+  auto max_points = std::make_shared<uint64_t>(registry::kReplayPoints);
   auto render = std::make_shared<std::string>();
   auto memory = std::make_shared<std::string>();
   auto state_at = std::make_shared<std::optional<uint64_t>>();

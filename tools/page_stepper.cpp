@@ -7,11 +7,6 @@
 
 namespace gpulin::cli {
 
-namespace {
-// gpulin replay's default point budget: a livelocked run replays as it ran.
-constexpr uint64_t kReplayPoints = 200'000;
-}  // namespace
-
 std::optional<std::string> schedule_of(const History& h) {
   for (const auto& [key, value] : h.header.extra) {
     if (key != "schedule") continue;
@@ -40,7 +35,7 @@ void add_stepper(const std::optional<std::string>& schedule, render::PageOptions
     render::Stepper s;
     s.draw_js = row->draw_js;
     s.layout_json = row->state_layout(*schedule);
-    s.states = registry::replay_states(*row, *schedule, kReplayPoints);
+    s.states = registry::replay_states(*row, *schedule, registry::kReplayPoints);
     o.stepper = std::move(s);
   } catch (const std::exception& e) {
     o.no_stepper = std::string("No stepper: the schedule's replay failed: ") + e.what();

@@ -28,9 +28,9 @@ struct PardijkstraStats {
 // Distances from `source` (kUnreached where none). Throws std::runtime_error when the
 // GPU cannot hold it or has fewer SMs than the heap has levels.
 // A level block's threads for a graph of largest out-degree d: 512 up to d = 512,
-// 1024 past it (H200, bench/results/sssp-h200.txt: at d = 58 512 threads take 1.38 s
-// where 1024 take 1.79, at d = 3038 7.07 s where 1024 take 6.37). Each block size
-// runs a kernel instance whose registers are budgeted for it (gpu/pardijkstra_kernels.cu).
+// 1024 past it, the faster of the two on each side (bench/results/sssp-h200.txt).
+// Each block size runs a kernel instance whose registers are budgeted for it
+// (gpu/pardijkstra_kernels.cu).
 constexpr uint32_t pardijkstra_threads(uint32_t d) { return d <= 512 ? 512 : 1024; }
 
 // `threads`: a level block's threads, or 0 for pardijkstra_threads(d).

@@ -2,7 +2,6 @@
 // level, barrier-synchronised delete-insert cycles (sim/ and gpu/ beside this file).
 #include <fmt/core.h>
 
-#include "structures/psync/psync_tasks.h"
 #include "structures/psync/sim/psync_explore.h"
 #include "tools/registry/registry.h"
 #include "structures/psync/gpu/psync_stress_command.h"
@@ -58,7 +57,7 @@ void add_psync_rows(Registry& r) {
   row.state_layout = [](const std::string& schedule) {
     return fmt::format(
         R"({{"regions":["nodes","insert_buffers","delete_table","new_keys","out","scratch","plan"],"r":{},"plan_step_words":{}}})",
-        explore::parse_psync_replay_string(schedule).config.r, 2 * psync::kMaxLevels * psync::kMaxInsertsPerLevel);
+        explore::parse_psync_replay_string(schedule).config.r, explore::kPsyncPlanStepWords);
   };
   row.survey = {{"", {}, 10000, true}};
   row.stress = cli::stress_psync;

@@ -7,7 +7,7 @@
 namespace gpulin::registry {
 
 PointStates replay_states(const StructureRow& row, const std::string& schedule, uint64_t max_points,
-                               std::optional<uint64_t> stop_at) {
+                          std::optional<uint64_t> stop_at) {
   sim::PointObserver observer(stop_at);
   {
     const sim::PointObserver::Installed installed(observer);

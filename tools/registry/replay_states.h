@@ -13,11 +13,15 @@
 
 namespace gpulin::registry {
 
+// gpulin replay's point budget unless --max-points says otherwise, and the stepper's:
+// a livelocked run replays as it ran.
+inline constexpr uint64_t kReplayPoints = 200'000;
+
 // Every state of the replay of `schedule` (a string `row` owns), or with `stop_at`
 // the states up to that one, the run stopped there (a fresh replay to that point).
 // Throws std::exception on a string that does not fit, std::out_of_range where the
 // run has no state `stop_at`.
 PointStates replay_states(const StructureRow& row, const std::string& schedule, uint64_t max_points,
-                               std::optional<uint64_t> stop_at = {});
+                          std::optional<uint64_t> stop_at = {});
 
 }  // namespace gpulin::registry

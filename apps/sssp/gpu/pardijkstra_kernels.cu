@@ -45,9 +45,8 @@ struct LevelClock {
 };
 
 // MaxThreads: the block size the registers are budgeted for (a thread may use up to
-// 65536 / MaxThreads of them): at 1024 the kernel spills some 1.8 KB a thread to
-// local memory, at 256 none (ptxas -v), so smaller level blocks run an instance of
-// their own.
+// 65536 / MaxThreads of them): at 1024 the kernel spills to local memory, at 256 it
+// does not (ptxas -v), so smaller level blocks run an instance of their own.
 template <bool Profile, uint32_t MaxThreads>
 __global__ void __launch_bounds__(MaxThreads) pardijkstra_kernel(bucket_heap::View h, GraphView g, uint32_t source,
                                                            uint32_t* dist, RoundScratch r, cuda_exec::WatchdogRef watchdog,

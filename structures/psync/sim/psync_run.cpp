@@ -66,8 +66,7 @@ uint32_t psync_actors(const PsyncConfig& c, const PsyncProgram& p) {
 
 namespace {
 
-constexpr uint32_t kPlanStepWords = 2 * psync::kMaxLevels * psync::kMaxInsertsPerLevel;
-constexpr uint32_t kPlanWords = 1 + 2 * kPlanStepWords;
+constexpr uint32_t kPlanWords = 1 + 2 * kPsyncPlanStepWords;
 
 // One simulated run's shared state, and what its actors do each cycle.
 struct SimRun {
@@ -123,16 +122,15 @@ struct SimRun {
     publish_plan();
   }
 
-  // The plan as words the stepper draws (a named region, psync_plan_words): the
-  // cycle's next barrier, then for steps 2 and 3 each level's insert-update
-  // processes' (slot, node) in level order, kNoPlan where none.
+  // The plan as words the stepper draws (kPsyncPlanStepWords, psync_run.h), the
+  // processes in level order, kNoPlan where none.
   static constexpr uint32_t kNoPlan = ~0u;
   std::vector<uint32_t> plan = std::vector<uint32_t>(kPlanWords, kNoPlan);
   void publish_plan() {
     std::fill(plan.begin(), plan.end(), kNoPlan);
     plan[0] = shared.barrier;
     for (uint32_t parity = 0; parity < 2; ++parity) {
-      uint32_t at = 1 + parity * kPlanStepWords;
+      uint32_t at = 1 + parity * kPsyncPlanStepWords;
       for (uint32_t i = 0; i < shared.steps[parity].levels && !shared.done; ++i)
         for (uint32_t k = 0; k < shared.steps[parity].level[i].inserts; ++k, at += 2) {
           plan[at] = shared.steps[parity].level[i].insert[k].slot;

@@ -16,6 +16,7 @@
 #include "sim/strategy.h"
 #include "tools/explore/judge_history.h"
 #include "tools/explore/judgement.h"
+#include "structures/psync/psync_tasks.h"
 #include "structures/psync/sim/psync_program.h"
 
 namespace gpulin::explore {
@@ -29,6 +30,11 @@ struct PsyncExecution {
 
 // Actors a program's run has: the controller and one per level the heap can reach.
 uint32_t psync_actors(const PsyncConfig& c, const PsyncProgram& p);
+
+// The controller's plan as the run publishes it (a named region, drawn by the
+// stepper): the cycle's next barrier, then for steps 2 and 3 each level's
+// insert-update processes' (slot, node), kPsyncPlanStepWords words a step.
+inline constexpr uint32_t kPsyncPlanStepWords = 2 * psync::kMaxLevels * psync::kMaxInsertsPerLevel;
 // Runs `program` under `strategy` (begin_run(psync_actors(...)) already called).
 PsyncExecution execute_psync(const PsyncConfig& c, const PsyncProgram& p, sim::Strategy& strategy, uint64_t max_points);
 Judgement judge_psync(const PsyncExecution& e, const JudgeOptions& options);
