@@ -35,6 +35,15 @@ inline bool rows_sorted(uint32_t n, const uint64_t* offsets, const uint32_t* tar
   return true;
 }
 
+// The bucket heap PARDIJKSTRA runs on, on the GPU and in the simulator: the fixed
+// variant with RESOLVE(0)'s lazy refill (structures/bucket_heap/config.h). Each
+// round takes one element from B_0 and adds few (most relaxed edges improve on
+// distances past p_0 and go down), so a full refill would merge all of level 1 to
+// pull up one element at nearly every RESOLVE(0); the lazy one does it once in
+// about d operations.
+using PardijkstraPolicy =
+    bucket_heap::Policy<bucket_heap::Variant::Fixed, bucket_heap::Mutant::None, bucket_heap::Refill::Lazy>;
+
 // Level 0's buffers besides the heap's scratch, for a graph of largest out-degree d.
 struct RoundScratch {
   bucket_heap::Element* updates;  // d: the round's BULKUPDATE

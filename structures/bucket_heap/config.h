@@ -40,10 +40,31 @@ enum class Mutant : uint32_t {
                    // first GPU version did: a race between the level actor's threads
 };
 
-template <Variant V, Mutant M = Mutant::None>
+// When RESOLVE(0) fills B_0 from level 1 (Algorithm 1, lines 10-17). full: whenever
+// it holds fewer than its capacity 2d, up to 2d (the postcondition |B_0| = 2d), so
+// that nearly every operation's RESOLVE(0) merges all of level 1 to pull up the one
+// element an EXTRACTMIN took. lazy: only when it holds fewer than d, and then d of
+// them, so that B_0 holds between d and 2d after each RESOLVE(0). Each RESOLVE(0)
+// still pulls at most d from level 1, what Theorem 1 counts, so the levels below
+// keep their conditions. B_0 is never empty while level 1 is not: it holds at
+// least d after each RESOLVE(0), and an operation takes at most one element from it
+// (an EXTRACTMIN's, or a DELETE's copy). The levels below fill as Algorithm 1 says
+// in both.
+enum class Refill : uint32_t { Full, Lazy };
+
+template <Variant V, Mutant M = Mutant::None, Refill R = Refill::Full>
 struct Policy {
   static constexpr Variant variant = V;
   static constexpr Mutant mutant = M;
+  static constexpr Refill refill = R;
 };
+
+// How many RESOLVE(i) pulls up from level i + 1 when B_i holds `kept` after its
+// push down (0: no fill); `cap` is B_i's capacity d 2^(2i+1).
+template <class P>
+GPULIN_HD constexpr uint64_t fill_wanted(uint32_t i, uint64_t kept, uint64_t cap) {
+  if (P::refill == Refill::Lazy && i == 0) return kept < cap / 2 ? cap / 2 : 0;
+  return kept < cap ? cap - kept : 0;
+}
 
 }  // namespace gpulin::bucket_heap

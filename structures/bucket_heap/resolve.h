@@ -121,8 +121,10 @@ GPULIN_HD void resolve(X& x, const View& h, uint32_t i, Marks&& marks = {}) {
   }
   mark_step(marks, kStepPushDown);
   if (kept > cap) x.fail("bucket heap: the last level's bucket overflows");
-  // Lines 10-17: B_i short and something below: fill it from level i + 1.
-  if (!last && kept < cap) {
+  // Lines 10-17: B_i short and something below: fill it from level i + 1 (the
+  // policy's refill says when B_0 is short and by how much, config.h).
+  const uint64_t wanted = last ? 0 : fill_wanted<P>(i, kept, cap);
+  if (wanted > 0) {
     const uint32_t nb1 = load_array(x, r0, h.bucket(i + 1), h.bucket_n + i + 1, bucket_room(d, i + 1));
     const uint32_t ns1 = load_array(x, r0 + nb1, h.signal(i + 1), h.signal_n + i + 1, signal_cap(d, i + 1));
     mark_step(marks, kStepFillLoad);
@@ -131,7 +133,7 @@ GPULIN_HD void resolve(X& x, const View& h, uint32_t i, Marks&& marks = {}) {
       const uint32_t n1 = delete_duplicates<X, P>(x, r1, nb1 + ns1, r4, i + 2 == h.levels, ops);
       mark_step(marks, kStepFillMerge);
       // Only DELETEs were there (now gone): nothing to pull, p_i stays.
-      if (count_staying(x, r4, n1, kNoThreshold) > 0) th = select_rank(x, r4, n1, static_cast<uint32_t>(cap - kept));
+      if (count_staying(x, r4, n1, kNoThreshold) > 0) th = select_rank(x, r4, n1, static_cast<uint32_t>(wanted));
       mark_step(marks, kStepFillSelect);
       uint32_t pulled = 0, rest = 0;
       split_by(x, r4, n1, th, r5, &pulled, r1, &rest, ops);  // r5: up to B_i; r1: stays below

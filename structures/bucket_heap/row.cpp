@@ -29,7 +29,7 @@ void add_bucket_rows(Registry& r) {
   row.name = "bucket-heap";
   row.summary = "parallel bucket heap: levels of buckets, a process a level, signals between levels";
   row.source = "the parallel bucket heap and PARDIJKSTRA (shared/papers)";
-  row.variants = {"fixed", "paper"};
+  row.variants = {"fixed", "paper", "lazy"};
   row.mutants = explore::bucket_mutant_names();
   row.model = "bucket-pq";
   row.lp_rules = {"explicit"};
@@ -40,7 +40,7 @@ void add_bucket_rows(Registry& r) {
     explore::BucketConfig c;
     c.memory = s.memory;
     c.mutant = *explore::parse_bucket_mutant(s.mutant);
-    c.variant = s.variant == "paper" ? bucket_heap::Variant::Paper : bucket_heap::Variant::Fixed;
+    explore::set_bucket_variant(c, s.variant);
     c.d = s.u32("d");
     c.ops = s.u32("ops");
     c.threads = s.u32("threads");
@@ -57,7 +57,7 @@ void add_bucket_rows(Registry& r) {
     return fmt::format(R"({{"regions":["buckets","signals","bucket_n","signal_n","done","threshold"],"d":{},"del":{}}})",
                        explore::parse_bucket_replay_string(schedule).config.d, bucket_heap::kDel);
   };
-  row.survey = {{"fixed", {}, 10000, true}, {"paper", {}, 10000, false}};
+  row.survey = {{"fixed", {}, 10000, true}, {"paper", {}, 10000, false}, {"lazy", {}, 10000, true}};
   row.stress = cli::stress_bucket;
   row.stress_params = cli::bucket_stress_params();
   r.add(std::move(row));

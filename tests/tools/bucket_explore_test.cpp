@@ -45,6 +45,30 @@ TEST(BucketExplore, TheFixedHeapPassesForSeveralD) {
   }
 }
 
+// The lazy refill (structures/bucket_heap/config.h, PARDIJKSTRA's): RESOLVE(0)
+// fills B_0 only when it holds fewer than d, by d. It passes as the fixed heap
+// does, B_0 between d and 2d after every RESOLVE(0) and Algorithm 1's other
+// conditions held at every level, and it merges level 1 less often: the same
+// programs and schedules take fewer scheduling points.
+TEST(BucketExplore, TheLazyRefillPassesAndFillsLessOften) {
+  for (uint32_t d : {2u, 3u, 4u}) {
+    BucketConfig c;
+    c.d = d;
+    c.ops = 80;
+    c.refill = bucket_heap::Refill::Lazy;
+    const ExploreSummary lazy = run_bucket_explore(pct_options(300), c);
+    EXPECT_FALSE(lazy.found_bug()) << "d=" << d << "\n" << describe(lazy);
+    EXPECT_EQ(lazy.schedules, 300u);
+    c.refill = bucket_heap::Refill::Full;
+    const ExploreSummary full = run_bucket_explore(pct_options(300), c);
+    EXPECT_LT(lazy.points * 10, full.points * 9) << "d=" << d << ": lazy " << lazy.points << ", full " << full.points;
+  }
+  const BucketReplayInput in = parse_bucket_replay_string("bucket-heap:d=2:variant=lazy|x|");
+  EXPECT_EQ(in.config.refill, bucket_heap::Refill::Lazy);
+  EXPECT_EQ(in.config.variant, Variant::Fixed);
+  EXPECT_EQ(bucket_variant_name(in.config), "lazy");
+}
+
 TEST(BucketExplore, EveryMutantIsCaughtShrunkAndReplays) {
   for (const std::string& name : bucket_mutant_names()) {
     BucketConfig c;

@@ -1,7 +1,7 @@
 // PARDIJKSTRA on the GPU: the templates of apps/sssp/pardijkstra.h and
-// structures/bucket_heap/ on the CUDA context, a persistent block per level (the
-// fixed bucket heap, unrecorded). Profiled (a template parameter: a plain run
-// compiles no timing), thread 0 of each level block adds the GPU's nanosecond
+// structures/bucket_heap/ on the CUDA context, a persistent block per level
+// (PardijkstraPolicy's bucket heap, unrecorded). Profiled (a template parameter: a
+// plain run compiles no timing), thread 0 of each level block adds the GPU's nanosecond
 // clock's steps to the profile's words: level 0 a round's parts (RoundPart), each
 // level i > 0 its waits and its RESOLVEs.
 #include <type_traits>
@@ -13,7 +13,7 @@ namespace gpulin::sssp {
 
 namespace {
 
-using P = bucket_heap::Policy<bucket_heap::Variant::Fixed>;
+using P = PardijkstraPolicy;
 using X = cuda_exec::CudaContext<cuda_exec::BlockScope, false>;
 
 __device__ unsigned long long now_ns() {

@@ -9,7 +9,7 @@ namespace gpulin::explore {
 std::vector<uint32_t> pardijkstra_sim(const sssp::Graph& g, uint32_t source, sim::Strategy& strategy,
                                       uint64_t max_points, sim::RunResult* run) {
   using namespace bucket_heap;
-  using P = Policy<Variant::Fixed>;
+  using P = sssp::PardijkstraPolicy;
   using X = sim::SimContext;
   const uint32_t d = sssp::max_out_degree(g), levels = sssp::pardijkstra_levels(g.n, d);
   HostBucketHeap heap(d, levels);

@@ -72,7 +72,7 @@ ExploreSummary run_bucket_explore(const ExploreOptions& o, const BucketConfig& c
     r.ops = minimal.program.ops.size();
     // Appended piece by piece: GCC 12 takes `"-" + name` for an overlapping copy
     // (-Wrestrict, a false positive of its inliner; verify/keys_text.h).
-    std::string name = "bucket-heap-" + bucket_variant_name(config.variant);
+    std::string name = "bucket-heap-" + bucket_variant_name(config);
     if (config.mutant != bucket_heap::Mutant::None) {
       name += '-';
       name += bucket_mutant_name(config.mutant);

@@ -41,7 +41,17 @@ void pair_update_args(History& h) {
   }
 }
 
-std::string bucket_variant_name(bucket_heap::Variant v) { return v == bucket_heap::Variant::Paper ? "paper" : "fixed"; }
+std::string bucket_variant_name(const BucketConfig& c) {
+  if (c.variant == bucket_heap::Variant::Paper) return "paper";
+  return c.refill == bucket_heap::Refill::Lazy ? "lazy" : "fixed";
+}
+
+bool set_bucket_variant(BucketConfig& c, const std::string& name) {
+  if (name != "paper" && name != "fixed" && name != "lazy") return false;
+  c.variant = name == "paper" ? bucket_heap::Variant::Paper : bucket_heap::Variant::Fixed;
+  c.refill = name == "lazy" ? bucket_heap::Refill::Lazy : bucket_heap::Refill::Full;
+  return true;
+}
 
 std::string bucket_mutant_name(bucket_heap::Mutant m) {
   switch (m) {
@@ -155,7 +165,7 @@ std::vector<bucket_heap::Element> bucket_pq_answers(const BucketProgram& p) {
 bool is_bucket_replay(const std::string& replay) { return replay.rfind("bucket-heap:", 0) == 0; }
 
 std::string bucket_replay_string(const BucketConfig& c, const BucketProgram& p, const std::vector<uint32_t>& picks) {
-  std::string s = "bucket-heap:d=" + std::to_string(c.d) + ":variant=" + bucket_variant_name(c.variant);
+  std::string s = "bucket-heap:d=" + std::to_string(c.d) + ":variant=" + bucket_variant_name(c);
   if (c.mutant != bucket_heap::Mutant::None) s += ":mutant=" + bucket_mutant_name(c.mutant);
   if (c.threads != 2) s += ":threads=" + std::to_string(c.threads);
   s += sim::memory::memory_config_field(c.memory) + "|";
@@ -191,8 +201,7 @@ BucketReplayInput parse_bucket_replay_string(const std::string& s) {
     if (kv.rfind("d=", 0) == 0) {
       in.config.d = parse_u32_field(kv.substr(2), "bucket-heap", "d");
       if (in.config.d == 0 || in.config.d > 64) throw std::invalid_argument("bucket-heap schedule: d must be 1..64");
-    } else if (kv == "variant=paper" || kv == "variant=fixed") {
-      in.config.variant = kv == "variant=paper" ? bucket_heap::Variant::Paper : bucket_heap::Variant::Fixed;
+    } else if (kv.rfind("variant=", 0) == 0 && set_bucket_variant(in.config, kv.substr(8))) {
     } else if (kv.rfind("threads=", 0) == 0) {
       in.config.threads = parse_u32_field(kv.substr(8), "bucket-heap", "threads");
       if (in.config.threads == 0 || in.config.threads > 1024)

@@ -1,5 +1,5 @@
-// What `gpulin explore --structure bucket-heap` runs: d, the variant and the
-// compile-time mutant, and the program - one actor's operations, UPDATE (a
+// What `gpulin explore --structure bucket-heap` runs: d, the variant (paper, fixed,
+// or lazy: fixed with RESOLVE(0)'s lazy refill, config.h) and the compile-time mutant, and the program - one actor's operations, UPDATE (a
 // BULKUPDATE of up to d value/priority pairs), EXTRACTMIN, DELETE - while the
 // levels' RESOLVEs run as actors of their own. Programs are Dijkstra-like, the use
 // the paper designs for: a value's priority only decreases, and a value extracted or
@@ -24,6 +24,7 @@ struct BucketConfig {
   uint32_t d = 2;
   bucket_heap::Variant variant = bucket_heap::Variant::Fixed;
   bucket_heap::Mutant mutant = bucket_heap::Mutant::None;
+  bucket_heap::Refill refill = bucket_heap::Refill::Full;  // Lazy: the variant named lazy
   sim::memory::MemorySetting memory;  // the simulator's memory (replay strings name it)
   // Threads of a level's block in the simulator: how many can race in its scratch
   // (sim/private_memory/barrier_phases.h); the schedules do not depend on it.
@@ -48,7 +49,10 @@ std::vector<std::string> bucket_fn_names();
 // The recorder's flat update arguments [v0, p0, v1, p1, ...] as the model's pairs.
 void pair_update_args(History& h);
 
-std::string bucket_variant_name(bucket_heap::Variant v);
+// "paper", "fixed" or "lazy" (the fixed variant with the lazy refill).
+std::string bucket_variant_name(const BucketConfig& c);
+// Sets c's variant and refill from a name bucket_variant_name gives; false if unknown.
+bool set_bucket_variant(BucketConfig& c, const std::string& name);
 std::string bucket_mutant_name(bucket_heap::Mutant m);
 std::optional<bucket_heap::Mutant> parse_bucket_mutant(const std::string& s);
 const std::vector<std::string>& bucket_mutant_names();

@@ -16,23 +16,29 @@ namespace {
 template <class F>
 void with_bucket_policy(const BucketConfig& c, F&& f) {
   using namespace bucket_heap;
-  auto with_mutant = [&](auto variant) {
+  auto with_mutant = [&](auto variant, auto refill) {
     constexpr Variant V = decltype(variant)::value;
+    constexpr Refill R = decltype(refill)::value;
     switch (c.mutant) {
-      case Mutant::None: return f(Policy<V>{});
-      case Mutant::EveryThird: return f(Policy<V, Mutant::EveryThird>{});
-      case Mutant::AdjacentOverlap: return f(Policy<V, Mutant::AdjacentOverlap>{});
-      case Mutant::KeepDuplicates: return f(Policy<V, Mutant::KeepDuplicates>{});
-      case Mutant::ShiftInPlace: return f(Policy<V, Mutant::ShiftInPlace>{});
+      case Mutant::None: return f(Policy<V, Mutant::None, R>{});
+      case Mutant::EveryThird: return f(Policy<V, Mutant::EveryThird, R>{});
+      case Mutant::AdjacentOverlap: return f(Policy<V, Mutant::AdjacentOverlap, R>{});
+      case Mutant::KeepDuplicates: return f(Policy<V, Mutant::KeepDuplicates, R>{});
+      case Mutant::ShiftInPlace: return f(Policy<V, Mutant::ShiftInPlace, R>{});
     }
   };
-  if (c.variant == Variant::Paper) with_mutant(std::integral_constant<Variant, Variant::Paper>{});
-  else with_mutant(std::integral_constant<Variant, Variant::Fixed>{});
+  using Full = std::integral_constant<Refill, Refill::Full>;
+  if (c.variant == Variant::Paper) with_mutant(std::integral_constant<Variant, Variant::Paper>{}, Full{});
+  else if (c.refill == Refill::Lazy)
+    with_mutant(std::integral_constant<Variant, Variant::Fixed>{}, std::integral_constant<Refill, Refill::Lazy>{});
+  else with_mutant(std::integral_constant<Variant, Variant::Fixed>{}, Full{});
 }
 
 // Algorithm 1's conditions on the sizes of levels i and i + 1, `pre` before the
-// RESOLVE, else after it; ell is the largest non-empty level.
-std::optional<std::string> resolve_conditions(const bucket_heap::View& h, uint32_t i, bool pre) {
+// RESOLVE, else after it; ell is the largest non-empty level. With the lazy refill
+// (config.h) B_0 holds between d and 2d after RESOLVE(0) instead of 2d, and before
+// it what an operation left (it takes one element at most, so d - 1 or more).
+std::optional<std::string> resolve_conditions(const bucket_heap::View& h, uint32_t i, bool pre, bucket_heap::Refill refill) {
   using namespace bucket_heap;
   // The largest level holding an element (DELETEs on their way down fill nothing).
   uint32_t ell = 0;
@@ -46,8 +52,11 @@ std::optional<std::string> resolve_conditions(const bucket_heap::View& h, uint32
   const uint64_t d = h.d;
   auto sz = [](uint64_t n) { return std::to_string(n); };
   const std::string at = (pre ? "before" : "after") + std::string(" RESOLVE(") + std::to_string(i) + "): ";
+  const bool lazy0 = refill == Refill::Lazy && i == 0;
   if (pre) {
-    if (i < ell && h.bucket_n[i] < d << (2 * i))
+    if (lazy0 && i < ell && h.bucket_n[i] + 1 < d)
+      return at + "|B_0| = " + sz(h.bucket_n[i]) + " < d - 1 = " + sz(d - 1) + " (lazy refill)";
+    if (!lazy0 && i < ell && h.bucket_n[i] < d << (2 * i))
       return at + "|B_i| = " + sz(h.bucket_n[i]) + " < d 2^(2i) = " + sz(d << (2 * i));
     if (h.signal_n[i] > d << (2 * i)) return at + "|S_i| = " + sz(h.signal_n[i]) + " > d 2^(2i)";
     if (i + 1 < ell && h.bucket_n[i + 1] < (d << (2 * i + 2)) + (d << (2 * i)))
@@ -57,7 +66,9 @@ std::optional<std::string> resolve_conditions(const bucket_heap::View& h, uint32
     return std::nullopt;
   }
   if (h.signal_n[i] != 0) return at + "|S_i| = " + sz(h.signal_n[i]) + ", not 0";
-  if (i < ell && h.bucket_n[i] != d << (2 * i + 1))
+  if (lazy0 && i < ell && (h.bucket_n[i] < d || h.bucket_n[i] > 2 * d))
+    return at + "|B_0| = " + sz(h.bucket_n[i]) + ", not between d = " + sz(d) + " and 2d (lazy refill)";
+  if (!lazy0 && i < ell && h.bucket_n[i] != d << (2 * i + 1))
     return at + "|B_i| = " + sz(h.bucket_n[i]) + ", not d 2^(2i+1) = " + sz(d << (2 * i + 1));
   return std::nullopt;
 }
@@ -90,7 +101,7 @@ BucketExecution execute_bucket(const BucketConfig& c, const BucketProgram& p, si
   auto check = [&](uint32_t i, bool pre) {
     if (e.invariant_failure) return;
     const sim::memory::LiftedGuard lifted = sim.lift_guard();  // the conditions read the levels directly
-    if (auto bad = resolve_conditions(h, i, pre)) e.invariant_failure = *bad;
+    if (auto bad = resolve_conditions(h, i, pre, c.refill)) e.invariant_failure = *bad;
   };
   with_bucket_policy(c, [&](auto policy) {
     using P = decltype(policy);
