@@ -36,13 +36,15 @@ inline bool rows_sorted(uint32_t n, const uint64_t* offsets, const uint32_t* tar
 }
 
 // The bucket heap PARDIJKSTRA runs on, on the GPU and in the simulator: the fixed
-// variant with RESOLVE(0)'s lazy refill (structures/bucket_heap/config.h). Each
+// variant with RESOLVE(0)'s lazy refill and two signal buffers a level
+// (structures/bucket_heap/config.h; the explorer's variant "pipelined"). Each
 // round takes one element from B_0 and adds few (most relaxed edges improve on
 // distances past p_0 and go down), so a full refill would merge all of level 1 to
 // pull up one element at nearly every RESOLVE(0); the lazy one does it once in
-// about d operations.
-using PardijkstraPolicy =
-    bucket_heap::Policy<bucket_heap::Variant::Fixed, bucket_heap::Mutant::None, bucket_heap::Refill::Lazy>;
+// about d operations. Without fills, RESOLVE(0) shares only S_1 with RESOLVE(1),
+// and with two buffers it no longer waits for it every fourth time.
+using PardijkstraPolicy = bucket_heap::Policy<bucket_heap::Variant::Fixed, bucket_heap::Mutant::None,
+                                              bucket_heap::Refill::Lazy, bucket_heap::SignalBuffers::Two>;
 
 // Level 0's buffers besides the heap's scratch, for a graph of largest out-degree d.
 struct RoundScratch {

@@ -52,12 +52,42 @@ enum class Mutant : uint32_t {
 // in both.
 enum class Refill : uint32_t { Full, Lazy };
 
-template <Variant V, Mutant M = Mutant::None, Refill R = Refill::Full>
+// The signal buffers of a level i > 0 (the schedule of §2.2.1). one: S_i, as the
+// paper has it; RESOLVE(i) and RESOLVE(i-1) both touch it, so RESOLVE(i-1) waits
+// for RESOLVE(i) before each RESOLVE that follows it (Res_i(k) -> Res_{i-1}(4k+1)),
+// and RESOLVE(i) is on level i-1's path once every four. two: S_i and S'_i in
+// turns. RESOLVE(i)'s k-th empties the buffer of k's parity, which RESOLVE(i-1)'s
+// (4k-3)-th to 4k-th pushed down into, so RESOLVE(i-1) waits only for the RESOLVE(i)
+// that emptied the buffer it pushes into next (Res_i(k-1) -> Res_{i-1}(4k+1)), and
+// for the one in flight only when it fills B_{i-1} from level i (lines 10-17, the
+// only steps that touch B_i and p_i). Level 0's S_0 takes the operations of its own
+// actor: one buffer in both.
+enum class SignalBuffers : uint32_t { One, Two };
+
+template <Variant V, Mutant M = Mutant::None, Refill R = Refill::Full, SignalBuffers B = SignalBuffers::One>
 struct Policy {
   static constexpr Variant variant = V;
   static constexpr Mutant mutant = M;
   static constexpr Refill refill = R;
+  static constexpr SignalBuffers buffers = B;
 };
+
+// How many RESOLVE(i-1) come before RESOLVE(i)'s k-th (4, or 3 for the mutant).
+template <class P>
+GPULIN_HD constexpr uint32_t fan_in() {
+  return P::mutant == Mutant::EveryThird ? 3u : 4u;
+}
+// The buffer of level i + 1 that RESOLVE(i)'s k-th (1-based) pushes down into and
+// fills from: the one RESOLVE(i+1)'s ceil(k / 4)-th empties.
+template <class P>
+GPULIN_HD constexpr uint32_t pushed_buffer(uint32_t k) {
+  return P::buffers == SignalBuffers::Two ? ((k + fan_in<P>() - 1) / fan_in<P>()) & 1u : 0u;
+}
+// The buffer of level i that RESOLVE(i)'s k-th empties.
+template <class P>
+GPULIN_HD constexpr uint32_t emptied_buffer(uint32_t i, uint32_t k) {
+  return P::buffers == SignalBuffers::Two && i > 0 ? k & 1u : 0u;
+}
 
 // How many RESOLVE(i) pulls up from level i + 1 when B_i holds `kept` after its
 // push down (0: no fill); `cap` is B_i's capacity d 2^(2i+1).

@@ -16,8 +16,8 @@ namespace gpulin::bucket_heap {
 class DeviceBucketHeap {
  public:
   DeviceBucketHeap(uint32_t d, uint32_t levels)
-      : buckets_(bucket_base(d, levels)), signals_(signal_base(d, levels)), bucket_n_(levels), signal_n_(levels),
-        done_(levels), threshold_(levels) {
+      : buckets_(bucket_base(d, levels)), signals_(signal_base(d, levels)), signals_b_(signal_base(d, levels)),
+        bucket_n_(levels), signal_n_(levels), signal_n_b_(levels), done_(levels), threshold_(levels) {
     std::vector<uint64_t> base;
     uint64_t total = 0;
     for (uint32_t i = 0; i < levels; ++i) base.push_back(total), total += scratch_for_level(d, i);
@@ -25,12 +25,13 @@ class DeviceBucketHeap {
     scratch_base_ = std::make_unique<cuda_support::DeviceBuffer<uint64_t>>(base);
     reset();
     view_ = View{d, levels, buckets_.get(), signals_.get(), bucket_n_.get(), signal_n_.get(), threshold_.get(),
-                 done_.get(), scratch_.get(), scratch_base_->get()};
+                 done_.get(), scratch_.get(), scratch_base_->get(), signals_b_.get(), signal_n_b_.get()};
   }
   // Empty, every p_i unset, no RESOLVE done.
   void reset() {
     bucket_n_.fill_bytes(0);
     signal_n_.fill_bytes(0);
+    signal_n_b_.fill_bytes(0);
     done_.fill_bytes(0);
     threshold_.fill_bytes(0xff);  // kNoThreshold
   }
@@ -44,8 +45,8 @@ class DeviceBucketHeap {
   }
 
  private:
-  cuda_support::DeviceBuffer<Element> buckets_, signals_;
-  cuda_support::DeviceBuffer<uint32_t> bucket_n_, signal_n_, done_;
+  cuda_support::DeviceBuffer<Element> buckets_, signals_, signals_b_;
+  cuda_support::DeviceBuffer<uint32_t> bucket_n_, signal_n_, signal_n_b_, done_;
   cuda_support::DeviceBuffer<uint64_t> threshold_;
   cuda_support::DeviceBuffer<Element> scratch_;
   std::unique_ptr<cuda_support::DeviceBuffer<uint64_t>> scratch_base_;

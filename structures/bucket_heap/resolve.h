@@ -3,13 +3,17 @@
 // then fill B_i from level i + 1 when it is short (S_{i+1} merged into B_{i+1},
 // DELETEDUPLICATES, p_i moved to the priority that fills B_i, those elements pulled
 // up, the ones of B_{i+1} past p_{i+1} back to S_{i+1}). It reads and writes levels
-// i and i + 1 only; the schedule (schedule.h) keeps adjacent levels apart. The last
-// level keeps everything (nothing below it) and drops the DELETEs that reach it.
+// i and i + 1 only; the schedule (schedule.h, and the wait before a fill here)
+// keeps adjacent levels off the arrays they share. With two signal buffers a level
+// (config.h) "S_i" is the buffer RESOLVE(i)'s k-th empties, "S_{i+1}" the one it
+// pushes into. The last level keeps everything (nothing below it) and drops the
+// DELETEs that reach it.
 #pragma once
 
 #include <cstdint>
 
 #include "structures/bucket_heap/level_ops.h"
+#include "structures/bucket_heap/level_signals.h"
 #include "structures/bucket_heap/view.h"
 #include "structures/exec/private_memory.h"
 
@@ -60,6 +64,7 @@ enum ResolveStep : uint32_t {
   kStepLoad,        // line 1: B_i and S_i loaded
   kStepMerge,       // lines 1-3: merged, DELETEDUPLICATES
   kStepPushDown,    // lines 4-9: p_i kept or moved (SELECT), the rest merged into S_{i+1}
+  kStepFillTurn,    // before line 11, two signal buffers: RESOLVE(i+1) in flight done
   kStepFillLoad,    // line 11: B_{i+1} and S_{i+1} loaded
   kStepFillMerge,   // lines 11-12: merged, DELETEDUPLICATES
   kStepFillSelect,  // line 13: the new p_i (SELECT)
@@ -69,7 +74,7 @@ enum ResolveStep : uint32_t {
   kResolveSteps
 };
 inline constexpr const char* kResolveStepNames[kResolveSteps] = {
-    "load", "merge", "push down", "fill: load", "fill: merge", "fill: SELECT", "fill: split", "fill: store", "store"};
+    "load", "merge", "push down", "fill: turn", "fill: load", "fill: merge", "fill: SELECT", "fill: split", "fill: store", "store"};
 struct ResolveMark {
   ResolveStep step;
 };
@@ -79,9 +84,12 @@ GPULIN_HD void mark_step(Marks& marks, ResolveStep step) {
 }
 struct NoMarks {};
 
+// RESOLVE(i)'s k-th (1-based: which signal buffers it empties and pushes into,
+// config.h's SignalBuffers).
 template <class X, class P, class Marks = NoMarks>
-GPULIN_HD void resolve(X& x, const View& h, uint32_t i, Marks&& marks = {}) {
+GPULIN_HD void resolve(X& x, const View& h, uint32_t i, uint32_t k, Marks&& marks = {}) {
   const uint32_t d = h.d;
+  const uint32_t own = emptied_buffer<P>(i, k), below = pushed_buffer<P>(k);
   const bool last = i + 1 == h.levels;
   const uint64_t region = scratch_region(d, i), cap = bucket_cap(d, i);
   // The level's scratch: memory only this actor touches, as its private memory.
@@ -98,7 +106,7 @@ GPULIN_HD void resolve(X& x, const View& h, uint32_t i, Marks&& marks = {}) {
 
   // Lines 1-3: S_i merged into B_i, duplicates removed.
   const uint32_t nb = load_array(x, r0, h.bucket(i), h.bucket_n + i, bucket_room(d, i));
-  const uint32_t ns = load_array(x, r0 + nb, h.signal(i), h.signal_n + i, signal_cap(d, i));
+  const uint32_t ns = load_array(x, r0 + nb, h.signal(i, own), h.signal_count(i, own), signal_cap(d, i));
   mark_step(marks, kStepLoad);
   merge_by_value(x, r0, nb, r0 + nb, ns, r1);
   uint32_t n = delete_duplicates<X, P>(x, r1, nb + ns, r2, last, ops);
@@ -113,9 +121,9 @@ GPULIN_HD void resolve(X& x, const View& h, uint32_t i, Marks&& marks = {}) {
     split_by(x, r2, n, th, r3, &kept, r4, &down, ops);
     stay = r3;
     if (down > 0) {
-      const uint32_t ns1 = load_array(x, r0, h.signal(i + 1), h.signal_n + i + 1, signal_cap(d, i + 1));
+      const uint32_t ns1 = load_array(x, r0, h.signal(i + 1, below), h.signal_count(i + 1, below), signal_cap(d, i + 1));
       merge_by_value(x, r0, ns1, r4, down, r1);
-      store_array(x, h.signal(i + 1), h.signal_n + i + 1, r1, ns1 + down, signal_cap(d, i + 1),
+      store_array(x, h.signal(i + 1, below), h.signal_count(i + 1, below), r1, ns1 + down, signal_cap(d, i + 1),
                   "bucket heap: S_{i+1} overflows (RESOLVE(i) pushed down more than it holds)");
     }
   }
@@ -125,8 +133,14 @@ GPULIN_HD void resolve(X& x, const View& h, uint32_t i, Marks&& marks = {}) {
   // policy's refill says when B_0 is short and by how much, config.h).
   const uint64_t wanted = last ? 0 : fill_wanted<P>(i, kept, cap);
   if (wanted > 0) {
+    // Two signal buffers: the RESOLVE(i+1) that may still run (it empties the
+    // other buffer, and writes B_{i+1} and p_{i+1}) finishes first; the next one
+    // waits for this one (schedule.h).
+    if constexpr (P::buffers == SignalBuffers::Two && P::mutant != Mutant::AdjacentOverlap)
+      wait_until_at_least(x, h.done + i + 1, (k - 1) / 4);
+    mark_step(marks, kStepFillTurn);
     const uint32_t nb1 = load_array(x, r0, h.bucket(i + 1), h.bucket_n + i + 1, bucket_room(d, i + 1));
-    const uint32_t ns1 = load_array(x, r0 + nb1, h.signal(i + 1), h.signal_n + i + 1, signal_cap(d, i + 1));
+    const uint32_t ns1 = load_array(x, r0 + nb1, h.signal(i + 1, below), h.signal_count(i + 1, below), signal_cap(d, i + 1));
     mark_step(marks, kStepFillLoad);
     if (nb1 + ns1 > 0) {
       merge_by_value(x, r0, nb1, r0 + nb1, ns1, r1);
@@ -152,14 +166,14 @@ GPULIN_HD void resolve(X& x, const View& h, uint32_t i, Marks&& marks = {}) {
       }
       store_array(x, h.bucket(i + 1), h.bucket_n + i + 1, r5, b1, bucket_room(d, i + 1),
                   "bucket heap: B_{i+1} overflows its room");
-      store_array(x, h.signal(i + 1), h.signal_n + i + 1, r2, s1, signal_cap(d, i + 1),
+      store_array(x, h.signal(i + 1, below), h.signal_count(i + 1, below), r2, s1, signal_cap(d, i + 1),
                   "bucket heap: S_{i+1} overflows (line 17)");
       mark_step(marks, kStepFillStore);
     }
   }
   store_threshold(x, h.threshold + i, th);
   store_array(x, h.bucket(i), h.bucket_n + i, stay, kept, cap, "bucket heap: B_i overflows");
-  x.store(h.signal_n + i, 0u, exec::relaxed);
+  x.store(h.signal_count(i, own), 0u, exec::relaxed);
   mark_step(marks, kStepStore);
 }
 

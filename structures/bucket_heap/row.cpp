@@ -29,7 +29,7 @@ void add_bucket_rows(Registry& r) {
   row.name = "bucket-heap";
   row.summary = "parallel bucket heap: levels of buckets, a process a level, signals between levels";
   row.source = "the parallel bucket heap and PARDIJKSTRA (shared/papers)";
-  row.variants = {"fixed", "paper", "lazy"};
+  row.variants = {"fixed", "paper", "lazy", "pipelined"};
   row.mutants = explore::bucket_mutant_names();
   row.model = "bucket-pq";
   row.lp_rules = {"explicit"};
@@ -54,10 +54,11 @@ void add_bucket_rows(Registry& r) {
   // The stepper: the levels' regions (bucket_run.cpp) and the heap's d.
   row.draw_js = drawings::bucket_heap_draw_js;
   row.state_layout = [](const std::string& schedule) {
-    return fmt::format(R"({{"regions":["buckets","signals","bucket_n","signal_n","done","threshold"],"d":{},"del":{}}})",
+    return fmt::format(R"({{"regions":["buckets","signals","bucket_n","signal_n","done","threshold","signals_b","signal_n_b"],"d":{},"del":{}}})",
                        explore::parse_bucket_replay_string(schedule).config.d, bucket_heap::kDel);
   };
-  row.survey = {{"fixed", {}, 10000, true}, {"paper", {}, 10000, false}, {"lazy", {}, 10000, true}};
+  row.survey = {{"fixed", {}, 10000, true}, {"paper", {}, 10000, false}, {"lazy", {}, 10000, true},
+                {"pipelined", {}, 10000, true}};
   row.stress = cli::stress_bucket;
   row.stress_params = cli::bucket_stress_params();
   r.add(std::move(row));

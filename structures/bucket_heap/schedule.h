@@ -11,23 +11,17 @@
 
 namespace gpulin::bucket_heap {
 
-template <class X>
-GPULIN_HD void wait_until_at_least(X& x, uint32_t* word, uint32_t target) {
-  for (uint32_t seen = x.load(word); seen < target; seen = x.load(word)) x.wait_while_equals(word, seen);
-}
-
-// How many RESOLVE(i-1) come before RESOLVE(i)'s k-th (4, or 3 for the mutant).
-template <class P>
-GPULIN_HD constexpr uint32_t fan_in() {
-  return P::mutant == Mutant::EveryThird ? 3u : 4u;
-}
-
 // The waits before RESOLVE(i)'s k-th (1-based): the level above has done its share,
-// and the level below is done with the RESOLVE that came before.
+// and the level below is done with the RESOLVE that came before (one signal
+// buffer), or with the one before that, which emptied the buffer this one pushes
+// into (two; the one in between is waited for only before a fill, resolve.h).
 template <class X, class P>
 GPULIN_HD void wait_for_turn(X& x, const View& h, uint32_t i, uint32_t k) {
   if (i > 0) wait_until_at_least(x, h.done + i - 1, fan_in<P>() * k);
-  if (P::mutant != Mutant::AdjacentOverlap && i + 1 < h.levels && k > 1) wait_until_at_least(x, h.done + i + 1, (k - 1) / 4);
+  if (P::mutant == Mutant::AdjacentOverlap || i + 1 == h.levels || k == 1) return;
+  const uint32_t before = (k - 1) / 4;
+  if (P::buffers == SignalBuffers::One) wait_until_at_least(x, h.done + i + 1, before);
+  else if (before > 1) wait_until_at_least(x, h.done + i + 1, before - 1);
 }
 // The signal after it.
 template <class X>
@@ -56,7 +50,7 @@ template <exec::SharedWords X, class P, class Around>
 GPULIN_HD void scheduled_resolve(X& x, const View& h, uint32_t i, uint32_t k, Around&& around) {
   wait_for_turn<X, P>(x, h, i, k);
   around(true);
-  resolve<X, P>(x, h, i, around);
+  resolve<X, P>(x, h, i, k, around);
   around(false);
   signal_done(x, h, i, k);
 }

@@ -1,6 +1,6 @@
 // The parallel bucket heap's memory (§2.2): q levels, level i a bucket B_i of up to
 // d * 2^(2i+1) elements and a signal buffer S_i of up to d * 2^(2i), both sorted by
-// value; the level's threshold p_i; how many RESOLVE(i) have completed (the signal
+// value (and a second buffer S'_i as large, for a policy of two, config.h); the level's threshold p_i; how many RESOLVE(i) have completed (the signal
 // the level blocks wait on, §4.1); each level actor's scratch.
 #pragma once
 
@@ -41,9 +41,13 @@ struct View {
   uint32_t* done = nullptr;      // RESOLVE(i) completed so far
   Element* scratch = nullptr;    // level i's at scratch_base[i]
   const uint64_t* scratch_base = nullptr;
+  Element* signals_b = nullptr;    // S'_i at signal_base(d, i)
+  uint32_t* signal_n_b = nullptr;  // |S'_i|
 
   GPULIN_HD Element* bucket(uint32_t i) const { return buckets + bucket_base(d, i); }
-  GPULIN_HD Element* signal(uint32_t i) const { return signals + signal_base(d, i); }
+  // Signal buffer b of level i: 0 is S_i, 1 is S'_i.
+  GPULIN_HD Element* signal(uint32_t i, uint32_t b = 0) const { return (b ? signals_b : signals) + signal_base(d, i); }
+  GPULIN_HD uint32_t* signal_count(uint32_t i, uint32_t b = 0) const { return (b ? signal_n_b : signal_n) + i; }
   GPULIN_HD Element* scratch_of(uint32_t i) const { return scratch + scratch_base[i]; }
 };
 

@@ -69,6 +69,38 @@ TEST(BucketExplore, TheLazyRefillPassesAndFillsLessOften) {
   EXPECT_EQ(bucket_variant_name(in.config), "lazy");
 }
 
+// Two signal buffers a level (config.h, PARDIJKSTRA's heap, the variant
+// "pipelined"): RESOLVE(i) runs beside RESOLVE(i+1) except where it fills. It
+// passes with every condition held (B_{i+1}'s where a fill begins), the schedules
+// reach interleavings the one-buffer schedule forbids (more distinct traces of one
+// program), and the schedule's planted bugs are still caught.
+TEST(BucketExplore, TwoSignalBuffersPassAndOverlapTheLevels) {
+  for (uint32_t d : {1u, 2u, 3u, 4u}) {
+    BucketConfig c;
+    c.d = d;
+    c.ops = 80;
+    ASSERT_TRUE(set_bucket_variant(c, "pipelined"));
+    const ExploreSummary two = run_bucket_explore(pct_options(300), c);
+    EXPECT_FALSE(two.found_bug()) << "d=" << d << "\n" << describe(two);
+    // One program, 300 schedules of it: the one-buffer schedule leaves the levels
+    // little room; two buffers let RESOLVE(i) and RESOLVE(i+1) interleave.
+    ExploreOptions same = pct_options(300);
+    same.program_every = 0;
+    const uint64_t two_traces = run_bucket_explore(same, c).coverage.traces.size();
+    c.buffers = bucket_heap::SignalBuffers::One;
+    const uint64_t one_traces = run_bucket_explore(same, c).coverage.traces.size();
+    EXPECT_GT(two_traces, 2 * one_traces) << "d=" << d;
+  }
+  for (const std::string& name : {"bucket-every-third", "bucket-adjacent-overlap"}) {
+    BucketConfig c;
+    ASSERT_TRUE(set_bucket_variant(c, "pipelined"));
+    c.mutant = *parse_bucket_mutant(name);
+    EXPECT_TRUE(run_bucket_explore(pct_options(1000), c).found_bug()) << name << " was not caught";
+  }
+  EXPECT_EQ(parse_bucket_replay_string("bucket-heap:d=2:variant=pipelined|x|").config.buffers,
+            bucket_heap::SignalBuffers::Two);
+}
+
 TEST(BucketExplore, EveryMutantIsCaughtShrunkAndReplays) {
   for (const std::string& name : bucket_mutant_names()) {
     BucketConfig c;

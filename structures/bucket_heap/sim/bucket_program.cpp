@@ -43,13 +43,15 @@ void pair_update_args(History& h) {
 
 std::string bucket_variant_name(const BucketConfig& c) {
   if (c.variant == bucket_heap::Variant::Paper) return "paper";
-  return c.refill == bucket_heap::Refill::Lazy ? "lazy" : "fixed";
+  if (c.refill == bucket_heap::Refill::Full) return "fixed";
+  return c.buffers == bucket_heap::SignalBuffers::Two ? "pipelined" : "lazy";
 }
 
 bool set_bucket_variant(BucketConfig& c, const std::string& name) {
-  if (name != "paper" && name != "fixed" && name != "lazy") return false;
+  if (name != "paper" && name != "fixed" && name != "lazy" && name != "pipelined") return false;
   c.variant = name == "paper" ? bucket_heap::Variant::Paper : bucket_heap::Variant::Fixed;
-  c.refill = name == "lazy" ? bucket_heap::Refill::Lazy : bucket_heap::Refill::Full;
+  c.refill = name == "lazy" || name == "pipelined" ? bucket_heap::Refill::Lazy : bucket_heap::Refill::Full;
+  c.buffers = name == "pipelined" ? bucket_heap::SignalBuffers::Two : bucket_heap::SignalBuffers::One;
   return true;
 }
 

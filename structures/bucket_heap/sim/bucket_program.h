@@ -1,5 +1,6 @@
-// What `gpulin explore --structure bucket-heap` runs: d, the variant (paper, fixed,
-// or lazy: fixed with RESOLVE(0)'s lazy refill, config.h) and the compile-time mutant, and the program - one actor's operations, UPDATE (a
+// What `gpulin explore --structure bucket-heap` runs: d, the variant (paper, fixed;
+// lazy: fixed with RESOLVE(0)'s lazy refill; pipelined: lazy with two signal
+// buffers a level, PARDIJKSTRA's heap; config.h) and the compile-time mutant, and the program - one actor's operations, UPDATE (a
 // BULKUPDATE of up to d value/priority pairs), EXTRACTMIN, DELETE - while the
 // levels' RESOLVEs run as actors of their own. Programs are Dijkstra-like, the use
 // the paper designs for: a value's priority only decreases, and a value extracted or
@@ -24,7 +25,8 @@ struct BucketConfig {
   uint32_t d = 2;
   bucket_heap::Variant variant = bucket_heap::Variant::Fixed;
   bucket_heap::Mutant mutant = bucket_heap::Mutant::None;
-  bucket_heap::Refill refill = bucket_heap::Refill::Full;  // Lazy: the variant named lazy
+  bucket_heap::Refill refill = bucket_heap::Refill::Full;  // Lazy: the variants lazy and pipelined
+  bucket_heap::SignalBuffers buffers = bucket_heap::SignalBuffers::One;  // Two: pipelined
   sim::memory::MemorySetting memory;  // the simulator's memory (replay strings name it)
   // Threads of a level's block in the simulator: how many can race in its scratch
   // (sim/private_memory/barrier_phases.h); the schedules do not depend on it.
@@ -49,7 +51,8 @@ std::vector<std::string> bucket_fn_names();
 // The recorder's flat update arguments [v0, p0, v1, p1, ...] as the model's pairs.
 void pair_update_args(History& h);
 
-// "paper", "fixed" or "lazy" (the fixed variant with the lazy refill).
+// "paper", "fixed", "lazy" (the fixed variant with the lazy refill) or "pipelined"
+// (lazy with two signal buffers a level).
 std::string bucket_variant_name(const BucketConfig& c);
 // Sets c's variant and refill from a name bucket_variant_name gives; false if unknown.
 bool set_bucket_variant(BucketConfig& c, const std::string& name);
