@@ -242,18 +242,23 @@ def psync(results, out):
 def sssp(results, out):
     data, fig, axes, done = figure(results, out, "sssp-h200.csv", "sssp",
                                    "SSSP on random DAGs of 30 000 vertices: PARDIJKSTRA, near-far, BGL Dijkstra",
-                                   panels=2)
-    for ax, threads in zip(axes, sorted({r["threads"] for r in data})):
+                                   panels=1)
+    ax = axes[0]
+    codes = list(dict.fromkeys(r["code"] for r in data))  # the measured code first, its baseline after
+    for code in codes:
         for method in ("pardijkstra", "near_far", "bgl_dijkstra"):
+            if code != codes[0] and method != "pardijkstra":
+                continue  # the baseline's other methods are the same code as the run's
             pts = [(int(r["m"]), float(r["median_s"])) for r in data
-                   if r["method"] == method and r["threads"] == threads and r["skipped"] == "0"]
+                   if r["code"] == code and r["method"] == method and r["skipped"] == "0"]
+            label = method if code == codes[0] else f"{method} at {code}"
             if pts:
-                series(ax, pts, method, ls=":" if method == "bgl_dijkstra" else "-")
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.set_xlabel(f"edges m ({threads} threads a block)", fontsize=8)
-        ax.set_ylabel("seconds")
-        ax.legend(fontsize=7)
+                series(ax, pts, label, ls=":" if method == "bgl_dijkstra" else "-" if code == codes[0] else "--")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("edges m (level blocks: 512 threads up to d = 512, 1024 past it)", fontsize=8)
+    ax.set_ylabel("seconds")
+    ax.legend(fontsize=7)
     done()
 
 
