@@ -22,7 +22,7 @@ std::string first_failure(const ExploreSummary& s) {
   return "-";
 }
 
-constexpr const char* kRow = "{:<14} {:<7} {:>9} {:>9} {:>10} {:>9} {:>9} {:>9} {:>6} {:>5} {:>7} {:>9}  {}\n";
+constexpr const char* kRow = "{:<14} {:<9} {:>9} {:>9} {:>10} {:>9} {:>9} {:>9} {:>6} {:>5} {:>7} {:>9}  {}\n";
 
 }  // namespace
 
