@@ -311,6 +311,27 @@ class SimContext {
     by_threads(PhaseCode::ParallelFor, at, n, f);
   }
   uint32_t threads() const { return threads_; }
+  // merge_path::block_copy's parallel_for of dst[i] = src[i], in one pass: the same
+  // accesses by the same threads (index i by thread i % threads()), checked in the
+  // same order, then the barrier; each array's state is read once for the loop
+  // (PrivateRun) rather than at each element. A warp actor's copy, or one from or
+  // into memory checked by lanes' clocks, is the parallel_for itself.
+  template <class D, class S>
+  void copy_private(PrivatePtr<D> dst, S src, uint32_t n, Site at = Site::here()) {
+    if (!checked_by_phases(dst) || !checked_by_phases(src)) {
+      parallel_for(n, [&](uint32_t i) { dst[i] = src[i]; }, at);
+      return;
+    }
+    phases_->enter(PhaseCode::ParallelFor, at);
+    const PrivateRun<D> to(dst);
+    const auto from = run_of(src);
+    const PhaseStamp code = phases_->code_stamp();
+    for (uint32_t i = 0, t = 0; i < n; ++i) {  // t = i % threads(), without a division
+      to.write(i, static_cast<D>(read_run(from, i, code | t)), code | t);
+      if (++t == threads_) t = 0;
+    }
+    phases_->barrier(at);
+  }
   // The actor's private memory, checked for races between the block's threads: n
   // elements of T the context owns, or memory the structure laid out (a scratch in
   // global memory only this actor uses) viewed as such. Views of memory inside an
@@ -787,6 +808,32 @@ class SimContext {
       }
     }
     phases_->barrier(at);
+  }
+  // copy_private's arrays: private ones of a block actor checked against its
+  // barrier phases (or unchecked: one thread), or plain memory.
+  template <class T>
+  bool checked_by_phases(PrivatePtr<T> p) const {
+    return phases_ && p.region()->checks != PrivateRegion::Checks::Lanes;
+  }
+  template <class T>
+  bool checked_by_phases(const T*) const {
+    return static_cast<bool>(phases_);
+  }
+  template <class T>
+  static PrivateRun<T> run_of(PrivatePtr<T> p) {
+    return PrivateRun<T>(p);
+  }
+  template <class T>
+  static const T* run_of(const T* p) {
+    return p;
+  }
+  template <class T>
+  static T read_run(const PrivateRun<T>& r, uint32_t i, PhaseStamp now) {
+    return r.read(i, now);
+  }
+  template <class T>
+  static T read_run(const T* p, uint32_t i, PhaseStamp) {
+    return p[i];
   }
   // An event's keys for the recorder. From private memory they are read as the
   // GPU's recording context copies them (cuda/cuda_context.cuh, with_keys): after
