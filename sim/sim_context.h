@@ -72,7 +72,7 @@ class SimContext {
   // A block actor of `threads` threads.
   SimContext(Simulator& sim, uint32_t actor, HostRecorder* recorder, uint32_t threads)
       : sim_(sim), actor_(actor), rec_(recorder), threads_(threads),
-        phases_(std::in_place, sim, actor, threads) {
+        phases_(std::in_place, sim, actor, threads), checked_(threads >= 2) {
     sim_.uses_recorder(recorder);
   }
   // A warp actor.
@@ -90,6 +90,7 @@ class SimContext {
       : SimContext(sim, actor, recorder, place) {
     threads_ = block_threads;
     phases_.emplace(sim, actor, block_threads);
+    checked_ = block_threads >= 2;
   }
 
   // How the actor's accesses are ordered under the ptx memory mode (nothing
@@ -505,7 +506,7 @@ class SimContext {
   // (no scheduling point), a barrier phase ends.
   void block_sync(Site at = Site::here()) {
     if (phases_ && !place_.shared) {
-      phases_->barrier(at);
+      if (checked_) phases_->barrier(at);
       return;
     }
     outside_lanes("block_sync");
@@ -561,7 +562,7 @@ class SimContext {
   // in a log of events they order as an invocation and a response do.
   void begin_op(int64_t op) {
     op_ = op;
-    if (phases_) phases_->set_op(op);
+    if (checked_) phases_->set_op(op);
     sim_.records(kOpens);
     sim_.op_begin();
   }
@@ -782,7 +783,7 @@ class SimContext {
   // A barrier of the block (block actors; a warp actor's private memory is not
   // checked).
   void barrier(const Site& at) {
-    if (phases_) phases_->barrier(at);
+    if (checked_) phases_->barrier(at);
   }
   // f(i) for i in [0, n), index i made by thread i / per (per > 0) or i % threads(),
   // then a barrier. Flattened: f and its checked private accesses are inlined into
@@ -790,7 +791,7 @@ class SimContext {
   // time is these loops).
   template <class F>
   [[gnu::flatten]] void by_threads(PhaseCode code, const Site& at, uint32_t n, F&& f, uint32_t per = 0) {
-    if (!phases_) {
+    if (!checked_) {
       for (uint32_t i = 0; i < n; ++i) f(i);
       return;
     }
@@ -810,14 +811,14 @@ class SimContext {
     phases_->barrier(at);
   }
   // copy_private's arrays: private ones of a block actor checked against its
-  // barrier phases (or unchecked: one thread), or plain memory.
+  // barrier phases, or plain memory.
   template <class T>
   bool checked_by_phases(PrivatePtr<T> p) const {
-    return phases_ && p.region()->checks != PrivateRegion::Checks::Lanes;
+    return checked_ && p.region()->checks == PrivateRegion::Checks::Phases;
   }
   template <class T>
   bool checked_by_phases(const T*) const {
-    return static_cast<bool>(phases_);
+    return checked_;
   }
   template <class T>
   static PrivateRun<T> run_of(PrivatePtr<T> p) {
@@ -859,6 +860,9 @@ class SimContext {
   HostRecorder* rec_;
   uint32_t threads_;
   std::optional<BarrierPhases> phases_;  // a block actor's (a warp actor's: none)
+  // Whether phases_ is kept: a block of two threads or more (a block of one never
+  // races with itself, so its phases are not kept at all).
+  bool checked_ = false;
   std::vector<std::unique_ptr<PrivateRegion>> regions_;  // its private memory
   WarpPlace place_;
   int64_t op_ = 0;
