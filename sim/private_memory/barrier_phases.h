@@ -66,7 +66,7 @@ class BarrierPhases {
   }
 
   // A barrier of the whole block: the next phase begins, in actor-uniform code.
-  void barrier(const memory::SourceSite& at) {
+  [[gnu::always_inline]] void barrier(const memory::SourceSite& at) {
     phase_floor_ = code_ + kOneCode;
     kept_ = 0;
     enter(PhaseCode::Uniform, at);
@@ -74,7 +74,7 @@ class BarrierPhases {
   }
   // Code of one kind (not actor-uniform) begins at `at`; its accesses are made by
   // thread(t)'s thread until the next barrier.
-  void enter(PhaseCode kind, const memory::SourceSite& at) {
+  [[gnu::always_inline]] void enter(PhaseCode kind, const memory::SourceSite& at) {
     code_ += kOneCode;
     if (kept_ == codes_.size()) [[unlikely]]
       grow_codes();
