@@ -37,10 +37,7 @@ namespace {
 // array.
 void put_keys(Value& v, const int64_t* keys, uint32_t n) {
   if (!v.is_array()) v = Value::array();
-  Value::Array& a = v.as_array();
-  a.clear();
-  a.reserve(n);
-  for (uint32_t i = 0; i < n; ++i) Value::push_integer(a, keys[i]);
+  Value::assign_integers(v.as_array(), keys, n);
 }
 
 }  // namespace
@@ -83,8 +80,11 @@ History HostRecorder::to_history(Header header, std::string source, History&& re
       Operation& op = h.ops[at];
       op.ret_t = t;
       if (!op.res) op.res = Value::null();  // filled in place below
-      if (r.is_null) *op.res = Value::null();
-      else put_keys(*op.res, pool_.data() + r.off, r.len);
+      if (r.is_null) {
+        if (!op.res->is_null()) *op.res = Value::null();
+      } else {
+        put_keys(*op.res, pool_.data() + r.off, r.len);
+      }
     }
   }
   // An op's result from the reused history goes where its own ret never came (an

@@ -3,6 +3,7 @@
 // Kept small and comparable; the checkers hash and compare results with it.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -35,6 +36,21 @@ class Value {
     Value& v = a.emplace_back();
     v.kind_ = Kind::Int;
     v.int_ = i;
+  }
+
+  // `a` becomes the integers xs[0, n), its elements that are integers already
+  // rewritten in place (a history made again in the storage of the last one: the
+  // simulator's recorder, every schedule).
+  static void assign_integers(Array& a, const int64_t* xs, size_t n) {
+    size_t i = 0;
+    for (const size_t kept = std::min(n, a.size()); i < kept && a[i].kind_ == Kind::Int; ++i) a[i].int_ = xs[i];
+    if (i == n) {
+      a.resize(n);
+      return;
+    }
+    a.resize(i);
+    a.reserve(n);
+    for (; i < n; ++i) push_integer(a, xs[i]);
   }
 
   Kind kind() const { return kind_; }

@@ -72,7 +72,7 @@ class SimContext {
   // A block actor of `threads` threads.
   SimContext(Simulator& sim, uint32_t actor, HostRecorder* recorder, uint32_t threads)
       : sim_(sim), actor_(actor), rec_(recorder), threads_(threads),
-        phases_(std::in_place, sim, actor, threads) {
+        phases_(std::in_place, sim, actor, threads), checked_(threads >= 2) {
     sim_.uses_recorder(recorder);
   }
   // A warp actor.
@@ -90,6 +90,7 @@ class SimContext {
       : SimContext(sim, actor, recorder, place) {
     threads_ = block_threads;
     phases_.emplace(sim, actor, block_threads);
+    checked_ = block_threads >= 2;
   }
 
   // How the actor's accesses are ordered under the ptx memory mode (nothing
@@ -311,6 +312,27 @@ class SimContext {
     by_threads(PhaseCode::ParallelFor, at, n, f);
   }
   uint32_t threads() const { return threads_; }
+  // merge_path::block_copy's parallel_for of dst[i] = src[i], in one pass: the same
+  // accesses by the same threads (index i by thread i % threads()), checked in the
+  // same order, then the barrier; each array's state is read once for the loop
+  // (PrivateRun) rather than at each element. A warp actor's copy, or one from or
+  // into memory checked by lanes' clocks, is the parallel_for itself.
+  template <class D, class S>
+  void copy_private(PrivatePtr<D> dst, S src, uint32_t n, Site at = Site::here()) {
+    if (!checked_by_phases(dst) || !checked_by_phases(src)) {
+      parallel_for(n, [&](uint32_t i) { dst[i] = src[i]; }, at);
+      return;
+    }
+    phases_->enter(PhaseCode::ParallelFor, at);
+    const PrivateRun<D> to(dst);
+    const auto from = run_of(src);
+    const PhaseStamp code = phases_->code_stamp();
+    for (uint32_t i = 0, t = 0; i < n; ++i) {  // t = i % threads(), without a division
+      to.write(i, static_cast<D>(read_run(from, i, code | t)), code | t);
+      if (++t == threads_) t = 0;
+    }
+    phases_->barrier(at);
+  }
   // The actor's private memory, checked for races between the block's threads: n
   // elements of T the context owns, or memory the structure laid out (a scratch in
   // global memory only this actor uses) viewed as such. Views of memory inside an
@@ -484,7 +506,7 @@ class SimContext {
   // (no scheduling point), a barrier phase ends.
   void block_sync(Site at = Site::here()) {
     if (phases_ && !place_.shared) {
-      phases_->barrier(at);
+      if (checked_) phases_->barrier(at);
       return;
     }
     outside_lanes("block_sync");
@@ -540,7 +562,7 @@ class SimContext {
   // in a log of events they order as an invocation and a response do.
   void begin_op(int64_t op) {
     op_ = op;
-    if (phases_) phases_->set_op(op);
+    if (checked_) phases_->set_op(op);
     sim_.records(kOpens);
     sim_.op_begin();
   }
@@ -761,7 +783,7 @@ class SimContext {
   // A barrier of the block (block actors; a warp actor's private memory is not
   // checked).
   void barrier(const Site& at) {
-    if (phases_) phases_->barrier(at);
+    if (checked_) phases_->barrier(at);
   }
   // f(i) for i in [0, n), index i made by thread i / per (per > 0) or i % threads(),
   // then a barrier. Flattened: f and its checked private accesses are inlined into
@@ -769,7 +791,7 @@ class SimContext {
   // time is these loops).
   template <class F>
   [[gnu::flatten]] void by_threads(PhaseCode code, const Site& at, uint32_t n, F&& f, uint32_t per = 0) {
-    if (!phases_) {
+    if (!checked_) {
       for (uint32_t i = 0; i < n; ++i) f(i);
       return;
     }
@@ -787,6 +809,32 @@ class SimContext {
       }
     }
     phases_->barrier(at);
+  }
+  // copy_private's arrays: private ones of a block actor checked against its
+  // barrier phases, or plain memory.
+  template <class T>
+  bool checked_by_phases(PrivatePtr<T> p) const {
+    return checked_ && p.region()->checks == PrivateRegion::Checks::Phases;
+  }
+  template <class T>
+  bool checked_by_phases(const T*) const {
+    return checked_;
+  }
+  template <class T>
+  static PrivateRun<T> run_of(PrivatePtr<T> p) {
+    return PrivateRun<T>(p);
+  }
+  template <class T>
+  static const T* run_of(const T* p) {
+    return p;
+  }
+  template <class T>
+  static T read_run(const PrivateRun<T>& r, uint32_t i, PhaseStamp now) {
+    return r.read(i, now);
+  }
+  template <class T>
+  static T read_run(const T* p, uint32_t i, PhaseStamp) {
+    return p[i];
   }
   // An event's keys for the recorder. From private memory they are read as the
   // GPU's recording context copies them (cuda/cuda_context.cuh, with_keys): after
@@ -812,6 +860,9 @@ class SimContext {
   HostRecorder* rec_;
   uint32_t threads_;
   std::optional<BarrierPhases> phases_;  // a block actor's (a warp actor's: none)
+  // Whether phases_ is kept: a block of two threads or more (a block of one never
+  // races with itself, so its phases are not kept at all).
+  bool checked_ = false;
   std::vector<std::unique_ptr<PrivateRegion>> regions_;  // its private memory
   WarpPlace place_;
   int64_t op_ = 0;

@@ -19,11 +19,12 @@ const char* code_text(PhaseCode c) {
 
 }  // namespace
 
-std::string BarrierPhases::describe(const PhaseAccess& a, const char* did) const {
-  const Code& c = codes_[a.code];
-  std::string who = a.thread == kEveryThread     ? "every thread"
-                    : a.thread == kSeveralThreads ? "two or more threads"
-                                                  : "thread " + std::to_string(a.thread);
+std::string BarrierPhases::describe(PhaseStamp a, const char* did) const {
+  const Code& c = codes_[(a - phase_floor_) >> 32];
+  const uint32_t thread = thread_of(a);
+  std::string who = thread == kEveryThread     ? "every thread"
+                    : thread == kSeveralThreads ? "two or more threads"
+                                                : "thread " + std::to_string(thread);
   // A phase's first code has no barrier before it in the actor's run.
   const std::string where = c.kind == PhaseCode::Uniform && c.at.line == 0
                                 ? "actor-uniform code at the actor's start"
@@ -31,9 +32,8 @@ std::string BarrierPhases::describe(const PhaseAccess& a, const char* did) const
   return who + " " + did + " it in " + where + " (history op " + std::to_string(c.op) + ")";
 }
 
-void BarrierPhases::report(const PhaseAccess& first, const char* first_did, const char* second_did, uint32_t region,
-                           uint64_t index) {
-  const PhaseAccess second = now();
+void BarrierPhases::report(PhaseStamp first, PhaseStamp second, const char* first_did, const char* second_did,
+                           uint32_t region, uint64_t index) {
   sim_.race("data race in block-private memory (shared memory on the GPU): word " + std::to_string(index) +
             " of actor " + std::to_string(actor_) + "'s private region " + std::to_string(region) + ": " +
             describe(first, first_did) + ", then " + describe(second, second_did) +

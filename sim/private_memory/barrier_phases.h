@@ -16,10 +16,12 @@
 // every other pair of threads is.
 //
 // Each word of private memory keeps its phase's last write and its reads (one
-// thread, or several): 24 bytes, a few compares an access; phases only grow, so
-// nothing is reset at a barrier. Which code made an access (the context call and
-// its line, the operation) is kept once per phase and code, not per word: only
-// accesses of the current phase can race. The first race ends the run
+// thread, or several) as two stamps of 64 bits: which code made the access (a
+// number that grows at every change of code, so that a phase's stamps are those
+// not below its first code's) and which thread. Phases only grow, so nothing is
+// reset at a barrier, and a check is a compare or two. Which code a number names
+// (the context call and its line, the operation) is kept once per code, not per
+// word: only accesses of the current phase can race. The first race ends the run
 // (Simulator::race), both accesses named.
 #pragma once
 
@@ -43,18 +45,14 @@ enum class PhaseCode : uint8_t {
   Record,       // the recorder's copy of an event's keys
 };
 
-// One access: its phase, its thread, and which code of the phase made it (an index
-// into BarrierPhases' codes of the current phase).
-struct PhaseAccess {
-  uint32_t phase = 0;  // 0: none in any phase yet
-  uint32_t thread = 0;
-  uint32_t code = 0;
-};
+// One access: its code's number (high 32 bits) and its thread (low 32 bits); 0: no
+// access yet (numbers start at 1).
+using PhaseStamp = uint64_t;
 
 // What a word of private memory saw in its last phases.
 struct PhaseShadow {
-  PhaseAccess write;
-  PhaseAccess read;  // the last read; thread kSeveralThreads when two threads read
+  PhaseStamp write = 0;
+  PhaseStamp read = 0;  // the last read; thread kSeveralThreads when two threads read
 };
 
 class BarrierPhases {
@@ -63,94 +61,103 @@ class BarrierPhases {
   static constexpr uint32_t kSeveralThreads = ~0u - 1;
 
   // The block actor `actor` of `threads` threads, its races reported to `sim`.
-  BarrierPhases(Simulator& sim, uint32_t actor, uint32_t threads) : sim_(sim), actor_(actor), threads_(threads) {}
+  BarrierPhases(Simulator& sim, uint32_t actor, uint32_t threads) : sim_(sim), actor_(actor), threads_(threads) {
+    barrier({});  // the actor's start: actor-uniform code, line 0 (no barrier before it)
+  }
 
   // A barrier of the whole block: the next phase begins, in actor-uniform code.
-  void barrier(const memory::SourceSite& at) {
-    ++phase_;
+  [[gnu::always_inline]] void barrier(const memory::SourceSite& at) {
+    phase_floor_ = code_ + kOneCode;
     kept_ = 0;
-    next_code(PhaseCode::Uniform, at);
-    thread_ = kEveryThread;
+    enter(PhaseCode::Uniform, at);
+    thread(kEveryThread);
   }
   // Code of one kind (not actor-uniform) begins at `at`; its accesses are made by
   // thread(t)'s thread until the next barrier.
-  void enter(PhaseCode code, const memory::SourceSite& at) { next_code(code, at); }
-  void thread(uint32_t t) { thread_ = t; }
-  // The operation the actor is in (history op id), for reports.
+  [[gnu::always_inline]] void enter(PhaseCode kind, const memory::SourceSite& at) {
+    code_ += kOneCode;
+    if (kept_ == codes_.size()) [[unlikely]]
+      grow_codes();
+    codes_[kept_++] = {kind, at, op_};
+  }
+  void thread(uint32_t t) { now_ = code_ | t; }
+  // The operation the actor is in (history op id), for reports: the running code
+  // goes on under a number of its own.
   void set_op(int64_t op) {
-    pending_.op = op;
-    code_ = kNoCode;
+    op_ = op;
+    const Code running = codes_[kept_ - 1];
+    enter(running.kind, running.at);
+    thread(thread_of(now_));
   }
   uint32_t threads() const { return threads_; }
+  // The running code's number (high 32 bits), for a loop of the context's own that
+  // stamps each access with its thread itself (check_read, check_write).
+  PhaseStamp code_stamp() const { return code_; }
 
   // An access to word `index` of private region `region`, checked against the
-  // phase's others; the first race ends the run.
+  // phase's others; the first race ends the run. A block of one thread is never
+  // checked (its regions do not call these).
   [[gnu::always_inline]] void read(PhaseShadow& e, uint32_t region, uint64_t index) {
-    if (threads_ < 2) return;
-    if (e.write.phase == phase_ && conflict(e.write.thread, thread_))
-      report(e.write, "wrote", "read", region, index);
-    if (e.read.phase != phase_) {
-      e.read = now();
-    } else if (e.read.thread != thread_ && e.read.thread != kEveryThread) {
-      e.read = now();
-      if (thread_ != kEveryThread) e.read.thread = kSeveralThreads;
-    }
+    check_read(e, now_, region, index);
   }
   [[gnu::always_inline]] void write(PhaseShadow& e, uint32_t region, uint64_t index) {
-    if (threads_ < 2) return;
-    if (e.write.phase == phase_ && conflict(e.write.thread, thread_))
-      report(e.write, "wrote", "wrote", region, index);
-    if (e.read.phase == phase_ && conflict(e.read.thread, thread_)) report(e.read, "read", "wrote", region, index);
-    e.write = now();
+    check_write(e, now_, region, index);
+  }
+  // The same for an access stamped `now`: the running code's number and a thread.
+  [[gnu::always_inline]] void check_read(PhaseShadow& e, PhaseStamp now, uint32_t region, uint64_t index) {
+    const PhaseStamp floor = phase_floor_;
+    if (e.write >= floor && conflict(thread_of(e.write), thread_of(now))) [[unlikely]]
+      report(e.write, now, "wrote", "read", region, index);
+    const PhaseStamp r = e.read;
+    if (r < floor) {
+      e.read = now;
+    } else if (r != now && thread_of(r) != thread_of(now) && thread_of(r) != kEveryThread) {
+      e.read = thread_of(now) == kEveryThread ? now : (now & kCodeBits) | kSeveralThreads;
+    }
+  }
+  [[gnu::always_inline]] void check_write(PhaseShadow& e, PhaseStamp now, uint32_t region, uint64_t index) {
+    const PhaseStamp floor = phase_floor_;
+    if (e.write >= floor && conflict(thread_of(e.write), thread_of(now))) [[unlikely]]
+      report(e.write, now, "wrote", "wrote", region, index);
+    if (e.read >= floor && conflict(thread_of(e.read), thread_of(now))) [[unlikely]]
+      report(e.read, now, "read", "wrote", region, index);
+    e.write = now;
   }
   // An access outside a private region.
   [[noreturn]] void out_of_bounds(uint32_t region, uint64_t index, uint64_t size);
 
  private:
-  static constexpr uint32_t kNoCode = ~0u;
+  static constexpr PhaseStamp kOneCode = PhaseStamp{1} << 32;
+  static constexpr PhaseStamp kCodeBits = ~PhaseStamp{0} << 32;
   struct Code {
     PhaseCode kind = PhaseCode::Uniform;
     memory::SourceSite at;
     int64_t op = 0;
   };
+  static uint32_t thread_of(PhaseStamp s) { return static_cast<uint32_t>(s); }
   // Whether accesses by threads a and b (one a write) race: different threads;
   // every thread (actor-uniform code) against every thread is one value written.
   static bool conflict(uint32_t a, uint32_t b) {
     if (a == kEveryThread && b == kEveryThread) return false;
     return a != b || a == kSeveralThreads;
   }
-  void next_code(PhaseCode kind, const memory::SourceSite& at) {
-    pending_.kind = kind;
-    pending_.at = at;
-    code_ = kNoCode;
-  }
-  // The current code's index, kept the first time one of its accesses needs it.
-  [[gnu::always_inline]] PhaseAccess now() {
-    if (code_ == kNoCode) [[unlikely]]
-      keep_code();
-    return {phase_, thread_, code_};
-  }
-  // Once per code and phase, from every access site: a leaf, its growth apart.
-  [[gnu::always_inline]] void keep_code() {
-    if (kept_ == codes_.size()) [[unlikely]]
-      grow_codes();
-    code_ = kept_;
-    codes_[kept_++] = pending_;
-  }
   [[gnu::cold]] void grow_codes();
-  [[noreturn]] void report(const PhaseAccess& first, const char* first_did, const char* second_did, uint32_t region,
-                           uint64_t index);
-  std::string describe(const PhaseAccess& a, const char* did) const;
+  [[noreturn]] void report(PhaseStamp first, PhaseStamp second, const char* first_did, const char* second_did,
+                           uint32_t region, uint64_t index);
+  std::string describe(PhaseStamp a, const char* did) const;
 
   Simulator& sim_;
   uint32_t actor_;
   uint32_t threads_;
-  uint32_t phase_ = 1;
-  uint32_t thread_ = kEveryThread;
-  Code pending_;                // the code now running (kept in codes_ once accessed)
-  uint32_t code_ = kNoCode;     // its index in codes_, or none yet
-  // The current phase's codes that made an access: codes_[0, kept_) (the vector only
-  // grows, so that keeping one is a store).
+  int64_t op_ = 0;
+  // The running code's number (high 32 bits), the current phase's first code's, and
+  // the access now made (the code's number and the running thread). Numbers start at
+  // 1, so that a word no phase touched (0) is below every phase.
+  PhaseStamp code_ = 0;
+  PhaseStamp phase_floor_ = 0;
+  PhaseStamp now_ = 0;
+  // The current phase's codes: codes_[0, kept_), the i-th under number phase_floor_
+  // + i, kept as each begins (the vector only grows, so that keeping one is a store).
   std::vector<Code> codes_;
   uint32_t kept_ = 0;
 };

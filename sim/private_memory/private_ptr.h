@@ -25,24 +25,31 @@ namespace gpulin::sim {
 // (sim/private_memory/lane_clocks.h; SimBlock holds that region).
 struct PrivateRegion {
   PrivateRegion(BarrierPhases& phases, uint32_t id, std::byte* base, size_t words)
-      : base(base), words(words), shadow(words), phases(&phases), id(id) {}
+      : base(base), words(words), bytes(words * 4), shadow(words), phases(&phases), id(id),
+        checks(phases.threads() < 2 ? Checks::None : Checks::Phases) {}
   PrivateRegion(LaneClocks& lanes, std::byte* base, size_t words)
-      : base(base), words(words), lanes(&lanes), lane_shadow(words) {}
+      : base(base), words(words), bytes(words * 4), lanes(&lanes), lane_shadow(words), checks(Checks::Lanes) {}
   std::byte* base;
   size_t words;
+  size_t bytes;  // words * 4
   std::vector<PhaseShadow> shadow;
   BarrierPhases* phases = nullptr;
   uint32_t id = 0;  // the actor's regions numbered from 0, for reports
   std::vector<uint32_t> owned;  // the memory, when the region owns it (private_array)
   LaneClocks* lanes = nullptr;  // a block's shared memory under warp actors
   std::vector<LaneShadow> lane_shadow;
+  // How its accesses are checked: against the barrier phases of a block of two or
+  // more threads (a block of one never races with itself), against the lanes'
+  // clocks, or not at all.
+  enum class Checks : uint8_t { None, Phases, Lanes };
+  Checks checks;
 
   // The first word of an element of Bytes bytes at `p`, checked to lie inside (an
   // address below the base wraps to a large offset).
   template <size_t Bytes>
   [[gnu::always_inline]] size_t word_of(const void* p) const {
     const auto off = static_cast<size_t>(static_cast<const std::byte*>(p) - base);
-    if (off + Bytes > words * 4) [[unlikely]]
+    if (off + Bytes > bytes) [[unlikely]]
       out_of_bounds(off / 4);
     return off / 4;
   }
@@ -52,16 +59,16 @@ struct PrivateRegion {
   }
   // Word w's accesses, checked.
   [[gnu::always_inline]] void read(size_t w) {
-    if (lanes) [[unlikely]]
-      lanes->read(lane_shadow[w], w);
-    else
+    if (checks == Checks::Phases) [[likely]]
       phases->read(shadow[w], id, w);
+    else if (checks == Checks::Lanes)
+      lanes->read(lane_shadow[w], w);
   }
   [[gnu::always_inline]] void write(size_t w) {
-    if (lanes) [[unlikely]]
-      lanes->write(lane_shadow[w], w);
-    else
+    if (checks == Checks::Phases) [[likely]]
       phases->write(shadow[w], id, w);
+    else if (checks == Checks::Lanes)
+      lanes->write(lane_shadow[w], w);
   }
 };
 
@@ -120,6 +127,50 @@ class PrivatePtr {
  private:
   PrivateRegion* r_ = nullptr;
   T* p_ = nullptr;
+};
+
+// A private array's elements in a loop of the context's own (a transfer's keys):
+// each access checked as PrivateRef checks it, made by the thread whose stamp the
+// loop passes (BarrierPhases::code_stamp), with the region's state read once for
+// the loop. Only for a region checked against barrier phases, or not at all.
+template <class T>
+class PrivateRun {
+  static_assert(sizeof(T) % 4 == 0, "private memory is checked by 32-bit words");
+  static constexpr size_t kWords = sizeof(T) / 4;
+
+ public:
+  explicit PrivateRun(PrivatePtr<T> p)
+      : p_(p.get()), first_(static_cast<size_t>(reinterpret_cast<const std::byte*>(p.get()) - p.region()->base)),
+        bytes_(p.region()->bytes), shadow_(p.region()->shadow.data()), region_(*p.region()),
+        phases_(p.region()->checks == PrivateRegion::Checks::Phases ? p.region()->phases : nullptr) {}
+  bool checked() const { return phases_ != nullptr; }
+  [[gnu::always_inline]] T read(size_t i, PhaseStamp now) const {
+    const size_t w = word_of(i);
+    if (phases_)
+      for (size_t j = 0; j < kWords; ++j) phases_->check_read(shadow_[w + j], now, region_.id, w + j);
+    return p_[i];
+  }
+  [[gnu::always_inline]] void write(size_t i, T v, PhaseStamp now) const {
+    const size_t w = word_of(i);
+    if (phases_)
+      for (size_t j = 0; j < kWords; ++j) phases_->check_write(shadow_[w + j], now, region_.id, w + j);
+    p_[i] = v;
+  }
+
+ private:
+  // As PrivateRegion::word_of.
+  [[gnu::always_inline]] size_t word_of(size_t i) const {
+    const size_t off = first_ + i * sizeof(T);
+    if (off + sizeof(T) > bytes_) [[unlikely]]
+      region_.out_of_bounds(off / 4);
+    return off / 4;
+  }
+  T* p_;
+  size_t first_;  // p_'s offset in bytes from the region's base
+  size_t bytes_;
+  PhaseShadow* shadow_;
+  const PrivateRegion& region_;
+  BarrierPhases* phases_;  // nullptr: unchecked
 };
 
 // The same memory as elements of another type (exec::private_cast on the GPU's

@@ -29,7 +29,8 @@ GPULIN_HD void block_merge(X& x, In a, uint32_t na, In b, uint32_t nb, Out out) 
 
 template <exec::ActorLoops X, class Dst, class Src>
 GPULIN_HD void block_copy(X& x, Dst dst, Src src, uint32_t n) {
-  x.parallel_for(n, [&](uint32_t i) { dst[i] = src[i]; });
+  if constexpr (requires { x.copy_private(dst, src, n); }) x.copy_private(dst, src, n);  // the simulator's, one pass
+  else x.parallel_for(n, [&](uint32_t i) { dst[i] = src[i]; });
 }
 
 // How a MergeAndSort came out (§4.3 "Remove Redundant MergeAndSort Operations").
