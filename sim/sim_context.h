@@ -72,7 +72,7 @@ class SimContext {
   // A block actor of `threads` threads.
   SimContext(Simulator& sim, uint32_t actor, HostRecorder* recorder, uint32_t threads)
       : sim_(sim), actor_(actor), rec_(recorder), threads_(threads),
-        phases_(std::in_place, sim, actor, threads), checked_(threads >= 2) {
+        phases_(std::in_place, sim, actor, threads) {
     sim_.uses_recorder(recorder);
   }
   // A warp actor.
@@ -90,7 +90,6 @@ class SimContext {
       : SimContext(sim, actor, recorder, place) {
     threads_ = block_threads;
     phases_.emplace(sim, actor, block_threads);
-    checked_ = block_threads >= 2;
   }
 
   // How the actor's accesses are ordered under the ptx memory mode (nothing
@@ -506,7 +505,7 @@ class SimContext {
   // (no scheduling point), a barrier phase ends.
   void block_sync(Site at = Site::here()) {
     if (phases_ && !place_.shared) {
-      if (checked_) phases_->barrier(at);
+      if (checked()) phases_->barrier(at);
       return;
     }
     outside_lanes("block_sync");
@@ -562,7 +561,7 @@ class SimContext {
   // in a log of events they order as an invocation and a response do.
   void begin_op(int64_t op) {
     op_ = op;
-    if (checked_) phases_->set_op(op);
+    if (checked()) phases_->set_op(op);
     sim_.records(kOpens);
     sim_.op_begin();
   }
@@ -783,7 +782,7 @@ class SimContext {
   // A barrier of the block (block actors; a warp actor's private memory is not
   // checked).
   void barrier(const Site& at) {
-    if (checked_) phases_->barrier(at);
+    if (checked()) phases_->barrier(at);
   }
   // f(i) for i in [0, n), index i made by thread i / per (per > 0) or i % threads(),
   // then a barrier. Flattened: f and its checked private accesses are inlined into
@@ -791,7 +790,7 @@ class SimContext {
   // time is these loops).
   template <class F>
   [[gnu::flatten]] void by_threads(PhaseCode code, const Site& at, uint32_t n, F&& f, uint32_t per = 0) {
-    if (!checked_) {
+    if (!checked()) {
       for (uint32_t i = 0; i < n; ++i) f(i);
       return;
     }
@@ -810,15 +809,18 @@ class SimContext {
     }
     phases_->barrier(at);
   }
+  // Whether the barrier phases are kept: a block actor of two threads or more (a
+  // block of one never races with itself, so they are not kept at all).
+  bool checked() const { return phases_ && phases_->threads() >= 2; }
   // copy_private's arrays: private ones of a block actor checked against its
   // barrier phases, or plain memory.
   template <class T>
   bool checked_by_phases(PrivatePtr<T> p) const {
-    return checked_ && p.region()->checks == PrivateRegion::Checks::Phases;
+    return checked() && p.region()->checks == PrivateRegion::Checks::Phases;
   }
   template <class T>
   bool checked_by_phases(const T*) const {
-    return checked_;
+    return checked();
   }
   template <class T>
   static PrivateRun<T> run_of(PrivatePtr<T> p) {
@@ -860,9 +862,6 @@ class SimContext {
   HostRecorder* rec_;
   uint32_t threads_;
   std::optional<BarrierPhases> phases_;  // a block actor's (a warp actor's: none)
-  // Whether phases_ is kept: a block of two threads or more (a block of one never
-  // races with itself, so its phases are not kept at all).
-  bool checked_ = false;
   std::vector<std::unique_ptr<PrivateRegion>> regions_;  // its private memory
   WarpPlace place_;
   int64_t op_ = 0;

@@ -25,13 +25,12 @@ namespace gpulin::sim {
 // (sim/private_memory/lane_clocks.h; SimBlock holds that region).
 struct PrivateRegion {
   PrivateRegion(BarrierPhases& phases, uint32_t id, std::byte* base, size_t words)
-      : base(base), words(words), bytes(words * 4), shadow(words), phases(&phases), id(id),
+      : base(base), words(words), shadow(words), phases(&phases), id(id),
         checks(phases.threads() < 2 ? Checks::None : Checks::Phases) {}
   PrivateRegion(LaneClocks& lanes, std::byte* base, size_t words)
-      : base(base), words(words), bytes(words * 4), lanes(&lanes), lane_shadow(words), checks(Checks::Lanes) {}
+      : base(base), words(words), lanes(&lanes), lane_shadow(words), checks(Checks::Lanes) {}
   std::byte* base;
   size_t words;
-  size_t bytes;  // words * 4
   std::vector<PhaseShadow> shadow;
   BarrierPhases* phases = nullptr;
   uint32_t id = 0;  // the actor's regions numbered from 0, for reports
@@ -49,7 +48,7 @@ struct PrivateRegion {
   template <size_t Bytes>
   [[gnu::always_inline]] size_t word_of(const void* p) const {
     const auto off = static_cast<size_t>(static_cast<const std::byte*>(p) - base);
-    if (off + Bytes > bytes) [[unlikely]]
+    if (off + Bytes > words * 4) [[unlikely]]
       out_of_bounds(off / 4);
     return off / 4;
   }
@@ -141,9 +140,8 @@ class PrivateRun {
  public:
   explicit PrivateRun(PrivatePtr<T> p)
       : p_(p.get()), first_(static_cast<size_t>(reinterpret_cast<const std::byte*>(p.get()) - p.region()->base)),
-        bytes_(p.region()->bytes), shadow_(p.region()->shadow.data()), region_(*p.region()),
+        bytes_(p.region()->words * 4), shadow_(p.region()->shadow.data()), region_(*p.region()),
         phases_(p.region()->checks == PrivateRegion::Checks::Phases ? p.region()->phases : nullptr) {}
-  bool checked() const { return phases_ != nullptr; }
   [[gnu::always_inline]] T read(size_t i, PhaseStamp now) const {
     const size_t w = word_of(i);
     if (phases_)

@@ -77,6 +77,9 @@ template <class P>
 GPULIN_HD constexpr uint32_t fan_in() {
   return P::mutant == Mutant::EveryThird ? 3u : 4u;
 }
+// The RESOLVE(i+1) that came before RESOLVE(i)'s k-th (1-based): the last one its
+// k - 1 predecessors let start (Res_{i+1}(m) -> Res_i(4m+1)); 0 when none.
+GPULIN_HD constexpr uint32_t resolve_below_before(uint32_t k) { return (k - 1) / 4; }
 // The buffer of level i + 1 that RESOLVE(i)'s k-th (1-based) pushes down into and
 // fills from: the one RESOLVE(i+1)'s ceil(k / 4)-th empties.
 template <class P>

@@ -137,7 +137,7 @@ GPULIN_HD void resolve(X& x, const View& h, uint32_t i, uint32_t k, Marks&& mark
     // other buffer, and writes B_{i+1} and p_{i+1}) finishes first; the next one
     // waits for this one (schedule.h).
     if constexpr (P::buffers == SignalBuffers::Two && P::mutant != Mutant::AdjacentOverlap)
-      wait_until_at_least(x, h.done + i + 1, (k - 1) / 4);
+      wait_until_at_least(x, h.done + i + 1, resolve_below_before(k));
     mark_step(marks, kStepFillTurn);
     const uint32_t nb1 = load_array(x, r0, h.bucket(i + 1), h.bucket_n + i + 1, bucket_room(d, i + 1));
     const uint32_t ns1 = load_array(x, r0 + nb1, h.signal(i + 1, below), h.signal_count(i + 1, below), signal_cap(d, i + 1));

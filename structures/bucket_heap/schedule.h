@@ -19,7 +19,7 @@ template <class X, class P>
 GPULIN_HD void wait_for_turn(X& x, const View& h, uint32_t i, uint32_t k) {
   if (i > 0) wait_until_at_least(x, h.done + i - 1, fan_in<P>() * k);
   if (P::mutant == Mutant::AdjacentOverlap || i + 1 == h.levels || k == 1) return;
-  const uint32_t before = (k - 1) / 4;
+  const uint32_t before = resolve_below_before(k);
   if (P::buffers == SignalBuffers::One) wait_until_at_least(x, h.done + i + 1, before);
   else if (before > 1) wait_until_at_least(x, h.done + i + 1, before - 1);
 }

@@ -1,7 +1,8 @@
 // The parallel bucket heap's memory (§2.2): q levels, level i a bucket B_i of up to
 // d * 2^(2i+1) elements and a signal buffer S_i of up to d * 2^(2i), both sorted by
-// value (and a second buffer S'_i as large, for a policy of two, config.h); the level's threshold p_i; how many RESOLVE(i) have completed (the signal
-// the level blocks wait on, §4.1); each level actor's scratch.
+// value (and a second buffer S'_i as large, for a policy of two, config.h); the
+// level's threshold p_i; how many RESOLVE(i) have completed (the signal the level
+// blocks wait on, §4.1); each level actor's scratch.
 #pragma once
 
 #include <cstdint>

@@ -91,7 +91,7 @@ TEST(BucketExplore, TwoSignalBuffersPassAndOverlapTheLevels) {
     const uint64_t one_traces = run_bucket_explore(same, c).coverage.traces.size();
     EXPECT_GT(two_traces, 2 * one_traces) << "d=" << d;
   }
-  for (const std::string& name : {"bucket-every-third", "bucket-adjacent-overlap"}) {
+  for (const char* name : {"bucket-every-third", "bucket-adjacent-overlap"}) {
     BucketConfig c;
     ASSERT_TRUE(set_bucket_variant(c, "pipelined"));
     c.mutant = *parse_bucket_mutant(name);

@@ -1,7 +1,8 @@
 // What `gpulin explore --structure bucket-heap` runs: d, the variant (paper, fixed;
 // lazy: fixed with RESOLVE(0)'s lazy refill; pipelined: lazy with two signal
-// buffers a level, PARDIJKSTRA's heap; config.h) and the compile-time mutant, and the program - one actor's operations, UPDATE (a
-// BULKUPDATE of up to d value/priority pairs), EXTRACTMIN, DELETE - while the
+// buffers a level, PARDIJKSTRA's heap; config.h) and the compile-time mutant, and
+// the program - one actor's operations, UPDATE (a BULKUPDATE of up to d
+// value/priority pairs), EXTRACTMIN, DELETE - while the
 // levels' RESOLVEs run as actors of their own. Programs are Dijkstra-like, the use
 // the paper designs for: a value's priority only decreases, and a value extracted or
 // deleted is never updated again (so a pending DELETE meets no later update).
@@ -54,7 +55,8 @@ void pair_update_args(History& h);
 // "paper", "fixed", "lazy" (the fixed variant with the lazy refill) or "pipelined"
 // (lazy with two signal buffers a level).
 std::string bucket_variant_name(const BucketConfig& c);
-// Sets c's variant and refill from a name bucket_variant_name gives; false if unknown.
+// Sets c's variant, refill and signal buffers from a name bucket_variant_name
+// gives; false if unknown.
 bool set_bucket_variant(BucketConfig& c, const std::string& name);
 std::string bucket_mutant_name(bucket_heap::Mutant m);
 std::optional<bucket_heap::Mutant> parse_bucket_mutant(const std::string& s);

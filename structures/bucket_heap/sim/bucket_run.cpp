@@ -54,6 +54,15 @@ uint32_t largest_nonempty_level(const bucket_heap::View& h) {
   return ell;
 }
 
+// RESOLVE(i)'s condition on |B_i+1| (Theorem 1: enough below for the fill), or none
+// when level i + 1 is the largest non-empty one or past it.
+std::optional<std::string> below_bucket_condition(const bucket_heap::View& h, uint32_t i, uint32_t ell) {
+  const uint64_t d = h.d;
+  if (i + 1 < ell && h.bucket_n[i + 1] < (d << (2 * i + 2)) + (d << (2 * i)))
+    return "|B_i+1| = " + std::to_string(h.bucket_n[i + 1]) + " < d 2^(2(i+1)) + d 2^(2i)";
+  return std::nullopt;
+}
+
 // Algorithm 1's conditions on the sizes of levels i and i + 1 around RESOLVE(i)'s
 // k-th, `pre` before it, else after it; ell is the largest non-empty level. With
 // the lazy refill (config.h) B_0 holds between d and 2d after RESOLVE(0) instead of
@@ -76,8 +85,8 @@ std::optional<std::string> resolve_conditions(const bucket_heap::View& h, uint32
     if (!lazy0 && i < ell && h.bucket_n[i] < d << (2 * i))
       return at + "|B_i| = " + sz(h.bucket_n[i]) + " < d 2^(2i) = " + sz(d << (2 * i));
     if (own > d << (2 * i)) return at + "|S_i| = " + sz(own) + " > d 2^(2i)";
-    if (P::buffers == SignalBuffers::One && i + 1 < ell && h.bucket_n[i + 1] < (d << (2 * i + 2)) + (d << (2 * i)))
-      return at + "|B_i+1| = " + sz(h.bucket_n[i + 1]) + " < d 2^(2(i+1)) + d 2^(2i)";
+    if (P::buffers == SignalBuffers::One)
+      if (auto bad = below_bucket_condition(h, i, ell)) return at + *bad;
     const uint32_t below = i + 1 < h.levels ? *h.signal_count(i + 1, pushed_buffer<P>(k)) : 0;
     if (i + 1 < h.levels && below > (d << (2 * i + 2)) - (d << (2 * i)))
       return at + "|S_i+1| = " + sz(below) + " > d 2^(2(i+1)) - d 2^(2i)";
@@ -94,10 +103,8 @@ std::optional<std::string> resolve_conditions(const bucket_heap::View& h, uint32
 // Two signal buffers: RESOLVE(i)'s condition on |B_i+1| where its fill begins,
 // after the wait for the RESOLVE(i+1) in flight.
 std::optional<std::string> fill_condition(const bucket_heap::View& h, uint32_t i) {
-  const uint64_t d = h.d;
-  if (i + 1 < largest_nonempty_level(h) && h.bucket_n[i + 1] < (d << (2 * i + 2)) + (d << (2 * i)))
-    return "at RESOLVE(" + std::to_string(i) + ")'s fill: |B_i+1| = " + std::to_string(h.bucket_n[i + 1]) +
-           " < d 2^(2(i+1)) + d 2^(2i)";
+  if (auto bad = below_bucket_condition(h, i, largest_nonempty_level(h)))
+    return "at RESOLVE(" + std::to_string(i) + ")'s fill: " + *bad;
   return std::nullopt;
 }
 
