@@ -19,6 +19,7 @@
 
 #include "cuda/cuda_actor_scope.cuh"
 #include "cuda/block_collectives.cuh"
+#include "cuda/block_tile_merge.cuh"
 #include "cuda/cuda_barriers.cuh"
 #include "cuda/watchdog.h"
 #include "histories/device_events.h"
@@ -421,6 +422,14 @@ class CudaContext {
   __device__ uint32_t exclusive_sum(const uint32_t* in, uint32_t n, uint32_t* out) {
     static_assert(std::is_same_v<Scope, BlockScope>, "block actors' collective");
     return block::exclusive_sum(in, n, out);
+  }
+  // out[0, na + nb) = a and b merged (stable), through shared-memory tiles
+  // (cuda/block_tile_merge.cuh): for arrays of many times the block, where
+  // merge_path::block_merge's one slice a thread reads global memory scattered.
+  template <class Key>
+  __device__ void merge_tiled(const Key* a, uint32_t na, const Key* b, uint32_t nb, Key* out) {
+    static_assert(std::is_same_v<Scope, BlockScope>, "block actors' collective");
+    block::tile_merge(a, na, b, nb, out);
   }
   template <class F>
   __device__ uint64_t sum_of(uint32_t n, F&& f) {

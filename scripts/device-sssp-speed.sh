@@ -16,7 +16,7 @@ edges="${SSSP_EDGES:-1000000,3000000,10000000,80000000}"
 reps="${SSSP_REPS:-2}"
 if [[ $parts == *" tests "* ]]; then
   OUT="$out/tests" TARGETS="gpulin_bench_sssp sssp_gpu_test gpu_primitives_test bucket_heap_gpu_test" \
-    TESTS_REGEX="BlockCollectives|Pardijkstra|NearFar|BucketHeap" bash scripts/device.sh quick tests | tail -5
+    TESTS_REGEX="BlockCollectives|BlockTileMerge|Pardijkstra|NearFar|BucketHeap" bash scripts/device.sh quick tests | tail -5
 fi
 if [[ $parts == *" ab "* ]]; then
   OUT="$out/ab" AB_BENCH=gpulin_bench_sssp AB_ARGS="--edges $edges --reps $reps --skip-after 0" \

@@ -27,10 +27,13 @@ struct OpsScratch {
   Words pos;
 };
 
-// out[0, na + nb) = a and b merged by value (then priority).
+// out[0, na + nb) = a and b merged by value (then priority). A context that merges
+// through tiles of fast memory (the GPU's block actors, x.merge_tiled) does: a
+// level's arrays are many times its block.
 template <class X, class In, class Out>
 GPULIN_HD void merge_by_value(X& x, In a, uint32_t na, In b, uint32_t nb, Out out) {
-  merge_path::block_merge(x, a, na, b, nb, out);
+  if constexpr (requires { x.merge_tiled(a, na, b, nb, out); }) x.merge_tiled(a, na, b, nb, out);
+  else merge_path::block_merge(x, a, na, b, nb, out);
 }
 
 // out gets in[i] for every flagged i, in order; returns their count.

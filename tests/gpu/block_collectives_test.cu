@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cuda/cuda_context.cuh"
+#include "tests/gpu/device_vectors.h"
 #include "tests/gpu/have_gpu.h"
 
 namespace gpulin {
@@ -41,19 +42,8 @@ __global__ void collectives_kernel(const uint32_t* flags, uint32_t n, uint32_t* 
   per_thread[threadIdx.x] = r;
 }
 
-template <class T>
-T* upload(const std::vector<T>& v) {
-  T* d = nullptr;
-  cudaMalloc(&d, std::max<size_t>(v.size(), 1) * sizeof(T));
-  if (!v.empty()) cudaMemcpy(d, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice);
-  return d;
-}
-template <class T>
-std::vector<T> download(const T* d, size_t n) {
-  std::vector<T> v(n);
-  if (n) cudaMemcpy(v.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost);
-  return v;
-}
+using test::download;
+using test::upload;
 
 TEST(BlockCollectives, MatchTheHost) {
   if (!test::have_gpu()) GTEST_SKIP() << "no CUDA device";
