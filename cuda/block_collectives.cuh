@@ -36,9 +36,8 @@ __device__ __forceinline__ uint32_t warps() { return (blockDim.x + 31) >> 5; }
 // kScanItems words a thread, each warp's 32 * kScanItems consecutive words loaded
 // coalesced (all in flight before any is used), scanned by the warp, the warps
 // combined, the tile's total carried to the next. A contiguous run a thread would
-// make every load of a warp touch 32 lines, one after the other: at 45 000 words and
-// 1024 threads such a pass took 60 us, a coalesced one 8 us (bench/results/
-// sssp-h200.txt).
+// make every load of a warp touch 32 lines, one after the other
+// (bench/results/sssp-h200.txt measures both).
 // `in` may be `out`: a tile's words are all read before any is written.
 inline constexpr uint32_t kScanItems = 4;
 __device__ inline uint32_t exclusive_sum(const uint32_t* in, uint32_t n, uint32_t* out) {

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 
+#include "cuda/block_collectives.cuh"
 #include "structures/merge_path/merge_path_core.h"
 
 namespace gpulin::cuda_exec::block {
@@ -27,17 +28,16 @@ inline constexpr uint32_t kTileMergeSplits = 64;                       // tiles 
 template <class Key>
 __device__ uint32_t warp_diagonal_split(const Key* a, uint32_t na, const Key* b, uint32_t nb, uint32_t diag) {
   uint32_t lo = diag > nb ? diag - nb : 0, hi = diag < na ? diag : na;
-  const uint32_t lane = threadIdx.x & 31;
   // "A's element i comes before the diagonal": true on [lo, answer), false after.
   auto before = [&](uint32_t i) { return !(b[diag - i - 1] < a[i]); };
   while (lo < hi) {
     const uint32_t len = hi - lo;
     if (len <= 32) {
-      const uint32_t yes = __ballot_sync(~0u, lane < len && before(lo + lane));
+      const uint32_t yes = __ballot_sync(~0u, lane() < len && before(lo + lane()));
       return lo + __popc(yes);
     }
     const uint32_t step = len / 33;  // probes lo + step - 1, ..., lo + 32 step - 1, all below hi
-    const uint32_t c = __popc(__ballot_sync(~0u, before(lo + (lane + 1) * step - 1)));
+    const uint32_t c = __popc(__ballot_sync(~0u, before(lo + (lane() + 1) * step - 1)));
     if (c < 32) hi = lo + (c + 1) * step - 1;
     if (c > 0) lo = lo + c * step;
   }
@@ -52,13 +52,12 @@ __device__ void tile_merge(const Key* a, uint32_t na, const Key* b, uint32_t nb,
   __shared__ Key tile[kTileMergeMaxTile];
   __shared__ uint32_t split[kTileMergeSplits + 1];  // A's count at each tile's start, and the last one's end
   const uint32_t total = na + nb, items = blockDim.x * kTileMergeItems;
-  const uint32_t warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
   for (uint32_t first = 0; first * items < total; first += kTileMergeSplits) {
     const uint32_t tiles = min(kTileMergeSplits, (total - first * items + items - 1) / items);
-    for (uint32_t t = warp; t <= tiles; t += warps) {
+    for (uint32_t t = warp(); t <= tiles; t += warps()) {
       const uint32_t diag = min(total, (first + t) * items);
       const uint32_t s = warp_diagonal_split(a, na, b, nb, diag);
-      if ((threadIdx.x & 31) == 0) split[t] = s;
+      if (lane() == 0) split[t] = s;
     }
     __syncthreads();
     for (uint32_t t = 0; t < tiles; ++t) {
