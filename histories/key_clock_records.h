@@ -54,12 +54,6 @@
 //   ret  a release fetch_add of 1 on the clock of the warp's own multiprocessor
 //        (%smid; one 128-byte line each), after the round's last shared access.
 //
-// A warp runs several rounds of a launch (a grid-stride loop), and its next
-// round's inv is loaded at the end of this one, beside the ret: one acq_rel fence
-// between the load of G and the fetch_add makes the one an acquire and the other a
-// release (the context's comment). Each operation is still its own actor, so
-// nothing orders a lane's rounds in the history beyond what their tickets say.
-//
 // A ticker (one extra block of the launch, block 0) repeatedly reads every
 // multiprocessor's clock (relaxed loads, then an acquire fence) and, where one has
 // moved, bumps G with a release fetch_add and logs (multiprocessor, value seen, G's

@@ -133,9 +133,9 @@ TEST(SlabMutantOnGpu, SearchFirstSlabIsRejectedByAPublishedClock) {
   expect_rejected_without_lps<SlabRecording::kPublished>(KeyClockRecorder::published(2 * kOps));
 }
 
-// Two working blocks: each warp runs 16 rounds a launch, every round after its
-// first taking the inv its previous round loaded (cuda/published_clock_context.cuh);
-// every record is written and the history is judged as above.
+// Two working blocks: each warp runs 16 rounds of its grid-stride loop a launch, each
+// round its own inv and ret; every record is written and the history is judged as
+// above.
 TEST(SlabMutantOnGpu, SearchFirstSlabIsRejectedByAPublishedClockOverRounds) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA device: GPU test skipped";
   expect_rejected_without_lps<SlabRecording::kPublished>(KeyClockRecorder::published(2 * kOps), 2);

@@ -5,7 +5,6 @@
 // are the multimap's, x fixed, x the two allocators.
 #include "structures/slab_hash/gpu/slab_hash_kernel.cuh"
 
-#include <algorithm>
 #include <vector>
 
 namespace gpulin::slab_hash {
@@ -17,15 +16,6 @@ int sm_count() {
   cudaGetDevice(&dev);
   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
   return sms > 0 ? sms : 1;
-}
-
-// The blocks of `threads` that fit on the GPU at once, at least 2.
-template <class Kernel>
-uint64_t resident_blocks(Kernel kernel, uint32_t threads) {
-  int per_sm = 0;
-  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, static_cast<int>(threads), 0) != cudaSuccess)
-    per_sm = 1, (void)cudaGetLastError();  // a failed query leaves no error for the launch to report
-  return std::max<uint64_t>(2, uint64_t(sm_count()) * uint64_t(per_sm));
 }
 
 template <class P>
@@ -43,15 +33,11 @@ cudaError_t launch_policy(const DeviceSlabHash& t, const SlabOpBatch& ops, uint3
   // multiprocessor: a warp's allocator state (its resident memory block, loaded
   // once) then lives across its rounds instead of being loaded again for every
   // block. (Both measured against the alternative: bench/results/
-  // architecture-notes.md, 4.) A launch recorded by a published clock is a
-  // grid-stride loop over one resident wave, its ticker block included: each warp
-  // then runs several rounds, and each round's end loads the next round's inv
-  // (cuda/published_clock_context.cuh), where a warp of one round would pay a
-  // separate load for it.
+  // architecture-notes.md, 4.)
   const bool recorded = rec || clocks;
   const bool searches = !ops.fn && ops.uniform_fn == kFnSearch;
   const uint64_t needed = (ops.count + threads - 1) / threads;
-  uint64_t blocks = recorded || searches ? needed : std::min<uint64_t>(needed, uint64_t(sm_count()) * 32);
+  const uint64_t blocks = recorded || searches ? needed : std::min<uint64_t>(needed, uint64_t(sm_count()) * 32);
   const auto launch = [&](auto kernel, const DeviceRecorderRef& r, const KeyClockRecorderRef& c, uint64_t tickers = 0) {
     kernel<<<blocks + tickers, threads, 0, stream>>>(t.view<P>(), ops, r, c, op_id_base);
     return cudaGetLastError();
@@ -70,9 +56,7 @@ cudaError_t launch_policy(const DeviceSlabHash& t, const SlabOpBatch& ops, uint3
       if (clocks->mode == KeyClockMode::kPublished) {
         if (clocks->clock_bits != kPublishedClockBits || !clocks->published || !clocks->ticks) return cudaErrorInvalidValue;
         constexpr SlabRecording kPub = SlabRecording::kPublished;
-        const uint64_t tickers = slab_batch_grid<kPub>(blocks) - blocks;
-        blocks = std::min(blocks, resident_blocks(slab_batch_kernel<P, kPub>, threads) - tickers);
-        return launch(slab_batch_kernel<P, kPub>, {}, *clocks, tickers);
+        return launch(slab_batch_kernel<P, kPub>, {}, *clocks, slab_batch_grid<kPub>(blocks) - blocks);
       }
       if (clocks->mode != KeyClockMode::kPerKey) return cudaErrorInvalidValue;
       return launch(slab_batch_kernel<P, SlabRecording::kKeyClocks>, {}, *clocks);
