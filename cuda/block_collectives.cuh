@@ -32,78 +32,51 @@ __device__ __forceinline__ uint32_t lane() { return threadIdx.x & 31; }
 __device__ __forceinline__ uint32_t warp() { return threadIdx.x >> 5; }
 __device__ __forceinline__ uint32_t warps() { return (blockDim.x + 31) >> 5; }
 
-// The tiled passes over a block actor's arrays (exclusive_sum here, tile_merge,
-// tile_partition) go in tiles of kScanItems words a thread: word u of a thread is
-// the tile's tile_slot(u), so that each warp holds 32 * kScanItems consecutive
-// words and each of its loads touches consecutive words (coalesced). A contiguous
-// run a thread would make every load of a warp touch 32 lines, one after the other
+// out[i] = in[0] + ... + in[i - 1] for i < n; returns the sum of all n. In tiles of
+// kScanItems words a thread, each warp's 32 * kScanItems consecutive words loaded
+// coalesced (all in flight before any is used), scanned by the warp, the warps
+// combined, the tile's total carried to the next. A contiguous run a thread would
+// make every load of a warp touch 32 lines, one after the other
 // (bench/results/sssp-h200.txt measures both).
+// `in` may be `out`: a tile's words are all read before any is written.
 inline constexpr uint32_t kScanItems = 4;
-__device__ __forceinline__ uint32_t tile_slot(uint32_t u) { return warp() * 32 * kScanItems + lane() + 32 * u; }
-
-// The shared memory the tiled passes stage a tile in: one array for all of them,
-// so that a kernel calling several holds one (static shared memory is the sum of
-// every array a kernel's functions declare). A tile of 1024 threads' 64-bit words
-// and the halo a partition reads past it (block_tile_compact.cuh).
-inline constexpr uint32_t kTileHalo = 32;
-inline constexpr uint32_t kTileWords = 1024 * kScanItems + 1 + kTileHalo;
-__device__ __forceinline__ uint64_t* tile_words() {
-  __shared__ uint64_t words[kTileWords];
-  return words;
-}
-
-// v[u], a thread's words at tile_slot(u) of a tile, become the sum of the tile's
-// words before each; returns the tile's total, the same in every thread. Every
-// thread of the block calls it; two barriers.
-__device__ inline uint32_t scan_tile(uint32_t (&v)[kScanItems]) {
+__device__ inline uint32_t exclusive_sum(const uint32_t* in, uint32_t n, uint32_t* out) {
   using WarpScan = cub::WarpScan<uint32_t>;
   __shared__ typename WarpScan::TempStorage temp[32];
   __shared__ uint32_t warp_total[32], warp_offset[33];
-  uint32_t run = 0;
-#pragma unroll
-  for (uint32_t u = 0; u < kScanItems; ++u) {  // v[u] becomes what comes before it in the warp's run
-    uint32_t part = 0;
-    WarpScan(temp[warp()]).ExclusiveSum(v[u], v[u], part);
-    v[u] += run;
-    run += part;
-  }
-  if (lane() == 0) warp_total[warp()] = run;
-  __syncthreads();
-  if (warp() == 0) {
-    const uint32_t t = lane() < warps() ? warp_total[lane()] : 0u;
-    uint32_t off = 0, all = 0;
-    WarpScan(temp[0]).ExclusiveSum(t, off, all);
-    warp_offset[lane()] = off;
-    if (lane() == 0) warp_offset[32] = all;
-  }
-  __syncthreads();
-  const uint32_t offset = warp_offset[warp()];
-#pragma unroll
-  for (uint32_t u = 0; u < kScanItems; ++u) v[u] += offset;
-  return warp_offset[32];
-}
-
-// out[i] = in[0] + ... + in[i - 1] for i < n; returns the sum of all n. Tile by
-// tile: the tile's words loaded (all in flight before any is used), scanned, the
-// total carried to the next. `in` may be `out`: a tile's words are all read before
-// any is written.
-__device__ inline uint32_t exclusive_sum(const uint32_t* in, uint32_t n, uint32_t* out) {
-  const uint32_t tile = blockDim.x * kScanItems;
+  const uint32_t tile = blockDim.x * kScanItems, seg = warp() * 32 * kScanItems + lane();
   uint32_t carried = 0;  // the tiles before this one, the same in every thread
   for (uint32_t base = 0; base < n; base += tile) {
-    uint32_t v[kScanItems];
+    uint32_t v[kScanItems], run = 0;
 #pragma unroll
     for (uint32_t u = 0; u < kScanItems; ++u) {
-      const uint32_t i = base + tile_slot(u);
+      const uint32_t i = base + seg + 32 * u;
       v[u] = i < n ? in[i] : 0u;
     }
-    const uint32_t total = scan_tile(v);
+#pragma unroll
+    for (uint32_t u = 0; u < kScanItems; ++u) {  // v[u] becomes what comes before it in the warp's run
+      uint32_t part = 0;
+      WarpScan(temp[warp()]).ExclusiveSum(v[u], v[u], part);
+      v[u] += run;
+      run += part;
+    }
+    if (lane() == 0) warp_total[warp()] = run;
+    __syncthreads();
+    if (warp() == 0) {
+      const uint32_t t = lane() < warps() ? warp_total[lane()] : 0u;
+      uint32_t off = 0, all = 0;
+      WarpScan(temp[0]).ExclusiveSum(t, off, all);
+      warp_offset[lane()] = off;
+      if (lane() == 0) warp_offset[32] = all;
+    }
+    __syncthreads();
+    const uint32_t offset = carried + warp_offset[warp()];
 #pragma unroll
     for (uint32_t u = 0; u < kScanItems; ++u) {
-      const uint32_t i = base + tile_slot(u);
-      if (i < n) out[i] = carried + v[u];
+      const uint32_t i = base + seg + 32 * u;
+      if (i < n) out[i] = offset + v[u];
     }
-    carried += total;
+    carried += warp_offset[32];
   }
   __syncthreads();
   return carried;

@@ -17,7 +17,8 @@
 
 namespace gpulin::cuda_exec::block {
 
-inline constexpr uint32_t kTileMergeItems = kScanItems;  // outputs a thread a tile
+inline constexpr uint32_t kTileMergeItems = 4;                        // outputs a thread a tile
+inline constexpr uint32_t kTileMergeMaxTile = 1024 * kTileMergeItems;  // a block of 1024 threads
 inline constexpr uint32_t kTileMergeSplits = 64;                       // tiles whose ends are found at once
 
 // The count of A's elements among the first `diag` outputs of the stable merge
@@ -47,8 +48,8 @@ __device__ uint32_t warp_diagonal_split(const Key* a, uint32_t na, const Key* b,
 // the block calls it; a barrier ends it. Key is 4 or 8 bytes; out meets neither input.
 template <class Key>
 __device__ void tile_merge(const Key* a, uint32_t na, const Key* b, uint32_t nb, Key* out) {
-  static_assert(sizeof(Key) <= sizeof(uint64_t), "a tile of 1024 threads' outputs in tile_words()");
-  Key* tile = reinterpret_cast<Key*>(tile_words());
+  static_assert(sizeof(Key) <= 8, "a tile of 1024 threads' outputs in 32 KB");
+  __shared__ Key tile[kTileMergeMaxTile];
   __shared__ uint32_t split[kTileMergeSplits + 1];  // A's count at each tile's start, and the last one's end
   const uint32_t total = na + nb, items = blockDim.x * kTileMergeItems;
   for (uint32_t first = 0; first * items < total; first += kTileMergeSplits) {

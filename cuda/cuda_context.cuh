@@ -20,7 +20,6 @@
 #include "cuda/cuda_actor_scope.cuh"
 #include "cuda/block_collectives.cuh"
 #include "cuda/block_tile_merge.cuh"
-#include "cuda/block_tile_partition.cuh"
 #include "cuda/cuda_barriers.cuh"
 #include "cuda/watchdog.h"
 #include "histories/device_events.h"
@@ -431,14 +430,6 @@ class CudaContext {
   __device__ void merge_tiled(const Key* a, uint32_t na, const Key* b, uint32_t nb, Key* out) {
     static_assert(std::is_same_v<Scope, BlockScope>, "block actors' collective");
     block::tile_merge(a, na, b, nb, out);
-  }
-  // in[0, n) partitioned in one pass of shared-memory tiles (cuda/
-  // block_tile_partition.cuh): those keep(at, i) keeps to kept, in order, the others
-  // to dropped (when not null); returns the count kept.
-  template <class T, class Keep>
-  __device__ uint32_t partition_tiled(const T* in, uint32_t n, Keep&& keep, T* kept, std::type_identity_t<T>* dropped) {
-    static_assert(std::is_same_v<Scope, BlockScope>, "block actors' collective");
-    return block::tile_partition(in, n, keep, kept, dropped);
   }
   template <class F>
   __device__ uint64_t sum_of(uint32_t n, F&& f) {

@@ -4,7 +4,6 @@
 // Each file stays the one place its test is written; this file only batches them.
 #include "tests/gpu/block_collectives_test.cu"
 #include "tests/gpu/block_tile_merge_test.cu"
-#include "tests/gpu/block_tile_partition_test.cu"
 #include "tests/gpu/counted_word_test.cu"
 #include "tests/gpu/lane_search_test.cu"
 #include "tests/gpu/spin_bound_test.cu"
