@@ -121,9 +121,9 @@ GPULIN_HD void resolve(X& x, const View& h, uint32_t i, uint32_t k, Marks&& mark
   uint32_t kept = n, down = 0;
   auto stay = r2;
   if (!last) {
-    // Split at p_i first: more than cap staying is rare, and then SELECT moves p_i
-    // and the split is done again (a count before the split would be a pass over
-    // B_i at every RESOLVE).
+    // Split at p_i first; only when more than cap stay does SELECT move p_i and
+    // the split run again. A count before every split would be one more pass over
+    // B_i at every RESOLVE (bench/results/sssp-h200.txt measures both).
     split_by(x, r2, n, th, r3, &kept, r4, &down, ops);
     if (kept > cap) {
       th = select_rank(x, r2, n, static_cast<uint32_t>(cap));
