@@ -62,11 +62,13 @@ GPULIN_HD void store_threshold(X& x, uint64_t* p, uint64_t v) {
 // they take one (a callable of bool alone, the simulator's checks, takes none).
 enum ResolveStep : uint32_t {
   kStepLoad,        // line 1: B_i and S_i loaded
-  kStepMerge,       // lines 1-3: merged, DELETEDUPLICATES
+  kStepMerge,       // lines 1-2: merged
+  kStepDedup,       // line 3: DELETEDUPLICATES
   kStepPushDown,    // lines 4-9: p_i kept or moved (SELECT), the rest merged into S_{i+1}
   kStepFillTurn,    // before line 11, two signal buffers: RESOLVE(i+1) in flight done
   kStepFillLoad,    // line 11: B_{i+1} and S_{i+1} loaded
-  kStepFillMerge,   // lines 11-12: merged, DELETEDUPLICATES
+  kStepFillMerge,   // line 11: merged
+  kStepFillDedup,   // line 12: DELETEDUPLICATES
   kStepFillSelect,  // line 13: the new p_i (SELECT)
   kStepFillSplit,   // lines 14-16: the pulled ones split off and merged into B_i
   kStepFillStore,   // line 17: p_{i+1}'s split, B_{i+1} and S_{i+1} stored
@@ -74,7 +76,8 @@ enum ResolveStep : uint32_t {
   kResolveSteps
 };
 inline constexpr const char* kResolveStepNames[kResolveSteps] = {
-    "load", "merge", "push down", "fill: turn", "fill: load", "fill: merge", "fill: SELECT", "fill: split", "fill: store", "store"};
+    "load",        "merge",        "dedup",       "push down",   "fill: turn", "fill: load",
+    "fill: merge", "fill: dedup", "fill: SELECT", "fill: split", "fill: store", "store"};
 struct ResolveMark {
   ResolveStep step;
 };
@@ -109,16 +112,23 @@ GPULIN_HD void resolve(X& x, const View& h, uint32_t i, uint32_t k, Marks&& mark
   const uint32_t ns = load_array(x, r0 + nb, h.signal(i, own), h.signal_count(i, own), signal_cap(d, i));
   mark_step(marks, kStepLoad);
   merge_by_value(x, r0, nb, r0 + nb, ns, r1);
-  uint32_t n = delete_duplicates<X, P>(x, r1, nb + ns, r2, last, ops);
   mark_step(marks, kStepMerge);
+  uint32_t n = delete_duplicates<X, P>(x, r1, nb + ns, r2, last, ops);
+  mark_step(marks, kStepDedup);
   // Lines 4-9: too many at or below p_i: p_i moves so that B_i is full; the rest
   // (and every DELETE) goes to S_{i+1}.
   uint64_t th = load_threshold(x, h.threshold + i, slot);
   uint32_t kept = n, down = 0;
   auto stay = r2;
   if (!last) {
-    if (count_staying(x, r2, n, th) > cap) th = select_rank(x, r2, n, static_cast<uint32_t>(cap));
+    // Split at p_i first; only when more than cap stay does SELECT move p_i and
+    // the split run again. A count before every split would be one more pass over
+    // B_i at every RESOLVE (bench/results/sssp-h200.txt measures both).
     split_by(x, r2, n, th, r3, &kept, r4, &down, ops);
+    if (kept > cap) {
+      th = select_rank(x, r2, n, static_cast<uint32_t>(cap));
+      split_by(x, r2, n, th, r3, &kept, r4, &down, ops);
+    }
     stay = r3;
     if (down > 0) {
       const uint32_t ns1 = load_array(x, r0, h.signal(i + 1, below), h.signal_count(i + 1, below), signal_cap(d, i + 1));
@@ -144,8 +154,9 @@ GPULIN_HD void resolve(X& x, const View& h, uint32_t i, uint32_t k, Marks&& mark
     mark_step(marks, kStepFillLoad);
     if (nb1 + ns1 > 0) {
       merge_by_value(x, r0, nb1, r0 + nb1, ns1, r1);
-      const uint32_t n1 = delete_duplicates<X, P>(x, r1, nb1 + ns1, r4, i + 2 == h.levels, ops);
       mark_step(marks, kStepFillMerge);
+      const uint32_t n1 = delete_duplicates<X, P>(x, r1, nb1 + ns1, r4, i + 2 == h.levels, ops);
+      mark_step(marks, kStepFillDedup);
       // Only DELETEs were there (now gone): nothing to pull, p_i stays.
       if (count_staying(x, r4, n1, kNoThreshold) > 0) th = select_rank(x, r4, n1, static_cast<uint32_t>(wanted));
       mark_step(marks, kStepFillSelect);

@@ -99,13 +99,13 @@ std::vector<PublishedCall> build_then_search_calls() {
 
 // Recorded with no lp events (warp rounds, a published clock): the
 // rets' order fails on the keys the mutant missed, and the search on them finds
-// no linearization.
+// no linearization. `blocks`: the launch's working blocks (fewer than the batch's
+// kOps / kThreads: each warp runs several rounds of its grid-stride loop).
 template <SlabRecording R>
-void expect_rejected_without_lps(KeyClockRecorder rec) {
+void expect_rejected_without_lps(KeyClockRecorder rec, uint32_t blocks = kOps / kThreads) {
   DeviceSlabHash table({16, 1, 4, 64, 1}, true);
   build_then_search([&](const SlabOpBatch& ops, int64_t base) {
-    slab_batch_kernel<P, R>
-        <<<slab_batch_grid<R>(kOps / kThreads), kThreads>>>(table.view<P>(), ops, {}, rec.next_launch(), base);
+    slab_batch_kernel<P, R><<<slab_batch_grid<R>(blocks), kThreads>>>(table.view<P>(), ops, {}, rec.next_launch(), base);
   });
   const Header header = explore::slab_header(Mode::Map, "test");
   const auto fns = explore::slab_fn_names(Mode::Map);
@@ -131,6 +131,14 @@ TEST(SlabMutantOnGpu, SearchFirstSlabIsRejectedByWarpRounds) {
 TEST(SlabMutantOnGpu, SearchFirstSlabIsRejectedByAPublishedClock) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA device: GPU test skipped";
   expect_rejected_without_lps<SlabRecording::kPublished>(KeyClockRecorder::published(2 * kOps));
+}
+
+// Two working blocks: each warp runs 16 rounds of its grid-stride loop a launch, each
+// round its own inv and ret; every record is written and the history is judged as
+// above.
+TEST(SlabMutantOnGpu, SearchFirstSlabIsRejectedByAPublishedClockOverRounds) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device: GPU test skipped";
+  expect_rejected_without_lps<SlabRecording::kPublished>(KeyClockRecorder::published(2 * kOps), 2);
 }
 
 // A published clock's ticker whose log fills up keeps ticking (the launch ends) and

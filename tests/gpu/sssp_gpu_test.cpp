@@ -88,12 +88,14 @@ TEST(PardijkstraGpu, AProfiledRunTimesItsParts) {
   }
   EXPECT_LE(parts, st.seconds * 1.01);
   EXPECT_GE(parts, st.seconds * 0.5);
-  // RESOLVE(0)'s steps are within its part; every RESOLVE(0) loads and merges.
+  // RESOLVE(0)'s steps are within its part; every RESOLVE(0) loads, merges and
+  // removes duplicates.
   ASSERT_EQ(st.resolve_steps.size(), size_t{bucket_heap::kResolveSteps});
   double steps = 0;
   for (double t : st.resolve_steps) steps += t;
   EXPECT_GT(st.resolve_steps[bucket_heap::kStepLoad], 0);
   EXPECT_GT(st.resolve_steps[bucket_heap::kStepMerge], 0);
+  EXPECT_GT(st.resolve_steps[bucket_heap::kStepDedup], 0);
   EXPECT_LE(steps, st.round_parts[kResolve]);
   ASSERT_EQ(st.level_wait_resolve.size(), size_t{st.levels - 1});
   for (const auto& [wait, resolve] : st.level_wait_resolve) EXPECT_GT(wait + resolve, 0);
