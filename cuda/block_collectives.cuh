@@ -32,30 +32,32 @@ __device__ __forceinline__ uint32_t lane() { return threadIdx.x & 31; }
 __device__ __forceinline__ uint32_t warp() { return threadIdx.x >> 5; }
 __device__ __forceinline__ uint32_t warps() { return (blockDim.x + 31) >> 5; }
 
-// out[i] = in[0] + ... + in[i - 1] for i < n; returns the sum of all n. In tiles of
-// kScanItems words a thread, each warp's 32 * kScanItems consecutive words loaded
-// coalesced (all in flight before any is used), scanned by the warp, the warps
-// combined, the tile's total carried to the next. A contiguous run a thread would
-// make every load of a warp touch 32 lines, one after the other
-// (bench/results/sssp-h200.txt measures both).
-// `in` may be `out`: a tile's words are all read before any is written.
+// out[i] = value(0) + ... + value(i - 1) for i < n (T: uint32_t or uint64_t);
+// returns the sum of all n. In tiles of kScanItems values a thread, each warp's
+// 32 * kScanItems consecutive indices evaluated together (so the loads `value`
+// makes are coalesced and all in flight before any is used), scanned by the warp,
+// the warps combined, the tile's total carried to the next. A contiguous run a
+// thread would make every load of a warp touch 32 lines, one after the other
+// (bench/results/sssp-h200.txt measures both). A tile's values are all taken
+// before any of its outputs is written, so `value` may read out[i] itself.
 inline constexpr uint32_t kScanItems = 4;
-__device__ inline uint32_t exclusive_sum(const uint32_t* in, uint32_t n, uint32_t* out) {
-  using WarpScan = cub::WarpScan<uint32_t>;
+template <class T, class F>
+__device__ inline T exclusive_sum_of(uint32_t n, F&& value, T* out) {
+  using WarpScan = cub::WarpScan<T>;
   __shared__ typename WarpScan::TempStorage temp[32];
-  __shared__ uint32_t warp_total[32], warp_offset[33];
+  __shared__ T warp_total[32], warp_offset[33];
   const uint32_t tile = blockDim.x * kScanItems, seg = warp() * 32 * kScanItems + lane();
-  uint32_t carried = 0;  // the tiles before this one, the same in every thread
+  T carried = 0;  // the tiles before this one, the same in every thread
   for (uint32_t base = 0; base < n; base += tile) {
-    uint32_t v[kScanItems], run = 0;
+    T v[kScanItems], run = 0;
 #pragma unroll
     for (uint32_t u = 0; u < kScanItems; ++u) {
       const uint32_t i = base + seg + 32 * u;
-      v[u] = i < n ? in[i] : 0u;
+      v[u] = i < n ? static_cast<T>(value(i)) : T{0};
     }
 #pragma unroll
     for (uint32_t u = 0; u < kScanItems; ++u) {  // v[u] becomes what comes before it in the warp's run
-      uint32_t part = 0;
+      T part = 0;
       WarpScan(temp[warp()]).ExclusiveSum(v[u], v[u], part);
       v[u] += run;
       run += part;
@@ -63,14 +65,14 @@ __device__ inline uint32_t exclusive_sum(const uint32_t* in, uint32_t n, uint32_
     if (lane() == 0) warp_total[warp()] = run;
     __syncthreads();
     if (warp() == 0) {
-      const uint32_t t = lane() < warps() ? warp_total[lane()] : 0u;
-      uint32_t off = 0, all = 0;
+      const T t = lane() < warps() ? warp_total[lane()] : T{0};
+      T off = 0, all = 0;
       WarpScan(temp[0]).ExclusiveSum(t, off, all);
       warp_offset[lane()] = off;
       if (lane() == 0) warp_offset[32] = all;
     }
     __syncthreads();
-    const uint32_t offset = carried + warp_offset[warp()];
+    const T offset = carried + warp_offset[warp()];
 #pragma unroll
     for (uint32_t u = 0; u < kScanItems; ++u) {
       const uint32_t i = base + seg + 32 * u;
@@ -80,6 +82,10 @@ __device__ inline uint32_t exclusive_sum(const uint32_t* in, uint32_t n, uint32_
   }
   __syncthreads();
   return carried;
+}
+// The words of an array: `in` may be `out`.
+__device__ inline uint32_t exclusive_sum(const uint32_t* in, uint32_t n, uint32_t* out) {
+  return exclusive_sum_of<uint32_t>(n, [in](uint32_t i) { return in[i]; }, out);
 }
 
 // Op over every thread's `v` (a sum or a minimum; `identity` its neutral value), the

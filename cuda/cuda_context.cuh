@@ -423,6 +423,11 @@ class CudaContext {
     static_assert(std::is_same_v<Scope, BlockScope>, "block actors' collective");
     return block::exclusive_sum(in, n, out);
   }
+  template <class F>
+  __device__ uint64_t exclusive_sum_of(uint32_t n, F&& value, uint64_t* out) {
+    static_assert(std::is_same_v<Scope, BlockScope>, "block actors' collective");
+    return block::exclusive_sum_of<uint64_t>(n, value, out);
+  }
   // out[0, na + nb) = a and b merged (stable), through shared-memory tiles
   // (cuda/block_tile_merge.cuh): for arrays of many times the block, where
   // merge_path::block_merge's one slice a thread reads global memory scattered.

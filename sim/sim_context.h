@@ -376,6 +376,20 @@ class SimContext {
     }, per);
     return run;
   }
+  // value(i) is taken once, by the thread that owns i in the first phase (the GPU
+  // evaluates each index once, in the tile that holds it).
+  template <class F, class Out>
+  uint64_t exclusive_sum_of(uint32_t n, F&& value, Out out, Site at = Site::here()) {
+    const uint32_t per = (n + threads_ - 1) / threads_;
+    values_.resize(n);
+    by_threads(PhaseCode::Collective, at, n, [&](uint32_t i) { values_[i] = static_cast<uint64_t>(value(i)); }, per);
+    uint64_t run = 0;
+    by_threads(PhaseCode::Collective, at, n, [&](uint32_t i) {
+      out[i] = run;
+      run += values_[i];
+    }, per);
+    return run;
+  }
   template <class F>
   uint64_t sum_of(uint32_t n, F&& f, Site at = Site::here()) {
     uint64_t s = 0;
@@ -868,6 +882,7 @@ class SimContext {
   Orders orders_ = Orders::AsWritten;
   bool in_lanes_ = false;
   std::vector<uint64_t*> lane_arrivals_;
+  std::vector<uint64_t> values_;  // exclusive_sum_of's values, between its two phases
 };
 
 // The contract (structures/exec/context.h), every part of it: one class serves

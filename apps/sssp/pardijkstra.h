@@ -49,7 +49,7 @@ using PardijkstraPolicy = bucket_heap::Policy<bucket_heap::Variant::Fixed, bucke
 // Level 0's buffers besides the heap's scratch, for a graph of largest out-degree d.
 struct RoundScratch {
   bucket_heap::Element* updates;  // d: the round's BULKUPDATE
-  uint64_t* keys;                 // next_pow2(d): the relaxed edges, the sort's work below
+  uint64_t* keys;                 // next_pow2(d): the relaxed edges' places, then the sort's work
   bucket_heap::OpsScratch<uint32_t*> ops;  // d words each
 };
 
@@ -104,15 +104,21 @@ GPULIN_HD void pardijkstra_rounds(X& x, const bucket_heap::View& h, const GraphV
     op_done();
     uint32_t m = 0;
     if (found) {
-      const uint64_t first = g.offsets[u], deg = g.offsets[u + 1] - first;
+      const uint64_t first = g.offsets[u];
+      const auto deg = static_cast<uint32_t>(g.offsets[u + 1] - first);
       // Relax every edge; the improved ones, in target order (the graph's rows are
-      // sorted), become the BULKUPDATE. Level 0's actor alone writes dist.
-      x.parallel_for(static_cast<uint32_t>(deg), [&](uint32_t e) {
-        const uint32_t v = g.targets[first + e], nd = du + g.weights[first + e];
-        s.flags[e] = nd < dist[v] ? 1u : 0u;
-        r.keys[e] = make_element(v, nd);
+      // sorted), become the BULKUPDATE. One pass relaxes and counts (an improved
+      // edge's place among them is its prefix sum, in r.keys), one moves: an edge
+      // improved where its place and the next one's differ. Level 0's actor alone
+      // writes dist, and only after both.
+      const auto improves = [&](uint32_t e) -> uint64_t {
+        return du + g.weights[first + e] < dist[g.targets[first + e]] ? 1u : 0u;
+      };
+      m = static_cast<uint32_t>(x.exclusive_sum_of(deg, improves, r.keys));
+      x.parallel_for(deg, [&](uint32_t e) {
+        const uint64_t at = r.keys[e], next = e + 1 < deg ? r.keys[e + 1] : m;
+        if (next != at) updates[at] = make_element(g.targets[first + e], du + g.weights[first + e]);
       });
-      m = compact(x, reinterpret_cast<const Element*>(r.keys), static_cast<uint32_t>(deg), s, updates);
       if (!g.sorted_rows && m > 1) {
         exec::block_sort(x, updates, m, r.keys, kNoElement);
         // One per value, the least distance (sorted by value, then priority), through

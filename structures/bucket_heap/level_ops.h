@@ -2,9 +2,9 @@
 // actor's private scratch, spread over the actor's threads (x.parallel_for, each a
 // barrier at its end): MERGE of two value-sorted arrays (merge path),
 // DELETEDUPLICATES (one copy per value: the smallest priority, or the DELETE that
-// removes it) and the split by a threshold as flags, an exclusive prefix sum and a
-// scatter, SELECT (the k-th smallest priority) - Lemma 2's O(log n)-depth
-// subroutines. The prefix sum, the counts and SELECT are the context's collectives
+// removes it) and the split by a threshold, each a partition (a prefix sum that
+// decides as it counts, then a scatter), SELECT (the k-th smallest priority) -
+// Lemma 2's O(log n)-depth subroutines. The prefix sum, the counts and SELECT are the context's collectives
 // (structures/exec/context.h: CUB's on the GPU, where the paper calls CUB's prefix
 // sums and radix sort).
 #pragma once
@@ -17,10 +17,10 @@
 
 namespace gpulin::bucket_heap {
 
-// Scratch a level's subroutines share: two arrays of n words (flags, positions).
-// The arrays here are the actor's private memory (structures/exec/
-// private_memory.h): Words is the context's Private<uint32_t>, In and Out its
-// Private<Element>, or plain pointers.
+// Scratch of compact(): two arrays of n words (flags, positions). The arrays here
+// are the actor's private memory (structures/exec/private_memory.h): Words is the
+// context's Private<uint32_t>, In and Out its Private<Element>, Places its
+// Private<uint64_t>, or plain pointers.
 template <class Words>
 struct OpsScratch {
   Words flags;
@@ -46,26 +46,55 @@ GPULIN_HD uint32_t compact(X& x, In in, uint32_t n, const OpsScratch<Words>& s, 
   return total;
 }
 
-// One element per value of the sorted in[0, n) into out: where a DELETE is among a
-// value's copies it removes them all and stays (to go on down), or goes too at the
-// last level; else the copy of smallest priority stays (§2.1, "remove those with
-// larger priority"). Returns the count.
-template <class X, class P, class In, class Out, class Words>
-GPULIN_HD uint32_t delete_duplicates(X& x, In in, uint32_t n, Out out, bool last_level, const OpsScratch<Words>& s) {
+// Where partition() sends an element: to its first output, its second, or
+// nowhere. Packed so that one 64-bit prefix sum counts both outputs at once: the
+// low half of an element's sum is its place in the first, the high half in the
+// second (n < 2^32 elements).
+inline constexpr uint64_t kToNowhere = 0, kToFirst = 1, kToSecond = uint64_t{1} << 32;
+struct Parts {
+  uint32_t first, second;
+};
+
+// in[0, n) split in order by where(i) (kToFirst, kToSecond or kToNowhere) in two
+// passes: one decides and counts (the context's exclusive_sum_of into `places`, n
+// words of 64 bits), one moves, reading each element's destination back from its
+// place and the next one's. Flags, a prefix sum over them and a scatter were
+// three, and DELETEDUPLICATES followed by the split six (bench/results/
+// sssp-h200.txt measures both).
+template <class X, class In, class Out, class Places, class Where>
+GPULIN_HD Parts partition(X& x, In in, uint32_t n, Where&& where, Places places, Out first, Out second) {
+  const uint64_t total = x.exclusive_sum_of(n, where, places);
   x.parallel_for(n, [&](uint32_t i) {
-    if constexpr (P::mutant == Mutant::KeepDuplicates) {
-      s.flags[i] = 1;
-      return;
-    }
-    const uint32_t v = value_of(in[i]);
-    const bool first = i == 0 || value_of(in[i - 1]) != v;
-    const bool last = i + 1 == n || value_of(in[i + 1]) != v;
-    uint32_t end = i;  // a DELETE sorts last among its value's copies
-    while (end + 1 < n && value_of(in[end + 1]) == v) ++end;
-    const bool deleted = is_del(in[end]);
-    s.flags[i] = deleted ? (last && !last_level ? 1u : 0u) : (first ? 1u : 0u);
+    const uint64_t at = places[i], next = i + 1 < n ? static_cast<uint64_t>(places[i + 1]) : total;
+    if (next - at == kToFirst) first[static_cast<uint32_t>(at)] = in[i];
+    else if (next - at == kToSecond) second[static_cast<uint32_t>(at >> 32)] = in[i];
   });
-  return compact(x, in, n, s, out);
+  return {static_cast<uint32_t>(total), static_cast<uint32_t>(total >> 32)};
+}
+
+// DELETEDUPLICATES' choice for in[i] of the value-sorted in[0, n): one element per
+// value stays. Where a DELETE is among a value's copies (it sorts last) it removes
+// them all and stays, to go on down, or goes too at the last level; else the copy
+// of smallest priority (the first) stays (§2.1, "remove those with larger
+// priority").
+template <class P, class In>
+GPULIN_HD bool survives_dedup(In in, uint32_t n, uint32_t i, bool last_level) {
+  if constexpr (P::mutant == Mutant::KeepDuplicates) return true;
+  const uint32_t v = value_of(in[i]);
+  const bool first = i == 0 || value_of(in[i - 1]) != v;
+  const bool last = i + 1 == n || value_of(in[i + 1]) != v;
+  if (last) return is_del(in[i]) ? !last_level : first;
+  if (!first) return false;
+  uint32_t end = i + 1;  // the value's last copy: a DELETE if it has one
+  while (end + 1 < n && value_of(in[end + 1]) == v) ++end;
+  return !is_del(in[end]);
+}
+
+// DELETEDUPLICATES of the sorted in[0, n) into out; returns the count.
+template <class X, class P, class In, class Out, class Places>
+GPULIN_HD uint32_t delete_duplicates(X& x, In in, uint32_t n, Out out, bool last_level, Places places) {
+  const auto where = [&](uint32_t i) { return survives_dedup<P>(in, n, i, last_level) ? kToFirst : kToNowhere; };
+  return partition(x, in, n, where, places, out, out).first;
 }
 
 using exec::next_pow2;
@@ -84,19 +113,24 @@ GPULIN_HD uint64_t select_rank(X& x, In in, uint32_t n, uint32_t k) {
 // larger priority.
 GPULIN_HD inline bool goes_down(Element e, uint64_t th) { return is_del(e) || rank_key(e) > th; }
 
-// in[0, n) split, order kept: the ones that stay to stay[0, *ns), the others to
-// down[0, *nd) (one prefix sum: an element's place among those going down is its
-// index less the ones staying before it).
-template <class X, class In, class Out, class Words>
-GPULIN_HD void split_by(X& x, In in, uint32_t n, uint64_t th, Out stay, uint32_t* ns, Out down, uint32_t* nd,
-                        const OpsScratch<Words>& s) {
-  x.parallel_for(n, [&](uint32_t i) { s.flags[i] = goes_down(in[i], th) ? 0u : 1u; });
-  *ns = x.exclusive_sum(s.flags, n, s.pos);
-  *nd = n - *ns;
-  x.parallel_for(n, [&](uint32_t i) {
-    if (s.flags[i]) stay[s.pos[i]] = in[i];
-    else down[i - s.pos[i]] = in[i];
-  });
+// in[0, n) split, order kept: the ones that stay at threshold th to stay, the
+// others to down.
+template <class X, class In, class Out, class Places>
+GPULIN_HD Parts split_by(X& x, In in, uint32_t n, uint64_t th, Out stay, Out down, Places places) {
+  const auto where = [&](uint32_t i) { return goes_down(in[i], th) ? kToSecond : kToFirst; };
+  return partition(x, in, n, where, places, stay, down);
+}
+
+// DELETEDUPLICATES of the sorted in[0, n) and the split of what survives by th, in
+// one partition (RESOLVE(i)'s lines 3-5 above the last level): the survivors that
+// stay to stay, the others (every surviving DELETE among them) to down.
+template <class X, class P, class In, class Out, class Places>
+GPULIN_HD Parts dedup_and_split(X& x, In in, uint32_t n, uint64_t th, Out stay, Out down, Places places) {
+  const auto where = [&](uint32_t i) {
+    if (!survives_dedup<P>(in, n, i, false)) return kToNowhere;
+    return goes_down(in[i], th) ? kToSecond : kToFirst;
+  };
+  return partition(x, in, n, where, places, stay, down);
 }
 
 // Count of elements that stay at a level of threshold th.

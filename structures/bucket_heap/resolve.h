@@ -16,6 +16,7 @@
 #include "structures/bucket_heap/level_signals.h"
 #include "structures/bucket_heap/view.h"
 #include "structures/exec/private_memory.h"
+#include "structures/exec/word_pair.h"
 
 namespace gpulin::bucket_heap {
 
@@ -102,33 +103,50 @@ GPULIN_HD void resolve(X& x, const View& h, uint32_t i, uint32_t k, Marks&& mark
   const auto r3 = r2 + region;
   const auto r4 = r3 + region;
   const auto r5 = r4 + region;
-  using exec::private_cast;
-  const auto words = private_cast<uint32_t>(r5 + region);  // one region: two word arrays
-  const OpsScratch<decltype(words)> ops{words, words + region};
+  const auto places = r5 + region;  // a partition's 64-bit places (level_ops.h)
   const auto slot = r5 + 2 * region;
 
-  // Lines 1-3: S_i merged into B_i, duplicates removed.
-  const uint32_t nb = load_array(x, r0, h.bucket(i), h.bucket_n + i, bucket_room(d, i));
-  const uint32_t ns = load_array(x, r0 + nb, h.signal(i, own), h.signal_count(i, own), signal_cap(d, i));
-  mark_step(marks, kStepLoad);
-  merge_by_value(x, r0, nb, r0 + nb, ns, r1);
+  // Lines 1-2: S_i merged into B_i. A context whose scratch is in the memory the
+  // level's arrays are in (the GPU's: global memory) merges straight from them, once
+  // it has their counts: a copy into the scratch would be two more passes over B_i.
+  uint32_t nb = 0, ns = 0;
+  if constexpr (requires { x.merge_tiled(h.bucket(i), nb, h.signal(i, own), ns, r1); }) {
+    const exec::WordPair counts = x.load_pair(h.bucket_n + i, h.signal_count(i, own), exec::relaxed);
+    nb = counts.first;
+    ns = counts.second;
+    mark_step(marks, kStepLoad);
+    x.merge_tiled(h.bucket(i), nb, h.signal(i, own), ns, r1);
+  } else {
+    nb = load_array(x, r0, h.bucket(i), h.bucket_n + i, bucket_room(d, i));
+    ns = load_array(x, r0 + nb, h.signal(i, own), h.signal_count(i, own), signal_cap(d, i));
+    mark_step(marks, kStepLoad);
+    merge_by_value(x, r0, nb, r0 + nb, ns, r1);
+  }
   mark_step(marks, kStepMerge);
-  uint32_t n = delete_duplicates<X, P>(x, r1, nb + ns, r2, last, ops);
-  mark_step(marks, kStepDedup);
-  // Lines 4-9: too many at or below p_i: p_i moves so that B_i is full; the rest
-  // (and every DELETE) goes to S_{i+1}.
+  // Lines 3-9: duplicates removed; too many at or below p_i: p_i moves so that B_i
+  // is full; the rest (and every DELETE) goes to S_{i+1}.
   uint64_t th = load_threshold(x, h.threshold + i, slot);
-  uint32_t kept = n, down = 0;
+  uint32_t kept = 0, down = 0;
   auto stay = r2;
-  if (!last) {
-    // Split at p_i first; only when more than cap stay does SELECT move p_i and
-    // the split run again. A count before every split would be one more pass over
-    // B_i at every RESOLVE (bench/results/sssp-h200.txt measures both).
-    split_by(x, r2, n, th, r3, &kept, r4, &down, ops);
-    if (kept > cap) {
+  if (last) {
+    kept = delete_duplicates<X, P>(x, r1, nb + ns, r2, true, places);
+    mark_step(marks, kStepDedup);
+  } else {
+    // DELETEDUPLICATES and the split at p_i in one partition; only when more than
+    // cap stay does SELECT move p_i, over the survivors merged back into one array
+    // (the two parts are its value-sorted subsequences), and the split run again.
+    // A count before every split would be one more pass over B_i at every RESOLVE
+    // (bench/results/sssp-h200.txt measures both).
+    Parts parts = dedup_and_split<X, P>(x, r1, nb + ns, th, r3, r4, places);
+    mark_step(marks, kStepDedup);
+    if (parts.first > cap) {
+      const uint32_t n = parts.first + parts.second;
+      merge_by_value(x, r3, parts.first, r4, parts.second, r2);
       th = select_rank(x, r2, n, static_cast<uint32_t>(cap));
-      split_by(x, r2, n, th, r3, &kept, r4, &down, ops);
+      parts = split_by(x, r2, n, th, r3, r4, places);
     }
+    kept = parts.first;
+    down = parts.second;
     stay = r3;
     if (down > 0) {
       const uint32_t ns1 = load_array(x, r0, h.signal(i + 1, below), h.signal_count(i + 1, below), signal_cap(d, i + 1));
@@ -155,30 +173,32 @@ GPULIN_HD void resolve(X& x, const View& h, uint32_t i, uint32_t k, Marks&& mark
     if (nb1 + ns1 > 0) {
       merge_by_value(x, r0, nb1, r0 + nb1, ns1, r1);
       mark_step(marks, kStepFillMerge);
-      const uint32_t n1 = delete_duplicates<X, P>(x, r1, nb1 + ns1, r4, i + 2 == h.levels, ops);
+      const uint32_t n1 = delete_duplicates<X, P>(x, r1, nb1 + ns1, r4, i + 2 == h.levels, places);
       mark_step(marks, kStepFillDedup);
       // Only DELETEs were there (now gone): nothing to pull, p_i stays.
       if (count_staying(x, r4, n1, kNoThreshold) > 0) th = select_rank(x, r4, n1, static_cast<uint32_t>(wanted));
       mark_step(marks, kStepFillSelect);
-      uint32_t pulled = 0, rest = 0;
-      split_by(x, r4, n1, th, r5, &pulled, r1, &rest, ops);  // r5: up to B_i; r1: stays below
-      merge_by_value(x, stay, kept, r5, pulled, r0);           // line 16: no DELETEDUPLICATES after it
-      kept += pulled;
-      stay = r0;
-      mark_step(marks, kStepFillSplit);
-      // Line 17: what is past p_{i+1} goes back to S_{i+1}.
-      const uint64_t th1 = load_threshold(x, h.threshold + i + 1, slot);
-      uint32_t b1 = 0, s1 = 0;
-      if (i + 2 == h.levels) {
-        b1 = rest;
-        x.parallel_for(rest, [&](uint32_t k) { r5[k] = r1[k]; });
-      } else {
-        split_by(x, r1, rest, th1, r5, &b1, r2, &s1, ops);
+      const Parts pulled = split_by(x, r4, n1, th, r5, r1, places);  // r5: up to B_i; r1: stays below
+      if (pulled.first > 0) {
+        merge_by_value(x, stay, kept, r5, pulled.first, r0);  // line 16: no DELETEDUPLICATES after it
+        kept += pulled.first;
+        stay = r0;
       }
-      store_array(x, h.bucket(i + 1), h.bucket_n + i + 1, r5, b1, bucket_room(d, i + 1),
+      mark_step(marks, kStepFillSplit);
+      // Line 17: what is past p_{i+1} goes back to S_{i+1} (nothing below the last
+      // level: all of it stays in B_{i+1}).
+      const uint64_t th1 = load_threshold(x, h.threshold + i + 1, slot);
+      const uint32_t rest = pulled.second;
+      Parts below_parts{rest, 0};
+      auto b1 = r1;
+      if (i + 2 < h.levels) {
+        below_parts = split_by(x, r1, rest, th1, r5, r2, places);
+        b1 = r5;
+      }
+      store_array(x, h.bucket(i + 1), h.bucket_n + i + 1, b1, below_parts.first, bucket_room(d, i + 1),
                   "bucket heap: B_{i+1} overflows its room");
-      store_array(x, h.signal(i + 1, below), h.signal_count(i + 1, below), r2, s1, signal_cap(d, i + 1),
-                  "bucket heap: S_{i+1} overflows (line 17)");
+      store_array(x, h.signal(i + 1, below), h.signal_count(i + 1, below), r2, below_parts.second,
+                  signal_cap(d, i + 1), "bucket heap: S_{i+1} overflows (line 17)");
       mark_step(marks, kStepFillStore);
     }
   }

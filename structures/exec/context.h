@@ -290,10 +290,15 @@ concept BulkData = ActorLoops<X> && requires(X& x, uint32_t n, typename X::templ
 // (CudaContext declares them for both scopes; its warp-scope ones refuse to
 // compile when called, a static_assert in their bodies.)
 template <class X>
-concept BlockCollectives = requires(X& x, uint32_t n, const uint32_t* in, uint32_t* out) {
+concept BlockCollectives = requires(X& x, uint32_t n, const uint32_t* in, uint32_t* out, uint64_t* out64) {
   // uint32_t x.exclusive_sum(const uint32_t* in, uint32_t n, uint32_t* out):
   // out[i] = in[0] + ... + in[i - 1] (out may be in); returns the total
   { x.exclusive_sum(in, n, out) } -> std::same_as<uint32_t>;
+  // uint64_t x.exclusive_sum_of(uint32_t n, F value, Private<uint64_t> out):
+  // out[i] = value(0) + ... + value(i - 1), each value(i) taken once (a pass
+  // that decides and counts at once, where exclusive_sum needs its words stored
+  // first); returns the total
+  { x.exclusive_sum_of(n, contract_args::IndexToKey{}, out64) } -> std::same_as<uint64_t>;
   // uint64_t x.sum_of(uint32_t n, F f), x.min_of(uint32_t n, F f): over
   // f(0) .. f(n - 1); min_of of nothing is ~0
   { x.sum_of(n, contract_args::IndexToKey{}) } -> std::same_as<uint64_t>;

@@ -1,5 +1,6 @@
 // The block actors' collectives (cuda/block_collectives.cuh through CudaContext):
-// exclusive_sum, sum_of, min_of and kth_smallest against the host, for blocks of
+// exclusive_sum, exclusive_sum_of (64-bit values: the bucket heap's packed
+// two-output counts), sum_of, min_of and kth_smallest against the host, for blocks of
 // 32 to 1024 threads, n from 0 to many times the block, four shapes of keys,
 // every k, and several collectives back to back (their shared words reused while
 // slow threads may still read the last result). Label `gpu`; skips without a device.
@@ -24,16 +25,20 @@ using X = cuda_exec::CudaContext<cuda_exec::BlockScope>;
 
 struct Results {
   uint32_t total;
-  uint64_t sum, least;
+  uint64_t packed_total, sum, least;
 };
+
+// exclusive_sum_of's value of a flag: 0, 1 or 2^32 (both halves of the sum used).
+__host__ __device__ uint64_t packed_value(uint32_t flag) { return flag == 0 ? 0 : flag == 1 ? 1 : uint64_t{1} << 32; }
 
 // Every thread writes what it got; the host checks that all threads agree.
 __global__ void collectives_kernel(const uint32_t* flags, uint32_t n, uint32_t* pos, const uint64_t* keys,
-                                   const uint32_t* ks, uint32_t nk, uint64_t* kth, Results* per_thread) {
+                                   const uint32_t* ks, uint32_t nk, uint64_t* kth, uint64_t* packed, Results* per_thread) {
   __shared__ unsigned long long broadcast[2];
   X x{cuda_exec::BlockScope(broadcast)};
   Results r;
   r.total = x.exclusive_sum(flags, n, pos);
+  r.packed_total = x.exclusive_sum_of(n, [&](uint32_t i) { return packed_value(flags[i]); }, packed);
   r.sum = x.sum_of(n, [&](uint32_t i) { return keys[i]; });
   r.least = x.min_of(n, [&](uint32_t i) { return keys[i]; });
   for (uint32_t j = 0; j < nk; ++j) {
@@ -82,17 +87,27 @@ TEST(BlockCollectives, MatchTheHost) {
         uint32_t* d_ks = upload(ks);
         uint32_t* d_pos = upload(std::vector<uint32_t>(n));
         uint64_t* d_kth = upload(std::vector<uint64_t>(ks.size() * threads));
+        uint64_t* d_packed = upload(std::vector<uint64_t>(n));
         Results* d_res = upload(std::vector<Results>(threads));
-        collectives_kernel<<<1, threads>>>(d_flags, n, d_pos, d_keys, d_ks, static_cast<uint32_t>(ks.size()), d_kth, d_res);
+        collectives_kernel<<<1, threads>>>(d_flags, n, d_pos, d_keys, d_ks, static_cast<uint32_t>(ks.size()), d_kth,
+                                           d_packed, d_res);
         ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
         std::vector<uint32_t> want_pos(n);
         std::exclusive_scan(flags.begin(), flags.end(), want_pos.begin(), 0u);
         EXPECT_EQ(download(d_pos, n), want_pos);
+        std::vector<uint64_t> want_packed(n);
+        uint64_t packed_total = 0;
+        for (uint32_t i = 0; i < n; ++i) {
+          want_packed[i] = packed_total;
+          packed_total += packed_value(flags[i]);
+        }
+        EXPECT_EQ(download(d_packed, n), want_packed);
         const uint32_t total = std::accumulate(flags.begin(), flags.end(), 0u);
         const uint64_t sum = std::accumulate(keys.begin(), keys.end(), uint64_t{0});
         const uint64_t least = n ? *std::min_element(keys.begin(), keys.end()) : ~uint64_t{0};
         for (const Results& r : download(d_res, threads)) {
           ASSERT_EQ(r.total, total);
+          ASSERT_EQ(r.packed_total, packed_total);
           ASSERT_EQ(r.sum, sum);
           ASSERT_EQ(r.least, least);
         }
@@ -102,7 +117,8 @@ TEST(BlockCollectives, MatchTheHost) {
         for (size_t j = 0; j < ks.size(); ++j)
           for (uint32_t t = 0; t < threads; ++t) ASSERT_EQ(kth[j * threads + t], sorted[ks[j] - 1]) << "k = " << ks[j] << ", thread " << t;
         for (void* p : {static_cast<void*>(d_flags), static_cast<void*>(d_keys), static_cast<void*>(d_ks),
-                        static_cast<void*>(d_pos), static_cast<void*>(d_kth), static_cast<void*>(d_res)})
+                        static_cast<void*>(d_pos), static_cast<void*>(d_kth), static_cast<void*>(d_packed),
+                        static_cast<void*>(d_res)})
           cudaFree(p);
       }
 }
