@@ -115,18 +115,9 @@ GPULIN_HD void pardijkstra_rounds(X& x, const bucket_heap::View& h, const GraphV
         return du + g.weights[first + e] < dist[g.targets[first + e]] ? 1u : 0u;
       };
       m = static_cast<uint32_t>(x.exclusive_sum_of(deg, improves, r.keys));
-      constexpr uint32_t G = kPartitionGroup;  // as partition() moves, for its reason
-      x.parallel_for((deg + G - 1) / G, [&](uint32_t group) {
-        const uint32_t e0 = group * G;
-        uint64_t at[G + 1];
-        uint32_t v[G], w[G];
-        for (uint32_t u = 0; u <= G; ++u) at[u] = e0 + u < deg ? r.keys[e0 + u] : m;
-        for (uint32_t u = 0; u < G; ++u) {
-          v[u] = e0 + u < deg ? g.targets[first + e0 + u] : 0;
-          w[u] = e0 + u < deg ? g.weights[first + e0 + u] : 0;
-        }
-        for (uint32_t u = 0; u < G; ++u)
-          if (at[u + 1] != at[u]) updates[at[u]] = make_element(v[u], du + w[u]);
+      x.parallel_for(deg, [&](uint32_t e) {
+        const uint64_t at = r.keys[e], next = e + 1 < deg ? r.keys[e + 1] : m;
+        if (next != at) updates[at] = make_element(g.targets[first + e], du + g.weights[first + e]);
       });
       if (!g.sorted_rows && m > 1) {
         exec::block_sort(x, updates, m, r.keys, kNoElement);

@@ -61,25 +61,13 @@ struct Parts {
 // place and the next one's. Flags, a prefix sum over them and a scatter were
 // three, and DELETEDUPLICATES followed by the split six (bench/results/
 // sssp-h200.txt measures both).
-// The moves go kPartitionGroup consecutive elements a thread, every load of a group
-// before its stores: one element a thread would make each next element's loads wait
-// for the round trip of the one before (nothing tells the compiler that the stores
-// miss what the next element reads).
-inline constexpr uint32_t kPartitionGroup = 4;
 template <class X, class In, class Out, class Places, class Where>
 GPULIN_HD Parts partition(X& x, In in, uint32_t n, Where&& where, Places places, Out first, Out second) {
   const uint64_t total = x.exclusive_sum_of(n, where, places);
-  constexpr uint32_t G = kPartitionGroup;
-  x.parallel_for((n + G - 1) / G, [&](uint32_t group) {
-    const uint32_t i0 = group * G;
-    uint64_t at[G + 1];  // at[u + 1] - at[u]: where element i0 + u goes
-    Element e[G];
-    for (uint32_t u = 0; u <= G; ++u) at[u] = i0 + u < n ? static_cast<uint64_t>(places[i0 + u]) : total;
-    for (uint32_t u = 0; u < G; ++u) e[u] = i0 + u < n ? static_cast<Element>(in[i0 + u]) : kNoElement;
-    for (uint32_t u = 0; u < G; ++u) {
-      if (at[u + 1] - at[u] == kToFirst) first[static_cast<uint32_t>(at[u])] = e[u];
-      else if (at[u + 1] - at[u] == kToSecond) second[static_cast<uint32_t>(at[u] >> 32)] = e[u];
-    }
+  x.parallel_for(n, [&](uint32_t i) {
+    const uint64_t at = places[i], next = i + 1 < n ? static_cast<uint64_t>(places[i + 1]) : total;
+    if (next - at == kToFirst) first[static_cast<uint32_t>(at)] = in[i];
+    else if (next - at == kToSecond) second[static_cast<uint32_t>(at >> 32)] = in[i];
   });
   return {static_cast<uint32_t>(total), static_cast<uint32_t>(total >> 32)};
 }
@@ -92,13 +80,10 @@ GPULIN_HD Parts partition(X& x, In in, uint32_t n, Where&& where, Places places,
 template <class P, class In>
 GPULIN_HD bool survives_dedup(In in, uint32_t n, uint32_t i, bool last_level) {
   if constexpr (P::mutant == Mutant::KeepDuplicates) return true;
-  // The three loads first, unconditionally: a collective that decides several
-  // elements a thread (exclusive_sum_of on the GPU) then has them all in flight.
-  const Element prev = in[i > 0 ? i - 1 : i], cur = in[i], next = in[i + 1 < n ? i + 1 : i];
-  const uint32_t v = value_of(cur);
-  const bool first = i == 0 || value_of(prev) != v;
-  const bool last = i + 1 == n || value_of(next) != v;
-  if (last) return is_del(cur) ? !last_level : first;
+  const uint32_t v = value_of(in[i]);
+  const bool first = i == 0 || value_of(in[i - 1]) != v;
+  const bool last = i + 1 == n || value_of(in[i + 1]) != v;
+  if (last) return is_del(in[i]) ? !last_level : first;
   if (!first) return false;
   uint32_t end = i + 1;  // the value's last copy: a DELETE if it has one
   while (end + 1 < n && value_of(in[end + 1]) == v) ++end;
