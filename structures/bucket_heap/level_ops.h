@@ -80,10 +80,13 @@ GPULIN_HD Parts partition(X& x, In in, uint32_t n, Where&& where, Places places,
 template <class P, class In>
 GPULIN_HD bool survives_dedup(In in, uint32_t n, uint32_t i, bool last_level) {
   if constexpr (P::mutant == Mutant::KeepDuplicates) return true;
-  const uint32_t v = value_of(in[i]);
-  const bool first = i == 0 || value_of(in[i - 1]) != v;
-  const bool last = i + 1 == n || value_of(in[i + 1]) != v;
-  if (last) return is_del(in[i]) ? !last_level : first;
+  // The three loads first, unconditionally: a collective that decides several
+  // elements a thread (exclusive_sum_of on the GPU) may then have them all in flight.
+  const Element prev = in[i > 0 ? i - 1 : i], cur = in[i], next = in[i + 1 < n ? i + 1 : i];
+  const uint32_t v = value_of(cur);
+  const bool first = i == 0 || value_of(prev) != v;
+  const bool last = i + 1 == n || value_of(next) != v;
+  if (last) return is_del(cur) ? !last_level : first;
   if (!first) return false;
   uint32_t end = i + 1;  // the value's last copy: a DELETE if it has one
   while (end + 1 < n && value_of(in[end + 1]) == v) ++end;
