@@ -5,8 +5,10 @@
 # (older, this, older, this), then this tree's profiled run and its runs at level
 # blocks of 512 and 1024 threads. Results go to $OUT.
 # Make the older tree here first: git archive --format=tar -o .ab/COMMIT.tar COMMIT
+# The part "levelops" (not in the default) builds and runs gpulin_bench_level_ops: one
+# block's passes over a level, step by step, without a whole SSSP run.
 # Usage (carry [".debs", ".ab"]): AB_TAR=.ab/COMMIT.tar SSSP_EDGES=1000000,10000000 \
-#   [SSSP_REPS=2] [SSSP_PARTS="tests ab profile threads"] bash scripts/device-sssp-speed.sh
+#   [SSSP_REPS=2] [SSSP_PARTS="tests ab profile threads levelops"] bash scripts/device-sssp-speed.sh
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out="${OUT:-out/device}"
@@ -32,4 +34,10 @@ if [[ $parts == *" threads "* ]]; then
     "$bin" --edges "$edges" --reps "$reps" --threads "$t" >"$out/threads-$t.txt" 2>&1
     grep -E "m +[0-9]+:" "$out/threads-$t.txt"
   done
+fi
+if [[ $parts == *" levelops "* ]]; then
+  source scripts/device-configure.sh >/dev/null  # the environment, and build-gpu configured
+  cmake --build build-gpu -j16 --target gpulin_bench_level_ops >"$out/levelops-build.log" 2>&1 ||
+    { tail -20 "$out/levelops-build.log"; exit 1; }
+  build-gpu/bench/sssp/gpulin_bench_level_ops | tee "$out/levelops.txt"
 fi
