@@ -28,7 +28,7 @@ GPULIN_HD inline uint64_t signal_base(uint32_t d, uint32_t i) { return uint64_t{
 GPULIN_HD inline uint64_t scratch_region(uint32_t d, uint32_t i) {
   return bucket_room(d, i) + signal_cap(d, i) + bucket_room(d, i + 1) + signal_cap(d, i + 1);
 }
-// Six regions of elements, one holding two arrays of words, and a slot.
+// Six regions of elements, one of a partition's 64-bit places, and a slot.
 inline constexpr uint32_t kScratchRegions = 7;
 GPULIN_HD inline uint64_t scratch_for_level(uint32_t d, uint32_t i) { return kScratchRegions * scratch_region(d, i) + 1; }
 
