@@ -263,7 +263,7 @@ class CudaContext {
   template <class Done, class... Tags>
   __device__ uint32_t cas_until(uint32_t* p, uint32_t from, uint32_t to, Done&& done, Tags...) {
     if constexpr (!exec::is_acquire_v<Tags...>) scope_.sync();
-    uint32_t backoff = 32;
+    uint32_t backoff = wd_.backoff_first_ns;
     for (uint64_t spins = 0;; ++spins) {
       const uint32_t old = leader_cas<uint32_t>(p, from, to, cas_order<Tags...>());
       if (done(old)) return old;
@@ -277,7 +277,7 @@ class CudaContext {
   template <class Done, class... Tags>
   __device__ uint32_t cas_until(uint32_t* p, uint32_t from, uint32_t to, Done&& done, exec::Counted, Tags...) {
     if constexpr (!exec::is_acquire_v<Tags...>) scope_.sync();
-    uint32_t backoff = 32, guess = from;
+    uint32_t backoff = wd_.backoff_first_ns, guess = from;
     for (uint64_t spins = 0;; ++spins) {
       const uint32_t old = leader_counted_cas(p, guess, to, cas_order<Tags...>());
       if (done(old)) return old;
@@ -294,7 +294,7 @@ class CudaContext {
   // leaves as one. The stop word is read with the waited-on word, in one broadcast.
   template <bool Holding>
   __device__ void wait_until_changed(uint32_t* p, uint32_t seen) {
-    uint32_t backoff = 32;
+    uint32_t backoff = wd_.backoff_first_ns;
     for (uint64_t spins = 0;; ++spins) {
       const unsigned long long both = scope_.template from_leader<unsigned long long>([&] {
         const uint32_t v = device_ref<uint32_t>(*p).load(cuda::memory_order_acquire);
@@ -317,7 +317,7 @@ class CudaContext {
     }
     if constexpr (!Holding) {
       __nanosleep(backoff);
-      backoff = backoff < 1024 ? backoff * 2 : backoff;
+      backoff = backoff < wd_.backoff_max_ns / 2 ? backoff * 2 : wd_.backoff_max_ns;
     }
   }
   // Whether the watchdog stopped the run: a kernel asks before each operation, so

@@ -43,6 +43,12 @@ struct WatchdogRef {
   WatchdogWait* waits = nullptr;   // [wait_cap]
   uint32_t wait_cap = 0;
   uint64_t spin_bound = kDefaultSpinBound;
+  // How a waiter that holds nothing others queue behind (the heap's root, a level
+  // block's turn) sleeps between attempts: backoff_first_ns, doubling up to
+  // backoff_max_ns (0 and 0: it spins). A holder's waits never sleep.
+  // gpulin_bench_gheap --backoff sweeps them.
+  uint32_t backoff_first_ns = 32;
+  uint32_t backoff_max_ns = 1024;
 };
 
 }  // namespace gpulin::cuda_exec

@@ -43,6 +43,8 @@
 //                    medians fall back to single runs, then sections are skipped
 //   --fig14-both     Fig. 14 for BU too (doubles its time)
 //   --seed S         key stream seed (default 1)
+//   --backoff F,M    the root's waiters sleep F ns, doubling up to M ns, between
+//                    attempts (default 32,1024: cuda/watchdog.h; 0,0 spins)
 // A watchdog ends the program (exit 3) 70 s after the soft budget, keeping the rows
 // printed so far. Exit codes: 0 all checks passed, 1 a FAIL row, 2 usage, 3 watchdog.
 #include <cuda_runtime.h>
@@ -344,6 +346,8 @@ struct Options {
   int max_log2n = 29;
   uint64_t seed = 1;
   double budget_s = -1;
+  uint32_t backoff_first_ns = cuda_exec::WatchdogRef{}.backoff_first_ns;
+  uint32_t backoff_max_ns = cuda_exec::WatchdogRef{}.backoff_max_ns;
 };
 
 bool selected(const Options& o, const std::string& s) {
@@ -357,6 +361,7 @@ const char* heap_name(Flavor f) { return f == Flavor::TopDown ? "TD" : "BU"; }
 class Bench {
  public:
   Bench(const Options& o, Report& rep, Pacer& pacer) : o_(o), rep_(rep), pacer_(pacer) {
+    runner_.set_backoff(o.backoff_first_ns, o.backoff_max_ns);
     ck(cudaEventCreate(&e0_), "cudaEventCreate");
     ck(cudaEventCreate(&e1_), "cudaEventCreate");
   }
@@ -859,10 +864,17 @@ Options parse(int argc, char** argv) {
       else if (a == "--max-log2n") o.max_log2n = std::stoi(need(i));
       else if (a == "--seed") o.seed = std::stoull(need(i));
       else if (a == "--budget-s") o.budget_s = std::stod(need(i));
+      else if (a == "--backoff") {
+        const std::string v = need(i);
+        const size_t comma = v.find(',');
+        if (comma == std::string::npos) throw std::invalid_argument(v);
+        o.backoff_first_ns = static_cast<uint32_t>(std::stoul(v.substr(0, comma)));
+        o.backoff_max_ns = static_cast<uint32_t>(std::stoul(v.substr(comma + 1)));
+      }
       else if (a == "--help" || a == "-h") {
         std::printf(
             "gpulin_bench_gheap [--quick] [--csv FILE] [--max-log2n L] [--only table1,cpu,record,fig13,fig14,fig15,"
-            "fig16] [--budget-s S] [--fig14-both] [--seed S]\n");
+            "fig16] [--budget-s S] [--fig14-both] [--seed S] [--backoff FIRST_NS,MAX_NS]\n");
         std::exit(0);
       } else {
         std::fprintf(stderr, "unknown argument %s (--help)\n", a.c_str());
@@ -937,7 +949,9 @@ int bench_main(int argc, char** argv) {
   std::printf("gpulin_bench_gheap on %s (%d SMs, %.1f GiB), %s; soft budget %.0f s\n", prop.name,
               prop.multiProcessorCount, prop.totalGlobalMem / 1073741824.0, o.quick ? "quick" : "full", o.budget_s);
   std::printf("heaps: TD = Flavor::TopDown, BU = Flavor::BottomUp, Variant::Fixed; times in s (cudaEvent), "
-              "Mkeys/s = N / total (each key inserted and deleted)\n\n");
+              "Mkeys/s = N / total (each key inserted and deleted); waiters on the root sleep %u ns doubling to "
+              "%u ns\n\n",
+              o.backoff_first_ns, o.backoff_max_ns);
 
   // Section shares of the budget (those not selected give theirs to the others).
   struct Sec {

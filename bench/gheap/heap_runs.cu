@@ -229,7 +229,7 @@ RunOut Runner::run(const Plan& p, Workspace& ws, gheap::DeviceHeap<uint32_t>& he
       b.count = ph.end - ph.begin;
       ck(cudaEventRecord(e0_), "cudaEventRecord");
       const cudaError_t e = gheap::launch_heap_batch(fl, gheap::Variant::Fixed, memory, b, blocks, threads, nullptr,
-                                                     rec ? &ref : nullptr, static_cast<int64_t>(ph.begin));
+                                                     rec ? &ref : nullptr, static_cast<int64_t>(ph.begin), &waits_);
       if (e != cudaSuccess) throw CudaFailure(e, "heap kernel launch (" + ph.name + ")");
       ck(cudaEventRecord(e1_), "cudaEventRecord");
       if (const cudaError_t s = cudaEventSynchronize(e1_); s != cudaSuccess)

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common/host_device.h"
+#include "cuda/watchdog.h"
 #include "histories/device_recorder.h"
 #include "structures/gheap/config.h"
 #include "structures/gheap/gpu/device_heap.h"
@@ -147,8 +148,16 @@ class Runner {
   // sorted(inserted); the heap empty. Empty when it passed. Destroys keys, out, alt.
   static std::string check(const Plan& p, Workspace& ws, gheap::DeviceHeap<uint32_t>& heap);
 
+  // How the kernels' waiters on the root sleep between attempts (cuda/watchdog.h);
+  // no watchdog either way.
+  void set_backoff(uint32_t first_ns, uint32_t max_ns) {
+    waits_.backoff_first_ns = first_ns;
+    waits_.backoff_max_ns = max_ns;
+  }
+
  private:
   cudaEvent_t e0_{}, e1_{};
+  cuda_exec::WatchdogRef waits_{};
 };
 
 }  // namespace gpulin::gheap_bench
