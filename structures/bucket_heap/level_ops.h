@@ -4,9 +4,9 @@
 // DELETEDUPLICATES (one copy per value: the smallest priority, or the DELETE that
 // removes it) and the split by a threshold, each a partition (a prefix sum that
 // decides as it counts, then a scatter), SELECT (the k-th smallest priority) -
-// Lemma 2's O(log n)-depth subroutines. The prefix sum, the counts and SELECT are the context's collectives
-// (structures/exec/context.h: CUB's on the GPU, where the paper calls CUB's prefix
-// sums and radix sort).
+// Lemma 2's O(log n)-depth subroutines. The prefix sum, the counts and SELECT are
+// the context's collectives (structures/exec/context.h: CUB's on the GPU, where the
+// paper calls CUB's prefix sums and radix sort).
 #pragma once
 
 #include <cstdint>
@@ -58,9 +58,8 @@ struct Parts {
 // in[0, n) split in order by where(i) (kToFirst, kToSecond or kToNowhere) in two
 // passes: one decides and counts (the context's exclusive_sum_of into `places`, n
 // words of 64 bits), one moves, reading each element's destination back from its
-// place and the next one's. Flags, a prefix sum over them and a scatter were
-// three, and DELETEDUPLICATES followed by the split six (bench/results/
-// sssp-h200.txt measures both).
+// place and the next one's: no flags array between the passes, where flags, a
+// prefix sum over them and a scatter would be three passes.
 template <class X, class In, class Out, class Places, class Where>
 GPULIN_HD Parts partition(X& x, In in, uint32_t n, Where&& where, Places places, Out first, Out second) {
   const uint64_t total = x.exclusive_sum_of(n, where, places);
