@@ -32,34 +32,37 @@ __device__ __forceinline__ uint32_t lane() { return threadIdx.x & 31; }
 __device__ __forceinline__ uint32_t warp() { return threadIdx.x >> 5; }
 __device__ __forceinline__ uint32_t warps() { return (blockDim.x + 31) >> 5; }
 
-// out[i] = value(0) + ... + value(i - 1) for i < n (T: uint32_t or uint64_t);
-// returns the sum of all n. In tiles of kScanItems values a thread, each warp's
-// 32 * kScanItems consecutive indices evaluated together (so the loads `value`
-// makes are coalesced and all in flight before any is used), scanned by the warp,
-// the warps combined, the tile's total carried to the next. A contiguous run a
-// thread would make every load of a warp touch 32 lines, one after the other
-// (bench/results/sssp-h200.txt measures both). A tile's values are all taken
-// before any of its outputs is written, so `value` may read out[i] itself.
+// For i < n: emit(i, before, value(i)), `before` = value(0) + ... + value(i - 1)
+// (T: uint32_t or uint64_t); returns the sum of all n. In tiles of Items values a
+// thread, each warp's 32 * Items consecutive indices evaluated together (so the
+// loads `value` makes are coalesced and all in flight before any is used),
+// scanned by the warp, the warps combined, the tile's total carried to the next.
+// A contiguous run a thread would make every load of a warp touch 32 lines, one
+// after the other (bench/results/sssp-h200.txt measures both). A tile's values
+// are all taken before any of its emits, so `value` may read what emit writes at
+// indices of its own tile or later ones (exclusive_sum_of: out[i] itself). A
+// partition's scatter is its emit: the elements move in the pass that places
+// them, where a prefix sum stored then read back takes a second pass.
 inline constexpr uint32_t kScanItems = 4;
-template <class T, class F>
-__device__ inline T exclusive_sum_of(uint32_t n, F&& value, T* out) {
+template <class T, uint32_t Items = kScanItems, class F, class Emit>
+__device__ inline T scan_then(uint32_t n, F&& value, Emit&& emit) {
   using WarpScan = cub::WarpScan<T>;
   __shared__ typename WarpScan::TempStorage temp[32];
   __shared__ T warp_total[32], warp_offset[33];
-  const uint32_t tile = blockDim.x * kScanItems, seg = warp() * 32 * kScanItems + lane();
+  const uint32_t tile = blockDim.x * Items, seg = warp() * 32 * Items + lane();
   T carried = 0;  // the tiles before this one, the same in every thread
   for (uint32_t base = 0; base < n; base += tile) {
-    T v[kScanItems], run = 0;
+    T v[Items], before[Items], run = 0;
 #pragma unroll
-    for (uint32_t u = 0; u < kScanItems; ++u) {
+    for (uint32_t u = 0; u < Items; ++u) {
       const uint32_t i = base + seg + 32 * u;
       v[u] = i < n ? static_cast<T>(value(i)) : T{0};
     }
 #pragma unroll
-    for (uint32_t u = 0; u < kScanItems; ++u) {  // v[u] becomes what comes before it in the warp's run
+    for (uint32_t u = 0; u < Items; ++u) {  // before[u]: what comes before v[u] in the warp's run
       T part = 0;
-      WarpScan(temp[warp()]).ExclusiveSum(v[u], v[u], part);
-      v[u] += run;
+      WarpScan(temp[warp()]).ExclusiveSum(v[u], before[u], part);
+      before[u] += run;
       run += part;
     }
     if (lane() == 0) warp_total[warp()] = run;
@@ -74,14 +77,19 @@ __device__ inline T exclusive_sum_of(uint32_t n, F&& value, T* out) {
     __syncthreads();
     const T offset = carried + warp_offset[warp()];
 #pragma unroll
-    for (uint32_t u = 0; u < kScanItems; ++u) {
+    for (uint32_t u = 0; u < Items; ++u) {
       const uint32_t i = base + seg + 32 * u;
-      if (i < n) out[i] = offset + v[u];
+      if (i < n) emit(i, offset + before[u], v[u]);
     }
     carried += warp_offset[32];
   }
   __syncthreads();
   return carried;
+}
+// out[i] = value(0) + ... + value(i - 1) for i < n; returns the sum of all n.
+template <class T, class F>
+__device__ inline T exclusive_sum_of(uint32_t n, F&& value, T* out) {
+  return scan_then<T>(n, value, [out](uint32_t i, T before, T) { out[i] = before; });
 }
 // The words of an array: `in` may be `out`.
 __device__ inline uint32_t exclusive_sum(const uint32_t* in, uint32_t n, uint32_t* out) {

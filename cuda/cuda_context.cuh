@@ -428,6 +428,15 @@ class CudaContext {
     static_assert(std::is_same_v<Scope, BlockScope>, "block actors' collective");
     return block::exclusive_sum_of<uint64_t>(n, value, out);
   }
+  // emit(i, before, value(i)) for i < n, `before` the exclusive prefix sum, in the
+  // pass that takes the values (block::scan_then): what exclusive_sum_then
+  // (structures/exec/exclusive_sum_then.h) uses where a context has it.
+  template <class F, class Emit>
+  __device__ auto scan_then(uint32_t n, F&& value, Emit&& emit) {
+    static_assert(std::is_same_v<Scope, BlockScope>, "block actors' collective");
+    using T = std::conditional_t<sizeof(decltype(value(0u))) <= 4, uint32_t, uint64_t>;
+    return block::scan_then<T>(n, value, emit);
+  }
   // out[0, na + nb) = a and b merged (stable), through shared-memory tiles
   // (cuda/block_tile_merge.cuh): for arrays of many times the block, where
   // merge_path::block_merge's one slice a thread reads global memory scattered.

@@ -16,6 +16,7 @@
 #include "structures/bucket_heap/operations.h"
 #include "structures/bucket_heap/schedule.h"
 #include "structures/exec/block_sort.h"
+#include "structures/exec/exclusive_sum_then.h"
 
 namespace gpulin::sssp {
 
@@ -107,18 +108,16 @@ GPULIN_HD void pardijkstra_rounds(X& x, const bucket_heap::View& h, const GraphV
       const uint64_t first = g.offsets[u];
       const auto deg = static_cast<uint32_t>(g.offsets[u + 1] - first);
       // Relax every edge; the improved ones, in target order (the graph's rows are
-      // sorted), become the BULKUPDATE. One pass relaxes and counts (an improved
-      // edge's place among them is its prefix sum, in r.keys), one moves: an edge
-      // improved where its place and the next one's differ. Level 0's actor alone
-      // writes dist, and only after both.
-      const auto improves = [&](uint32_t e) -> uint64_t {
+      // sorted), become the BULKUPDATE: a prefix sum over "improves" places each
+      // improved edge among them (exec::exclusive_sum_then: one pass on the GPU, a
+      // second through r.keys elsewhere). Level 0's actor alone writes dist, and
+      // only after it.
+      const auto improves = [&](uint32_t e) -> uint32_t {
         return du + g.weights[first + e] < dist[g.targets[first + e]] ? 1u : 0u;
       };
-      m = static_cast<uint32_t>(x.exclusive_sum_of(deg, improves, r.keys));
-      x.parallel_for(deg, [&](uint32_t e) {
-        const uint64_t at = r.keys[e], next = e + 1 < deg ? r.keys[e + 1] : m;
-        if (next != at) updates[at] = make_element(g.targets[first + e], du + g.weights[first + e]);
-      });
+      m = static_cast<uint32_t>(exec::exclusive_sum_then(x, deg, improves, r.keys, [&](uint32_t e, uint64_t at, uint64_t improved) {
+        if (improved) updates[at] = make_element(g.targets[first + e], du + g.weights[first + e]);
+      }));
       if (!g.sorted_rows && m > 1) {
         exec::block_sort(x, updates, m, r.keys, kNoElement);
         // One per value, the least distance (sorted by value, then priority), through

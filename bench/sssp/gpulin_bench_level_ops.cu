@@ -2,8 +2,10 @@
 // RESOLVE(0) is made of at PARDIJKSTRA's large sizes (bench/results/sssp-h200.txt:
 // one block over B_0's 10^4-10^5 elements), each timed alone beside a plain copy:
 // the copy, the 32-bit scan of an array (exclusive_sum), the 64-bit scan of a
-// computed value (exclusive_sum_of), RESOLVE's one partition (DELETEDUPLICATES and
-// the split at p_i), the same as two partitions, and the tiled merge. A pass runs
+// computed value (exclusive_sum_of, also at 2 and 8 values a thread a tile),
+// RESOLVE's one partition (DELETEDUPLICATES and the split at p_i; also placed, then
+// moved in a second pass, as the simulator's context does it), the same as two
+// partitions, and the tiled merge. A pass runs
 // `reps` times in one launch of one block (the GPU's clock around the loop, so a
 // launch's own cost is not in it); the median of `runs` launches is shown, in us a
 // pass and as the copy's multiple. Every partition's counts are checked against
@@ -31,9 +33,26 @@ namespace {
 using X = cuda_exec::CudaContext<cuda_exec::BlockScope, false>;
 using P = Policy<Variant::Fixed>;
 
-enum Pass : int { kCopy, kScan32, kScan64, kPartition, kTwoPartitions, kMerge, kPasses };
-constexpr const char* kPassNames[kPasses] = {"copy",      "exclusive_sum (32-bit array)", "exclusive_sum_of (64-bit)",
-                                             "partition", "dedup, then split",            "merge_tiled"};
+enum Pass : int {
+  kCopy, kScan32, kScan64, kScan64By2, kScan64By8, kPartition, kPartitionTwoPasses, kTwoPartitions, kMerge, kPasses
+};
+constexpr const char* kPassNames[kPasses] = {"copy",
+                                             "exclusive_sum (32-bit array)",
+                                             "exclusive_sum_of (64-bit)",
+                                             "  the same, 2 a thread a tile",
+                                             "  the same, 8 a thread a tile",
+                                             "partition",
+                                             "  the same, place then move",
+                                             "dedup, then split",
+                                             "merge_tiled"};
+
+// The block actor without scan_then: exec::exclusive_sum_then takes its two-pass
+// path (the simulator's), the partition as it was before the one-pass scatter.
+struct TwoPassX : X {
+  using X::X;
+  template <class... A>
+  __device__ void scan_then(A&&...) = delete;
+};
 
 struct Buffers {
   const Element* level;  // n: a sorted level array (copies, DELETEs)
@@ -66,8 +85,15 @@ __global__ void pass_kernel(Buffers m, uint32_t n, uint32_t na, uint32_t nb, uin
       x.exclusive_sum(m.words, n, m.words + n);
     } else if constexpr (Pass == kScan64) {
       x.exclusive_sum_of(n, [&](uint32_t i) { return uint64_t{m.words[i]}; }, m.places);
+    } else if constexpr (Pass == kScan64By2 || Pass == kScan64By8) {
+      cuda_exec::block::scan_then<uint64_t, Pass == kScan64By2 ? 2 : 8>(
+          n, [&](uint32_t i) { return uint64_t{m.words[i]}; },
+          [&](uint32_t i, uint64_t before, uint64_t) { m.places[i] = before; });
     } else if constexpr (Pass == kPartition) {
       parts = dedup_and_split<X, P>(x, m.level, n, th, m.out1, m.out2, m.places);
+    } else if constexpr (Pass == kPartitionTwoPasses) {
+      TwoPassX y{cuda_exec::BlockScope(broadcast), {}, {}};
+      parts = dedup_and_split<TwoPassX, P>(y, m.level, n, th, m.out1, m.out2, m.places);
     } else if constexpr (Pass == kTwoPartitions) {
       const uint32_t kept = delete_duplicates<X, P>(x, m.level, n, m.out3, false, m.places);
       parts = split_by(x, m.out3, kept, th, m.out1, m.out2, m.places);
@@ -180,12 +206,16 @@ int run(int argc, char** argv) {
     us[kCopy] = pass_us<kCopy>(m, n, na, nb, th, threads, reps, runs, &got[kCopy]);
     us[kScan32] = pass_us<kScan32>(m, n, na, nb, th, threads, reps, runs, &got[kScan32]);
     us[kScan64] = pass_us<kScan64>(m, n, na, nb, th, threads, reps, runs, &got[kScan64]);
+    us[kScan64By2] = pass_us<kScan64By2>(m, n, na, nb, th, threads, reps, runs, &got[kScan64By2]);
+    us[kScan64By8] = pass_us<kScan64By8>(m, n, na, nb, th, threads, reps, runs, &got[kScan64By8]);
     us[kPartition] = pass_us<kPartition>(m, n, na, nb, th, threads, reps, runs, &got[kPartition]);
+    us[kPartitionTwoPasses] =
+        pass_us<kPartitionTwoPasses>(m, n, na, nb, th, threads, reps, runs, &got[kPartitionTwoPasses]);
     us[kTwoPartitions] = pass_us<kTwoPartitions>(m, n, na, nb, th, threads, reps, runs, &got[kTwoPartitions]);
     us[kMerge] = pass_us<kMerge>(m, n, na, nb, th, threads, reps, runs, &got[kMerge]);
     for (int p = 0; p < kPasses; ++p) {
       char note[96] = "";
-      if (p == kPartition || p == kTwoPartitions) {
+      if (p == kPartition || p == kPartitionTwoPasses || p == kTwoPartitions) {
         const bool ok = got[p].first == want.first && got[p].second == want.second;
         wrong |= !ok;
         std::snprintf(note, sizeof note, "  stay %u down %u (%s)", got[p].first, got[p].second,

@@ -13,6 +13,7 @@
 
 #include "structures/bucket_heap/config.h"
 #include "structures/exec/block_sort.h"
+#include "structures/exec/exclusive_sum_then.h"
 #include "structures/merge_path/block_merge.h"
 
 namespace gpulin::bucket_heap {
@@ -55,18 +56,16 @@ struct Parts {
   uint32_t first, second;
 };
 
-// in[0, n) split in order by where(i) (kToFirst, kToSecond or kToNowhere) in two
-// passes: one decides and counts (the context's exclusive_sum_of into `places`, n
-// words of 64 bits), one moves, reading each element's destination back from its
-// place and the next one's: no flags array between the passes, where flags, a
-// prefix sum over them and a scatter would be three passes.
+// in[0, n) split in order by where(i) (kToFirst, kToSecond or kToNowhere): a
+// prefix sum of where that places each element as it counts
+// (exec::exclusive_sum_then: one pass on the GPU; elsewhere two, through `places`,
+// n words of 64 bits), where flags, a prefix sum over them and a scatter would be
+// three passes.
 template <class X, class In, class Out, class Places, class Where>
 GPULIN_HD Parts partition(X& x, In in, uint32_t n, Where&& where, Places places, Out first, Out second) {
-  const uint64_t total = x.exclusive_sum_of(n, where, places);
-  x.parallel_for(n, [&](uint32_t i) {
-    const uint64_t at = places[i], next = i + 1 < n ? static_cast<uint64_t>(places[i + 1]) : total;
-    if (next - at == kToFirst) first[static_cast<uint32_t>(at)] = in[i];
-    else if (next - at == kToSecond) second[static_cast<uint32_t>(at >> 32)] = in[i];
+  const uint64_t total = exec::exclusive_sum_then(x, n, where, places, [&](uint32_t i, uint64_t at, uint64_t to) {
+    if (to == kToFirst) first[static_cast<uint32_t>(at)] = in[i];
+    else if (to == kToSecond) second[static_cast<uint32_t>(at >> 32)] = in[i];
   });
   return {static_cast<uint32_t>(total), static_cast<uint32_t>(total >> 32)};
 }
