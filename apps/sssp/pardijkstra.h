@@ -110,23 +110,31 @@ GPULIN_HD void pardijkstra_rounds(X& x, const bucket_heap::View& h, const GraphV
       // Relax every edge; the improved ones, in target order (the graph's rows are
       // sorted), become the BULKUPDATE: a prefix sum over "improves" places each
       // improved edge among them (exec::exclusive_sum_then: one pass on the GPU, a
-      // second through r.keys elsewhere). Level 0's actor alone writes dist, and
-      // only after it.
+      // second through r.keys elsewhere). Level 0's actor alone writes dist. In a
+      // row of strictly increasing targets an edge's write of dist meets no other
+      // edge's read (each value is taken before its element is placed), so it
+      // writes as it places; a row with repeated targets writes only the least
+      // distance of each, once they are sorted.
       const auto improves = [&](uint32_t e) -> uint32_t {
         return du + g.weights[first + e] < dist[g.targets[first + e]] ? 1u : 0u;
       };
       m = static_cast<uint32_t>(exec::exclusive_sum_then(x, deg, improves, r.keys, [&](uint32_t e, uint64_t at, uint64_t improved) {
-        if (improved) updates[at] = make_element(g.targets[first + e], du + g.weights[first + e]);
+        if (!improved) return;
+        const uint32_t v = g.targets[first + e], dv = du + g.weights[first + e];
+        updates[at] = make_element(v, dv);
+        if (g.sorted_rows) dist[v] = dv;
       }));
-      if (!g.sorted_rows && m > 1) {
-        exec::block_sort(x, updates, m, r.keys, kNoElement);
-        // One per value, the least distance (sorted by value, then priority), through
-        // r.keys: compact does not work in place.
-        x.parallel_for(m, [&](uint32_t i) { s.flags[i] = i == 0 || value_of(updates[i]) != value_of(updates[i - 1]); });
-        m = compact(x, updates, m, s, r.keys);
-        x.parallel_for(m, [&](uint32_t i) { updates[i] = r.keys[i]; });
+      if (!g.sorted_rows) {
+        if (m > 1) {
+          exec::block_sort(x, updates, m, r.keys, kNoElement);
+          // One per value, the least distance (sorted by value, then priority), through
+          // r.keys: compact does not work in place.
+          x.parallel_for(m, [&](uint32_t i) { s.flags[i] = i == 0 || value_of(updates[i]) != value_of(updates[i - 1]); });
+          m = compact(x, updates, m, s, r.keys);
+          x.parallel_for(m, [&](uint32_t i) { updates[i] = r.keys[i]; });
+        }
+        x.parallel_for(m, [&](uint32_t i) { dist[value_of(updates[i])] = prio_of(updates[i]); });
       }
-      x.parallel_for(m, [&](uint32_t i) { dist[value_of(updates[i])] = prio_of(updates[i]); });
     }
     probe(kRelax);
     x.begin_op(k);
