@@ -2,13 +2,12 @@
 // (GPU Merge Path §2.2's partition, done twice): the output is cut into tiles of
 // kTileMergeItems outputs a thread, where the merge path crosses each tile's
 // diagonals is found for all tiles at once (a warp a diagonal, a 33-ary search),
-// each tile's inputs are loaded coalesced into shared memory (the next tile's
-// while this one merges), each thread merges its slice there (the same merge-path
-// core as structures/merge_path), and the tile goes out coalesced. A block
-// actor's arrays of thousands of elements (the bucket heap's levels) merged by
-// block_merge's one global slice a thread cost a chain of dependent, scattered
-// loads a thread; here the global traffic is a few coalesced round trips a merge
-// (bench/results/sssp-h200.txt measures both).
+// each tile's inputs are loaded coalesced into shared memory, each thread merges
+// its slice there (the same merge-path core as structures/merge_path), and the
+// tile goes out coalesced. A block actor's arrays of thousands of elements
+// (the bucket heap's levels) merged by block_merge's one global slice a thread cost
+// a chain of dependent, scattered loads a thread; here the global traffic is a few
+// coalesced round trips a tile (bench/results/sssp-h200.txt measures both).
 #pragma once
 
 #include <cstdint>
@@ -61,32 +60,23 @@ __device__ void tile_merge(const Key* a, uint32_t na, const Key* b, uint32_t nb,
       if (lane() == 0) split[t] = s;
     }
     __syncthreads();
-    // Tile t's inputs, A's part then B's, into registers: coalesced, all in flight
-    // at once. The next tile's are loaded while this one merges (its ends are
-    // known), so a tile waits on global memory once per merge, not once a tile.
-    Key next[kTileMergeItems];
-    const auto load_tile = [&](uint32_t t) {
-      const uint32_t d0 = (first + t) * items, n = min(total, d0 + items) - d0;
-      const uint32_t a0 = split[t], ta = split[t + 1] - a0, b0 = d0 - a0;
-#pragma unroll
-      for (uint32_t u = 0; u < kTileMergeItems; ++u) {
-        const uint32_t j = threadIdx.x + u * blockDim.x;
-        if (j < n) next[u] = j < ta ? a[a0 + j] : b[b0 + j - ta];
-      }
-    };
-    load_tile(0);
     for (uint32_t t = 0; t < tiles; ++t) {
       const uint32_t d0 = (first + t) * items, n = min(total, d0 + items) - d0;
-      const uint32_t ta = split[t + 1] - split[t];
+      const uint32_t a0 = split[t], ta = split[t + 1] - a0, b0 = d0 - a0;
+      // The tile's inputs, A's part then B's: every load in flight before the stores.
+      Key v[kTileMergeItems];
 #pragma unroll
       for (uint32_t u = 0; u < kTileMergeItems; ++u) {
         const uint32_t j = threadIdx.x + u * blockDim.x;
-        if (j < n) tile[j] = next[u];
+        if (j < n) v[u] = j < ta ? a[a0 + j] : b[b0 + j - ta];
+      }
+#pragma unroll
+      for (uint32_t u = 0; u < kTileMergeItems; ++u) {
+        const uint32_t j = threadIdx.x + u * blockDim.x;
+        if (j < n) tile[j] = v[u];
       }
       __syncthreads();
-      if (t + 1 < tiles) load_tile(t + 1);
       // This thread's outputs [k0, k0 + count) of the tile, merged from shared memory.
-      Key v[kTileMergeItems];
       const uint32_t k0 = min(n, threadIdx.x * kTileMergeItems), count = min(n, k0 + kTileMergeItems) - k0;
       const Key* ta_ptr = tile;
       const Key* tb_ptr = tile + ta;
