@@ -48,6 +48,7 @@
 //   --no-authors     leave out the authors' rows (a sweep of our own settings)
 // A watchdog ends the program (exit 3) 70 s after the soft budget, keeping the rows
 // printed so far. Exit codes: 0 all checks passed, 1 a FAIL row, 2 usage, 3 watchdog.
+#include <CLI/CLI.hpp>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -846,61 +847,37 @@ class Bench {
   Runner runner_;
 };
 
+// The flags (CLI11: --help lists them; a usage error is its message and exit 2).
 Options parse(int argc, char** argv) {
   Options o;
-  auto need = [&](int& i) -> std::string {
-    if (i + 1 >= argc) {
-      std::fprintf(stderr, "%s needs a value\n", argv[i]);
-      std::exit(2);
-    }
-    return argv[++i];
-  };
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    try {
-      if (a == "--quick") o.quick = true;
-      else if (a == "--fig14-both") o.fig14_both = true;
-      else if (a == "--no-authors") o.authors = false;
-      else if (a == "--csv") o.csv = need(i);
-      else if (a == "--only") o.only = need(i);
-      else if (a == "--max-log2n") o.max_log2n = std::stoi(need(i));
-      else if (a == "--seed") o.seed = std::stoull(need(i));
-      else if (a == "--budget-s") o.budget_s = std::stod(need(i));
-      else if (a == "--backoff") {
-        const std::string v = need(i);
-        const size_t comma = v.find(',');
-        if (comma == std::string::npos) throw std::invalid_argument(v);
-        o.backoff_first_ns = static_cast<uint32_t>(std::stoul(v.substr(0, comma)));
-        o.backoff_max_ns = static_cast<uint32_t>(std::stoul(v.substr(comma + 1)));
-      }
-      else if (a == "--help" || a == "-h") {
-        std::printf(
-            "gpulin_bench_gheap [--quick] [--csv FILE] [--max-log2n L] [--only table1,cpu,record,fig13,fig14,fig15,"
-            "fig16] [--budget-s S] [--fig14-both] [--seed S] [--backoff FIRST_NS,MAX_NS] [--no-authors]\n");
-        std::exit(0);
-      } else {
-        std::fprintf(stderr, "unknown argument %s (--help)\n", a.c_str());
-        std::exit(2);
-      }
-    } catch (const std::logic_error&) {
-      std::fprintf(stderr, "bad value for %s\n", a.c_str());
-      std::exit(2);
-    }
+  CLI::App app{"gpulin_bench_gheap: the generalized heap's Table 1 and Figs. 13-16 on the GPU"};
+  app.add_flag("--quick", o.quick, "small sizes, every section once (a few seconds)");
+  app.add_option("--csv", o.csv, "also write the rows as CSV (GPU name in every row)");
+  app.add_option("--max-log2n", o.max_log2n, "cap every N at 2^L")->check(CLI::Range(16, 30));
+  const std::string sections = "table1,cpu,record,fig13,fig14,fig15,fig16";
+  std::vector<std::string> only;
+  app.add_option("--only", only, "sections: " + sections)
+      ->delimiter(',')
+      ->check(CLI::IsMember({"table1", "cpu", "record", "fig13", "fig14", "fig15", "fig16"}));
+  app.add_option("--budget-s", o.budget_s, "soft time budget in s (default 400; --quick 90)")
+      ->check(CLI::PositiveNumber);
+  app.add_flag("--fig14-both", o.fig14_both, "Fig. 14 for BU too (doubles its time)");
+  app.add_option("--seed", o.seed, "key stream seed");
+  std::vector<uint32_t> backoff;
+  app.add_option("--backoff", backoff, "FIRST_NS,MAX_NS: the root's waiters sleep FIRST_NS, doubling up to MAX_NS "
+                                       "(default 0,0: they spin)")
+      ->delimiter(',')
+      ->expected(2);
+  bool no_authors = false;
+  app.add_flag("--no-authors", no_authors, "leave out the authors' rows");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    std::exit(app.exit(e) == 0 ? 0 : 2);
   }
-  if (o.max_log2n < 16 || o.max_log2n > 30) {
-    std::fprintf(stderr, "--max-log2n from 16 to 30\n");
-    std::exit(2);
-  }
-  for (size_t b = 0, e; b <= o.only.size() && !o.only.empty(); b = e + 1) {
-    e = o.only.find(',', b);
-    if (e == std::string::npos) e = o.only.size();
-    const std::string s = o.only.substr(b, e - b);
-    static const char* known[] = {"table1", "cpu", "record", "fig13", "fig14", "fig15", "fig16"};
-    if (std::none_of(std::begin(known), std::end(known), [&](const char* k) { return s == k; })) {
-      std::fprintf(stderr, "unknown section '%s' (table1 cpu record fig13 fig14 fig15 fig16)\n", s.c_str());
-      std::exit(2);
-    }
-  }
+  for (size_t i = 0; i < only.size(); ++i) o.only += (i ? "," : "") + only[i];
+  if (backoff.size() == 2) o.backoff_first_ns = backoff[0], o.backoff_max_ns = backoff[1];
+  o.authors = !no_authors;
   if (o.budget_s <= 0) o.budget_s = o.quick ? 90 : 400;
   return o;
 }
