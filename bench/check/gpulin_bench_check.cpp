@@ -29,6 +29,8 @@
 // Every number is the median of --runs runs (default 3). Flags: --quick, --csv FILE,
 // --ops N (GPU-shaped history size, default 65536 ops: 37 million keys), --dir DIR (temporary files).
 // Exits 1 when an outcome is wrong (a correct history rejected, a planted fault missed).
+#include <CLI/CLI.hpp>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -348,24 +350,20 @@ void section_map(const Args& a) {
 
 int main(int argc, char** argv) {
   Args a;
-  for (int i = 1; i < argc; ++i) {
-    const std::string x = argv[i];
-    if (x == "--quick") a.quick = true;
-    else if (x == "--csv" && i + 1 < argc) a.csv = argv[++i];
-    else if (x == "--runs" && i + 1 < argc) runs = std::max(1, std::atoi(argv[++i]));
-    else if (x == "--ops" && i + 1 < argc) a.ops = std::stoul(argv[++i]);
-    else if (x == "--map-ops" && i + 1 < argc) a.map_ops = std::stoul(argv[++i]);
-    else if (x == "--dir" && i + 1 < argc) a.dir = argv[++i];
-    else if (x == "--no-baseline") a.baseline = false;
-    else if (x == "--only" && i + 1 < argc) {
-      std::string list = argv[++i];
-      for (size_t at = 0; at <= list.size();) {
-        const size_t comma = std::min(list.find(',', at), list.size());
-        a.only.push_back(list.substr(at, comma - at));
-        at = comma + 1;
-      }
-    }
-  }
+  CLI::App app{"gpulin_bench_check: how fast histories are read and checked on the host"};
+  app.add_flag("--quick", a.quick, "small sizes, one run a number");
+  app.add_option("--csv", a.csv, "also write the rows as CSV");
+  app.add_option("--runs", runs, "runs a number (the median is shown)")->check(CLI::Range(1, 1000));
+  app.add_option("--ops", a.ops, "the GPU-shaped history's operations")->check(CLI::PositiveNumber);
+  app.add_option("--map-ops", a.map_ops, "the map history's operations")->check(CLI::PositiveNumber);
+  app.add_option("--dir", a.dir, "where the temporary files go")->check(CLI::ExistingDirectory);
+  bool no_baseline = false;
+  app.add_flag("--no-baseline", no_baseline, "map: leave out the generic path");
+  app.add_option("--only", a.only, "sections (every one when absent)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"jsonl", "witness", "gpu", "pq", "map"}));
+  CLI11_PARSE(app, argc, argv);
+  a.baseline = !no_baseline;
   if (a.quick) a.ops = 512, runs = 1;
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   std::printf("gpulin_bench_check: %u hardware threads, %d runs a number (median)\n", cores, runs);

@@ -14,6 +14,7 @@
 //     --csv FILE  one row per (type, size, method), with the GPU's name
 //     --policies  also times merge_keys under other tilings (consumer threads x
 //                 items, shared-memory stages, blocks per multiprocessor)
+#include <CLI/CLI.hpp>
 #include <cub/device/device_merge.cuh>
 #include <thrust/device_vector.h>
 #include <thrust/equal.h>
@@ -214,23 +215,15 @@ int main(int argc, char** argv) {
   bool quick = false, policies = false;
   int runs = 9;
   uint64_t only_n = 0;  // --n: one size (profiling)
-  const char* csv = nullptr;
-  for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--quick")) {
-      quick = true;
-    } else if (!std::strcmp(argv[i], "--policies")) {
-      policies = true;
-    } else if (!std::strcmp(argv[i], "--csv") && i + 1 < argc) {
-      csv = argv[++i];
-    } else if (!std::strcmp(argv[i], "--n") && i + 1 < argc) {
-      only_n = std::strtoull(argv[++i], nullptr, 10);
-    } else if (!std::strcmp(argv[i], "--runs") && i + 1 < argc) {
-      runs = std::max(1, std::atoi(argv[++i]));
-    } else {
-      std::fprintf(stderr, "usage: %s [--quick] [--csv FILE] [--runs N] [--n ELEMENTS_PER_ARRAY] [--policies]\n", argv[0]);
-      return 2;
-    }
-  }
+  std::string csv_path;
+  CLI::App app{"gpulin_bench_merge: GPU merge path against CUB's merge and a copy"};
+  app.add_flag("--quick", quick, "small sizes, few runs");
+  app.add_flag("--policies", policies, "also the tuning policies' sweep");
+  app.add_option("--csv", csv_path, "also write the rows as CSV");
+  app.add_option("--n", only_n, "one size: elements per array (profiling)")->check(CLI::PositiveNumber);
+  app.add_option("--runs", runs, "runs a number (the median is shown)")->check(CLI::Range(1, 1000));
+  CLI11_PARSE(app, argc, argv);
+  const char* csv = csv_path.empty() ? nullptr : csv_path.c_str();
   int count = 0;
   if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
     std::fprintf(stderr, "gpulin_bench_merge: no CUDA device\n");
