@@ -3,7 +3,9 @@
 // two-output counts), sum_of, min_of and kth_smallest against the host, for blocks of
 // 32 to 1024 threads, n from 0 to many times the block, four shapes of keys,
 // every k, and several collectives back to back (their shared words reused while
-// slow threads may still read the last result). Label `gpu`; skips without a device.
+// slow threads may still read the last result); and exec::exclusive_sum_then's two
+// ways (scan_then's one pass, and places then a move) compacting the same flags.
+// Label `gpu`; skips without a device.
 #include <gtest/gtest.h>
 
 #include <cuda_runtime.h>
@@ -15,6 +17,7 @@
 #include <vector>
 
 #include "cuda/cuda_context.cuh"
+#include "structures/exec/exclusive_sum_then.h"
 #include "tests/gpu/device_vectors.h"
 #include "tests/gpu/have_gpu.h"
 
@@ -45,6 +48,29 @@ __global__ void collectives_kernel(const uint32_t* flags, uint32_t n, uint32_t* 
     kth[j * blockDim.x + threadIdx.x] = x.kth_smallest(n, ks[j], [&](uint32_t i) { return keys[i]; });
   }
   per_thread[threadIdx.x] = r;
+}
+
+// The block actor without scan_then: exclusive_sum_then's other way.
+struct WithoutScanThen : X {
+  using X::X;
+  template <class... A>
+  __device__ void scan_then(A&&...) = delete;
+};
+
+// Indices of the flagged elements (flag 1) compacted by exclusive_sum_then, 32-bit
+// values; `seen[i]` gets the value handed to element i's emit, plus one (0: never
+// emitted). total[threadIdx.x]: what each thread got back.
+template <class Y>
+__global__ void compact_kernel(const uint32_t* flags, uint32_t n, uint32_t* out, uint32_t* seen, uint64_t* places,
+                               uint64_t* total) {
+  __shared__ unsigned long long broadcast[2];
+  Y y{cuda_exec::BlockScope(broadcast)};
+  total[threadIdx.x] = exec::exclusive_sum_then(
+      y, n, [&](uint32_t i) -> uint32_t { return flags[i] == 1 ? 1u : 0u; }, places,
+      [&](uint32_t i, uint64_t before, uint64_t v) {
+        seen[i] = static_cast<uint32_t>(v) + 1;
+        if (v) out[before] = i;
+      });
 }
 
 using test::download;
@@ -121,6 +147,42 @@ TEST(BlockCollectives, MatchTheHost) {
                         static_cast<void*>(d_res)})
           cudaFree(p);
       }
+}
+
+TEST(BlockCollectives, ExclusiveSumThenPlacesEveryElementOnceBothWays) {
+  if (!test::have_gpu()) GTEST_SKIP() << "no CUDA device";
+  std::mt19937_64 rng(12);
+  for (uint32_t threads : {32u, 96u, 1024u})
+    for (uint32_t n : {0u, 1u, 33u, 4096u, 4097u, 70000u}) {
+      SCOPED_TRACE(std::to_string(threads) + " threads, n = " + std::to_string(n));
+      std::vector<uint32_t> flags(n);
+      for (auto& f : flags) f = static_cast<uint32_t>(rng() % 3);
+      std::vector<uint32_t> want_out, want_seen(n);
+      for (uint32_t i = 0; i < n; ++i) {
+        if (flags[i] == 1) want_out.push_back(i);
+        want_seen[i] = (flags[i] == 1 ? 1u : 0u) + 1;
+      }
+      for (bool one_pass : {true, false}) {
+        SCOPED_TRACE(one_pass ? "scan_then" : "places, then a move");
+        uint32_t* d_flags = upload(flags);
+        uint32_t* d_out = upload(std::vector<uint32_t>(n + 1, ~0u));
+        uint32_t* d_seen = upload(std::vector<uint32_t>(n));
+        uint64_t* d_places = upload(std::vector<uint64_t>(n));
+        uint64_t* d_total = upload(std::vector<uint64_t>(threads));
+        if (one_pass) compact_kernel<X><<<1, threads>>>(d_flags, n, d_out, d_seen, d_places, d_total);
+        else compact_kernel<WithoutScanThen><<<1, threads>>>(d_flags, n, d_out, d_seen, d_places, d_total);
+        ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+        std::vector<uint32_t> got = download(d_out, n + 1);
+        EXPECT_EQ(got[want_out.size()], ~0u) << "written past the count";
+        got.resize(want_out.size());
+        EXPECT_EQ(got, want_out);
+        EXPECT_EQ(download(d_seen, n), want_seen);
+        for (uint64_t t : download(d_total, threads)) ASSERT_EQ(t, want_out.size());
+        for (void* p : {static_cast<void*>(d_flags), static_cast<void*>(d_out), static_cast<void*>(d_seen),
+                        static_cast<void*>(d_places), static_cast<void*>(d_total)})
+          cudaFree(p);
+      }
+    }
 }
 
 }  // namespace
