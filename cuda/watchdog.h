@@ -49,7 +49,7 @@ struct WatchdogRef {
   // backoff_max_ns (0 and 0: it spins). A holder's waits never sleep. Spinning is
   // the default: on the H200 the heap's Table 1 runs were 6-12 % faster spinning
   // than at 32 doubling to 1024 ns, and slower at every longer sleep tried
-  // (gpulin_bench_gheap --backoff sweeps them; bench/results/gheap-h200.txt).
+  // (gpulin_bench_gheap --backoff sweeps them; bench/results/gheap-backoff-h200.txt).
   uint32_t backoff_first_ns = 0;
   uint32_t backoff_max_ns = 0;
 };
