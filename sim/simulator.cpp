@@ -49,18 +49,23 @@ ctx::pooled_fixedsize_stack& thread_stacks(size_t stack_bytes) {
 struct Simulator::Impl {
   struct Actor {
     ctx::fiber fiber;    // the actor, while it is not running
-    ctx::fiber to_main;  // the scheduler loop, while the actor runs
     StackBounds stack;   // the fiber's stack
     void* fake_stack = nullptr;
     bool finished = false;
     const uint32_t* wait_addr = nullptr;
     uint32_t wait_seen = 0;
   };
+  // The scheduler loop's number where an actor's would be (switch_to).
+  static constexpr uint32_t kLoop = ~0u;
   explicit Impl(size_t stack_bytes) : stacks(thread_stacks(stack_bytes)) {}
   ctx::pooled_fixedsize_stack& stacks;
   std::vector<Actor> actors;
-  StackBounds main_stack;  // the scheduler loop's, learned at the first switch from it
-  void* main_fake_stack = nullptr;
+  ctx::fiber loop;         // the scheduler loop, while an actor runs
+  StackBounds loop_stack;  // the loop's, learned at the first switch from it
+  void* loop_fake_stack = nullptr;
+  // Who made the last switch (an actor, or kLoop): the context that switch
+  // suspended comes back as the resumed side's fiber, and goes to its slot.
+  uint32_t switched_from = kLoop;
 
   // A fiber for actor `a` running `fn`, on a stack whose bounds are kept.
   template <typename Fn>
@@ -71,28 +76,32 @@ struct Simulator::Impl {
                                  std::forward<Fn>(fn));
   }
 
-  // From the scheduler loop into actor `a`; returns when it switches back.
-  void enter(uint32_t a) {
-    asan_start_switch(&main_fake_stack, actors[a].stack);
-    actors[a].fiber = std::move(actors[a].fiber).resume();
-    asan_finish_switch(main_fake_stack);
+  ctx::fiber& slot(uint32_t c) { return c == kLoop ? loop : actors[c].fiber; }
+
+  // From the running context `from` (an actor, or kLoop) straight into `to`;
+  // returns when some context switches back to `from`. Actor to actor is one
+  // switch: going through the loop made each change of actor two, and the loop's
+  // own returns and branches besides.
+  void switch_to(uint32_t from, uint32_t to) {
+    void** fake = from == kLoop ? &loop_fake_stack : &actors[from].fake_stack;
+    asan_start_switch(fake, to == kLoop ? loop_stack : actors[to].stack);
+    switched_from = from;
+    ctx::fiber back = std::move(slot(to)).resume();
+    asan_finish_switch(*fake);
+    slot(switched_from) = std::move(back);
   }
 
-  // First thing in an actor's fiber.
-  void arrived() { asan_finish_switch(nullptr, &main_stack); }
-
-  // Back to the scheduler loop; returns when this actor is resumed.
-  void yield(uint32_t me) {
-    asan_start_switch(&actors[me].fake_stack, main_stack);
-    actors[me].to_main = std::move(actors[me].to_main).resume();
-    asan_finish_switch(actors[me].fake_stack);
+  // First thing in an actor's fiber: `caller` is the context that started it.
+  void arrived(ctx::fiber&& caller) {
+    asan_finish_switch(nullptr, switched_from == kLoop ? &loop_stack : nullptr);
+    slot(switched_from) = std::move(caller);
   }
 
-  // The actor's last switch: its fiber ends.
+  // The actor's last switch: its fiber ends, and the loop goes on.
   ctx::fiber leave(uint32_t me) {
-    ctx::fiber main = std::move(actors[me].to_main);
-    asan_start_switch(nullptr, main_stack);
-    return main;
+    switched_from = me;  // the loop's slot for it receives the ended fiber (empty)
+    asan_start_switch(nullptr, loop_stack);
+    return std::move(loop);
   }
 
   // After a run: every fiber still suspended is resumed to unwind. A fiber that does
@@ -100,7 +109,7 @@ struct Simulator::Impl {
   // unwinding) is left to Boost.Context's forced unwind when `actors` is cleared.
   void unwind_all() {
     for (uint32_t a = 0; a < actors.size(); ++a)
-      for (int tries = 0; actors[a].fiber && tries < 16; ++tries) enter(a);
+      for (int tries = 0; actors[a].fiber && tries < 16; ++tries) switch_to(kLoop, a);
   }
 };
 
@@ -140,9 +149,8 @@ RunResult Simulator::run(uint32_t actors, const Body& body, Strategy& strategy, 
   impl_->actors.clear();
   impl_->actors.resize(actors);
   for (uint32_t a = 0; a < actors; ++a) {
-    impl_->create(a, [this, a, &body](ctx::fiber&& main) {
-      impl_->actors[a].to_main = std::move(main);
-      impl_->arrived();
+    impl_->create(a, [this, a, &body](ctx::fiber&& caller) {
+      impl_->arrived(std::move(caller));
       // A fiber whose run ended before it ever ran is resumed once, to end.
       if (stopped_) return impl_->leave(a);
       auto finish = [&] {
@@ -172,7 +180,9 @@ RunResult Simulator::run(uint32_t actors, const Body& body, Strategy& strategy, 
     running_ = several(runnable_) ? strategy.pick(runnable_, actors, 0) : lowest(runnable_);
     if (several(runnable_)) result.picks.push_back(running_);
     log_event(several(runnable_) ? 0 : EventLog::kForced);
-    while (!stopped_) impl_->enter(running_);
+    // The loop runs an actor, then again whenever one finished (running_ is then
+    // the next) or the run stopped; actors switch to each other directly.
+    while (!stopped_) impl_->switch_to(Impl::kLoop, running_);
   } catch (...) {
     // The strategy threw outside any fiber (a strict replay's first pick): the
     // fibers go now, while `body` and `result` still exist.
@@ -276,11 +286,11 @@ void Simulator::pick_at_point() {
     suspend(me);
 }
 
-// Back to the scheduler loop; returns when actor `me` runs again. After the run
-// stopped an actor is resumed only to unwind (RunStopped), except while an exception
-// already unwinds it.
+// To the actor picked (running_), or to the scheduler loop once the run stopped;
+// returns when actor `me` runs again. After the run stopped an actor is resumed only
+// to unwind (RunStopped), except while an exception already unwinds it.
 void Simulator::suspend(uint32_t me) {
-  impl_->yield(me);
+  impl_->switch_to(me, stopped_ ? Impl::kLoop : running_);
   if (stopped_ && std::uncaught_exceptions() == 0) throw RunStopped{};
 }
 
