@@ -17,9 +17,23 @@
 
 namespace gpulin::cuda_exec::block {
 
-inline constexpr uint32_t kTileMergeItems = 4;                        // outputs a thread a tile
+inline constexpr uint32_t kTileMergeItems = 4;                        // a tile's elements a thread of the block
 inline constexpr uint32_t kTileMergeMaxTile = 1024 * kTileMergeItems;  // a block of 1024 threads
 inline constexpr uint32_t kTileMergeSplits = 64;                       // tiles whose ends are found at once
+
+// tile_merge<Outputs>: each merging thread makes Outputs of a tile's outputs, after
+// one search of the tile. At kTileMergeItems (the default) every thread merges; at
+// 8 half of them do, with half the searches, which are most of a tile's
+// shared-memory traffic (Nsight Compute: the merge waits on shared memory, not on
+// global; bench/results/sssp-h200.txt). The merged tile then goes back to shared
+// memory with one free slot every 32 elements, so that a thread's outputs, 8
+// words from its neighbour's, fall on distinct banks. gpulin_bench_level_ops
+// times both.
+template <uint32_t Outputs>
+__device__ __forceinline__ uint32_t tile_slot(uint32_t j) {
+  if constexpr (Outputs > kTileMergeItems) return j + j / 32;
+  else return j;
+}
 
 // The count of A's elements among the first `diag` outputs of the stable merge
 // (A's element first on equal keys: merge_path::diagonal_split_t's answer), by the
@@ -46,10 +60,12 @@ __device__ uint32_t warp_diagonal_split(const Key* a, uint32_t na, const Key* b,
 
 // out[0, na + nb) = a and b merged (stable, A first on equal keys). Every thread of
 // the block calls it; a barrier ends it. Key is 4 or 8 bytes; out meets neither input.
-template <class Key>
+template <uint32_t Outputs = kTileMergeItems, class Key>
 __device__ void tile_merge(const Key* a, uint32_t na, const Key* b, uint32_t nb, Key* out) {
-  static_assert(sizeof(Key) <= 8, "a tile of 1024 threads' outputs in 32 KB");
-  __shared__ Key tile[kTileMergeMaxTile];
+  static_assert(sizeof(Key) <= 8, "a tile of 1024 threads' outputs in 32 KB (and its padding)");
+  static_assert(Outputs >= kTileMergeItems && Outputs % kTileMergeItems == 0, "a thread merges at least its share");
+  constexpr uint32_t kPadding = Outputs > kTileMergeItems ? kTileMergeMaxTile / 32 : 0;
+  __shared__ Key tile[kTileMergeMaxTile + kPadding];
   __shared__ uint32_t split[kTileMergeSplits + 1];  // A's count at each tile's start, and the last one's end
   const uint32_t total = na + nb, items = blockDim.x * kTileMergeItems;
   for (uint32_t first = 0; first * items < total; first += kTileMergeSplits) {
@@ -64,7 +80,8 @@ __device__ void tile_merge(const Key* a, uint32_t na, const Key* b, uint32_t nb,
       const uint32_t d0 = (first + t) * items, n = min(total, d0 + items) - d0;
       const uint32_t a0 = split[t], ta = split[t + 1] - a0, b0 = d0 - a0;
       // The tile's inputs, A's part then B's: every load in flight before the stores.
-      Key v[kTileMergeItems];
+      // v then holds this thread's merged outputs.
+      Key v[Outputs];
 #pragma unroll
       for (uint32_t u = 0; u < kTileMergeItems; ++u) {
         const uint32_t j = threadIdx.x + u * blockDim.x;
@@ -76,23 +93,26 @@ __device__ void tile_merge(const Key* a, uint32_t na, const Key* b, uint32_t nb,
         if (j < n) tile[j] = v[u];
       }
       __syncthreads();
-      // This thread's outputs [k0, k0 + count) of the tile, merged from shared memory.
-      const uint32_t k0 = min(n, threadIdx.x * kTileMergeItems), count = min(n, k0 + kTileMergeItems) - k0;
-      const Key* ta_ptr = tile;
-      const Key* tb_ptr = tile + ta;
-      const uint32_t ai = merge_path::diagonal_split_t<uint32_t>(ta_ptr, ta, tb_ptr, n - ta, k0);
-      merge_path::serial_merge_emit<kTileMergeItems>(ta_ptr, ta, ai, tb_ptr, n - ta, k0 - ai, count,
-                                                     merge_path::Less{},
-                                                     [&](uint32_t k, const Key& key, bool, uint32_t) { v[k] = key; });
+      // This thread's outputs [k0, k0 + count) of the tile, merged from shared memory
+      // (none past the tile's n / Outputs threads: with Outputs above the default,
+      // the threads past the tile's first share skip the search).
+      const uint32_t k0 = min(n, threadIdx.x * Outputs), count = min(n, k0 + Outputs) - k0;
+      if (Outputs == kTileMergeItems || count > 0) {
+        const Key* ta_ptr = tile;
+        const Key* tb_ptr = tile + ta;
+        const uint32_t ai = merge_path::diagonal_split_t<uint32_t>(ta_ptr, ta, tb_ptr, n - ta, k0);
+        merge_path::serial_merge_emit<Outputs>(ta_ptr, ta, ai, tb_ptr, n - ta, k0 - ai, count, merge_path::Less{},
+                                               [&](uint32_t k, const Key& key, bool, uint32_t) { v[k] = key; });
+      }
       __syncthreads();
 #pragma unroll
-      for (uint32_t u = 0; u < kTileMergeItems; ++u)
-        if (u < count) tile[k0 + u] = v[u];
+      for (uint32_t u = 0; u < Outputs; ++u)
+        if (u < count) tile[tile_slot<Outputs>(k0 + u)] = v[u];
       __syncthreads();
 #pragma unroll
       for (uint32_t u = 0; u < kTileMergeItems; ++u) {
         const uint32_t j = threadIdx.x + u * blockDim.x;
-        if (j < n) out[d0 + j] = tile[j];
+        if (j < n) out[d0 + j] = tile[tile_slot<Outputs>(j)];
       }
       __syncthreads();
     }

@@ -5,11 +5,11 @@
 // computed value (exclusive_sum_of, also at 2 and 8 values a thread a tile),
 // RESOLVE's one partition (DELETEDUPLICATES and the split at p_i; also placed, then
 // moved in a second pass, as the simulator's context does it), the same as two
-// partitions, and the tiled merge. A pass runs
-// `reps` times in one launch of one block (the GPU's clock around the loop, so a
-// launch's own cost is not in it); the median of `runs` launches is shown, in us a
-// pass and as the copy's multiple. Every partition's counts are checked against
-// the host's (exit 1 where one differs).
+// partitions, and the tiled merge (also with half the threads merging 8 outputs
+// each, tile_merge<8>). A pass runs `reps` times in one launch of one block (the
+// GPU's clock around the loop, so a launch's own cost is not in it); the median of `runs` launches is shown, in us a
+// pass and as the copy's multiple. Every partition's counts and every merge's
+// output are checked against the host's (exit 1 where one differs).
 // Exit status: 0 (or no CUDA device: a message), 1 a wrong count or a CUDA error;
 // a usage error is CLI11's message and status.
 #include <CLI/CLI.hpp>
@@ -34,7 +34,7 @@ using X = cuda_exec::CudaContext<cuda_exec::BlockScope, false>;
 using P = Policy<Variant::Fixed>;
 
 enum Pass : int {
-  kCopy, kScan32, kScan64, kScan64By2, kScan64By8, kPartition, kPartitionTwoPasses, kTwoPartitions, kMerge, kPasses
+  kCopy, kScan32, kScan64, kScan64By2, kScan64By8, kPartition, kPartitionTwoPasses, kTwoPartitions, kMerge, kMergeBy8, kPasses
 };
 constexpr const char* kPassNames[kPasses] = {"copy",
                                              "exclusive_sum (32-bit array)",
@@ -44,7 +44,8 @@ constexpr const char* kPassNames[kPasses] = {"copy",
                                              "partition",
                                              "  the same, place then move",
                                              "dedup, then split",
-                                             "merge_tiled"};
+                                             "merge_tiled",
+                                             "  the same, 8 outputs a merging thread"};
 
 // The block actor without scan_then: exec::exclusive_sum_then takes its two-pass
 // path (the simulator's), the partition as it was before the one-pass scatter.
@@ -97,8 +98,10 @@ __global__ void pass_kernel(Buffers m, uint32_t n, uint32_t na, uint32_t nb, uin
     } else if constexpr (Pass == kTwoPartitions) {
       const uint32_t kept = delete_duplicates<X, P>(x, m.level, n, m.out3, false, m.places);
       parts = split_by(x, m.out3, kept, th, m.out1, m.out2, m.places);
-    } else {
+    } else if constexpr (Pass == kMerge) {
       merge_by_value(x, m.a, na, m.b, nb, m.out1);
+    } else {
+      cuda_exec::block::tile_merge<8>(m.a, na, m.b, nb, m.out1);
     }
   };
   once();  // warm: the arrays in L2 as RESOLVE finds them
@@ -212,7 +215,13 @@ int run(int argc, char** argv) {
     us[kPartitionTwoPasses] =
         pass_us<kPartitionTwoPasses>(m, n, na, nb, th, threads, reps, runs, &got[kPartitionTwoPasses]);
     us[kTwoPartitions] = pass_us<kTwoPartitions>(m, n, na, nb, th, threads, reps, runs, &got[kTwoPartitions]);
+    std::vector<Element> merged(n);
+    std::merge(a.begin(), a.end(), b.begin(), b.end(), merged.begin());
+    bool merged_right[kPasses] = {};
     us[kMerge] = pass_us<kMerge>(m, n, na, nb, th, threads, reps, runs, &got[kMerge]);
+    merged_right[kMerge] = cuda_support::download(out1.get(), n) == merged;
+    us[kMergeBy8] = pass_us<kMergeBy8>(m, n, na, nb, th, threads, reps, runs, &got[kMergeBy8]);
+    merged_right[kMergeBy8] = cuda_support::download(out1.get(), n) == merged;
     for (int p = 0; p < kPasses; ++p) {
       char note[96] = "";
       if (p == kPartition || p == kPartitionTwoPasses || p == kTwoPartitions) {
@@ -221,10 +230,14 @@ int run(int argc, char** argv) {
         std::snprintf(note, sizeof note, "  stay %u down %u (%s)", got[p].first, got[p].second,
                       ok ? "= the host's" : "WRONG");
       }
+      if (p == kMerge || p == kMergeBy8) {
+        wrong |= !merged_right[p];
+        std::snprintf(note, sizeof note, "  (%s)", merged_right[p] ? "= std::merge" : "WRONG");
+      }
       std::printf("%7u  %-30s %10.2f %8.2f%s\n", n, kPassNames[p], us[p], us[p] / us[kCopy], note);
     }
   }
-  if (wrong) std::printf("a partition's counts differ from the host's\n");
+  if (wrong) std::printf("a partition's counts or a merge differ from the host's\n");
   return wrong ? 1 : 0;
 }
 

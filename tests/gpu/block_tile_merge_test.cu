@@ -1,7 +1,8 @@
 // The block merge through shared-memory tiles (cuda/block_tile_merge.cuh) against
 // std::merge: blocks of 32 to 1024 threads, either side empty, sides of very
 // different lengths, more tiles than one round of splits finds (64), many equal
-// keys across the sides, two merges back to back (the tile reused); and the warp's
+// keys across the sides, two merges back to back (the tile reused), every thread
+// merging or half of them (tile_merge<8>); and the warp's
 // 33-ary diagonal search against merge path's binary one at every diagonal. Also
 // the block's exclusive sum in place (the bucket heap's compact passes it that
 // way). Label `gpu`; skips without a device.
@@ -24,10 +25,11 @@
 namespace gpulin {
 namespace {
 
+template <uint32_t Outputs>
 __global__ void tile_merge_twice(const uint64_t* a, uint32_t na, const uint64_t* b, uint32_t nb, uint64_t* out,
                                  uint64_t* again) {
-  cuda_exec::block::tile_merge(a, na, b, nb, out);
-  cuda_exec::block::tile_merge(b, nb, a, na, again);
+  cuda_exec::block::tile_merge<Outputs>(a, na, b, nb, out);
+  cuda_exec::block::tile_merge<Outputs>(b, nb, a, na, again);
 }
 
 __global__ void diagonal_splits(const uint32_t* a, uint32_t na, const uint32_t* b, uint32_t nb, uint32_t* warp_says,
@@ -67,14 +69,18 @@ TEST(BlockTileMerge, MatchesStdMerge) {
         std::sort(b.begin(), b.end());
         std::vector<uint64_t> want(na + nb);
         std::merge(a.begin(), a.end(), b.begin(), b.end(), want.begin());
-        uint64_t *da = upload(a), *db = upload(b);
-        uint64_t *out = upload(std::vector<uint64_t>(na + nb, 7)), *again = upload(std::vector<uint64_t>(na + nb, 7));
-        tile_merge_twice<<<1, threads>>>(da, na, db, nb, out, again);
-        ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-        EXPECT_EQ(download(out, na + nb), want);
-        EXPECT_EQ(download(again, na + nb), want);
-        for (void* p : {static_cast<void*>(da), static_cast<void*>(db), static_cast<void*>(out), static_cast<void*>(again)})
-          cudaFree(p);
+        for (uint32_t outputs : {cuda_exec::block::kTileMergeItems, 8u}) {  // every thread merges, or half of them
+          SCOPED_TRACE(std::to_string(outputs) + " outputs a merging thread");
+          uint64_t *da = upload(a), *db = upload(b);
+          uint64_t *out = upload(std::vector<uint64_t>(na + nb, 7)), *again = upload(std::vector<uint64_t>(na + nb, 7));
+          if (outputs == 8) tile_merge_twice<8><<<1, threads>>>(da, na, db, nb, out, again);
+          else tile_merge_twice<cuda_exec::block::kTileMergeItems><<<1, threads>>>(da, na, db, nb, out, again);
+          ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+          EXPECT_EQ(download(out, na + nb), want);
+          EXPECT_EQ(download(again, na + nb), want);
+          for (void* p : {static_cast<void*>(da), static_cast<void*>(db), static_cast<void*>(out), static_cast<void*>(again)})
+            cudaFree(p);
+        }
       }
 }
 
