@@ -17,6 +17,9 @@
 //   --csv FILE     also write the rows as CSV
 //   --runs N       runs per number (default 3)
 //   --shared DIR   the shared folder holding external/porcupine (default: ../shared)
+//   --only GROUP   one of sim, explore, witness, search (default: every group)
+#include <CLI/CLI.hpp>
+
 #include <algorithm>
 #include <boost/context/fiber.hpp>
 #include <chrono>
@@ -610,34 +613,24 @@ void write_csv(const std::string& path, const Machine& m, const Options& o) {
   }
 }
 
-int usage(const char* argv0) {
-  std::fprintf(stderr, "usage: %s [--quick] [--csv FILE] [--runs N] [--shared DIR] [--only GROUP]\n", argv0);
-  std::fprintf(stderr, "  GROUP: sim, explore, witness, search (default: every group)\n");
-  return 2;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--quick") o.quick = true;
-    else if (a == "--csv" && i + 1 < argc) o.csv = argv[++i];
-    else if (a == "--runs" && i + 1 < argc) o.runs = std::max(1, std::atoi(argv[++i]));
-    else if (a == "--shared" && i + 1 < argc) o.shared = argv[++i];
-    else if (a == "--only" && i + 1 < argc) o.only = argv[++i];
-    else if (a == "-h" || a == "--help") return usage(argv[0]), 0;
-    else return usage(argv[0]);
-  }
+  CLI::App app{"gpulin_bench_cpu: the testbed's CPU-side throughput, each number beside its baseline"};
+  app.add_flag("--quick", o.quick, "small sizes, for a smoke run");
+  app.add_option("--csv", o.csv, "also write the rows as CSV");
+  app.add_option("--runs", o.runs, "runs a number (the median is shown)")->check(CLI::Range(1, 1000));
+  app.add_option("--shared", o.shared, "the shared folder holding external/porcupine")->check(CLI::ExistingDirectory);
+  app.add_option("--only", o.only, "one group (default: every group)")
+      ->check(CLI::IsMember({"sim", "explore", "witness", "search"}));
+  CLI11_PARSE(app, argc, argv);
   Machine m = machine();
   m.load_start = loadavg();
   std::fprintf(stderr, "machine: %s, %s, %u logical cores\n", m.host.c_str(), m.cpu.c_str(), m.logical);
 
   try {
     const auto group = [&o](const char* name) { return o.only.empty() || o.only == name; };
-    if (!o.only.empty() && !group("sim") && !group("explore") && !group("witness") && !group("search"))
-      return usage(argv[0]);
     if (group("sim")) bench_sim(o);
     if (group("explore")) bench_explore(o);
     if (group("witness")) bench_witness(o);
