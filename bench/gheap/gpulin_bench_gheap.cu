@@ -927,10 +927,13 @@ int bench_main(int argc, char** argv) {
 
   std::printf("gpulin_bench_gheap on %s (%d SMs, %.1f GiB), %s; soft budget %.0f s\n", prop.name,
               prop.multiProcessorCount, prop.totalGlobalMem / 1073741824.0, o.quick ? "quick" : "full", o.budget_s);
+  const std::string waits = o.backoff_first_ns == 0 && o.backoff_max_ns == 0
+                                ? std::string("spin")
+                                : "sleep " + std::to_string(o.backoff_first_ns) + " ns doubling to " +
+                                      std::to_string(o.backoff_max_ns) + " ns";
   std::printf("heaps: TD = Flavor::TopDown, BU = Flavor::BottomUp, Variant::Fixed; times in s (cudaEvent), "
-              "Mkeys/s = N / total (each key inserted and deleted); waiters on the root sleep %u ns doubling to "
-              "%u ns\n\n",
-              o.backoff_first_ns, o.backoff_max_ns);
+              "Mkeys/s = N / total (each key inserted and deleted); waiters on the root %s\n\n",
+              waits.c_str());
 
   // Section shares of the budget (those not selected give theirs to the others).
   struct Sec {
