@@ -24,11 +24,10 @@ inline constexpr uint32_t kTileMergeSplits = 64;                       // tiles 
 // tile_merge<Outputs>: each merging thread makes Outputs of a tile's outputs, after
 // one search of the tile. At kTileMergeItems (the default) every thread merges; at
 // 8 half of them do, with half the searches, which are most of a tile's
-// shared-memory traffic (Nsight Compute: the merge waits on shared memory, not on
-// global; bench/results/sssp-h200.txt). The merged tile then goes back to shared
-// memory with one free slot every 32 elements, so that a thread's outputs, 8
-// words from its neighbour's, fall on distinct banks. gpulin_bench_level_ops
-// times both.
+// shared-memory traffic, what the merge waits on (bench/results/sssp-h200.txt).
+// The merged tile then goes back to shared memory with one free slot every 32
+// elements, so that a thread's outputs, 8 words from its neighbour's, fall on
+// distinct banks. gpulin_bench_level_ops times both.
 template <uint32_t Outputs>
 __device__ __forceinline__ uint32_t tile_slot(uint32_t j) {
   if constexpr (Outputs > kTileMergeItems) return j + j / 32;

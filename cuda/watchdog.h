@@ -31,9 +31,9 @@ struct WatchdogWait {
   uint32_t pad = 0;
 };
 
-// 2^24 re-reads, each a round trip to L2 (a few hundred ns; with a back-off up to
-// 1 us, about 17 s): seconds, far beyond any wait of a correct run (the heap's
-// root lock under 128 blocks waits milliseconds, a level block's turn a round).
+// 2^24 re-reads, each a round trip to L2 plus any back-off: seconds, far beyond any
+// wait of a correct run (the heap's root lock under 128 blocks waits milliseconds,
+// a level block's turn a round).
 inline constexpr uint64_t kDefaultSpinBound = uint64_t{1} << 24;
 
 // With `stop` null there is no watchdog: a wait past the bound traps with a message
@@ -46,10 +46,8 @@ struct WatchdogRef {
   uint64_t spin_bound = kDefaultSpinBound;
   // How a waiter that holds nothing others queue behind (the heap's root, a level
   // block's turn) sleeps between attempts: backoff_first_ns, doubling up to
-  // backoff_max_ns (0 and 0: it spins). A holder's waits never sleep. Spinning is
-  // the default: on the H200 the heap's Table 1 runs were 6-12 % faster spinning
-  // than at 32 doubling to 1024 ns, and slower at every longer sleep tried
-  // (gpulin_bench_gheap --backoff sweeps them; bench/results/gheap-backoff-h200.txt).
+  // backoff_max_ns (0 and 0: it spins, the default). A holder's waits never sleep.
+  // gpulin_bench_gheap --backoff sweeps them (bench/results/gheap-backoff-h200.txt).
   uint32_t backoff_first_ns = 0;
   uint32_t backoff_max_ns = 0;
 };

@@ -7,9 +7,10 @@
 // moved in a second pass, as the simulator's context does it), the same as two
 // partitions, and the tiled merge (also with half the threads merging 8 outputs
 // each, tile_merge<8>). A pass runs `reps` times in one launch of one block (the
-// GPU's clock around the loop, so a launch's own cost is not in it); the median of `runs` launches is shown, in us a
-// pass and as the copy's multiple. Every partition's counts and every merge's
-// output are checked against the host's (exit 1 where one differs).
+// GPU's clock around the loop, so a launch's own cost is not in it); the median of
+// `runs` launches is shown, in us a pass and as the copy's multiple. Every
+// partition's counts and every merge's output are checked against the host's
+// (exit 1 where one differs).
 // Exit status: 0 (or no CUDA device: a message), 1 a wrong count or a CUDA error;
 // a usage error is CLI11's message and status.
 #include <CLI/CLI.hpp>
@@ -48,7 +49,7 @@ constexpr const char* kPassNames[kPasses] = {"copy",
                                              "  the same, 8 outputs a merging thread"};
 
 // The block actor without scan_then: exec::exclusive_sum_then takes its two-pass
-// path (the simulator's), the partition as it was before the one-pass scatter.
+// path, the one the simulator's context runs.
 struct TwoPassX : X {
   using X::X;
   template <class... A>

@@ -59,8 +59,7 @@ struct Parts {
 // in[0, n) split in order by where(i) (kToFirst, kToSecond or kToNowhere): a
 // prefix sum of where that places each element as it counts
 // (exec::exclusive_sum_then: one pass on the GPU; elsewhere two, through `places`,
-// n words of 64 bits), where flags, a prefix sum over them and a scatter would be
-// three passes.
+// n words of 64 bits): no flags array between the decision and the move.
 template <class X, class In, class Out, class Places, class Where>
 GPULIN_HD Parts partition(X& x, In in, uint32_t n, Where&& where, Places places, Out first, Out second) {
   const uint64_t total = exec::exclusive_sum_then(x, n, where, places, [&](uint32_t i, uint64_t at, uint64_t to) {

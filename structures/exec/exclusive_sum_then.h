@@ -8,7 +8,7 @@
 // in the pass that takes the values: one pass over the elements. Any other (the
 // simulator) takes the contract's exclusive_sum_of into `places` (n words of 64
 // bits, the actor's private memory), then a parallel_for that reads each place and
-// the next one back: two passes, the same steps as ever.
+// the next one back: two passes.
 #pragma once
 
 #include <cstdint>
