@@ -44,45 +44,63 @@ __device__ __forceinline__ uint32_t warps() { return (blockDim.x + 31) >> 5; }
 // partition's scatter is its emit: the elements move in the pass that places
 // them, where a prefix sum stored then read back takes a second pass.
 inline constexpr uint32_t kScanItems = 4;
+// The scan's shared words, one set for every scan of T in the kernel (a static in
+// a function of T alone: each scan_tile instantiation, one for each value and
+// emit, would otherwise have its own).
+template <class T>
+struct ScanShared {
+  typename cub::WarpScan<T>::TempStorage temp[32];
+  T warp_total[32], warp_offset[33];
+};
+template <class T>
+__device__ __forceinline__ ScanShared<T>& scan_shared() {
+  __shared__ ScanShared<T> s;
+  return s;
+}
+// One tile of scan_then: the indices [base, base + blockDim.x * Items) below n;
+// `carried` (the tiles before, the same in every thread) grows by the tile's sum.
+// A tile's values are all taken before its first barrier and its emits come after
+// its second; no barrier at its end (the next tile's first orders its shared words).
+template <class T, uint32_t Items = kScanItems, class F, class Emit>
+__device__ __forceinline__ void scan_tile(uint32_t base, uint32_t n, F&& value, Emit&& emit, T& carried) {
+  using WarpScan = cub::WarpScan<T>;
+  ScanShared<T>& s = scan_shared<T>();
+  const uint32_t seg = warp() * 32 * Items + lane();
+  T v[Items], before[Items], run = 0;
+#pragma unroll
+  for (uint32_t u = 0; u < Items; ++u) {
+    const uint32_t i = base + seg + 32 * u;
+    v[u] = i < n ? static_cast<T>(value(i)) : T{0};
+  }
+#pragma unroll
+  for (uint32_t u = 0; u < Items; ++u) {  // before[u]: what comes before v[u] in the warp's run
+    T part = 0;
+    WarpScan(s.temp[warp()]).ExclusiveSum(v[u], before[u], part);
+    before[u] += run;
+    run += part;
+  }
+  if (lane() == 0) s.warp_total[warp()] = run;
+  __syncthreads();
+  if (warp() == 0) {
+    const T t = lane() < warps() ? s.warp_total[lane()] : T{0};
+    T off = 0, all = 0;
+    WarpScan(s.temp[0]).ExclusiveSum(t, off, all);
+    s.warp_offset[lane()] = off;
+    if (lane() == 0) s.warp_offset[32] = all;
+  }
+  __syncthreads();
+  const T offset = carried + s.warp_offset[warp()];
+#pragma unroll
+  for (uint32_t u = 0; u < Items; ++u) {
+    const uint32_t i = base + seg + 32 * u;
+    if (i < n) emit(i, offset + before[u], v[u]);
+  }
+  carried += s.warp_offset[32];
+}
 template <class T, uint32_t Items = kScanItems, class F, class Emit>
 __device__ inline T scan_then(uint32_t n, F&& value, Emit&& emit) {
-  using WarpScan = cub::WarpScan<T>;
-  __shared__ typename WarpScan::TempStorage temp[32];
-  __shared__ T warp_total[32], warp_offset[33];
-  const uint32_t tile = blockDim.x * Items, seg = warp() * 32 * Items + lane();
-  T carried = 0;  // the tiles before this one, the same in every thread
-  for (uint32_t base = 0; base < n; base += tile) {
-    T v[Items], before[Items], run = 0;
-#pragma unroll
-    for (uint32_t u = 0; u < Items; ++u) {
-      const uint32_t i = base + seg + 32 * u;
-      v[u] = i < n ? static_cast<T>(value(i)) : T{0};
-    }
-#pragma unroll
-    for (uint32_t u = 0; u < Items; ++u) {  // before[u]: what comes before v[u] in the warp's run
-      T part = 0;
-      WarpScan(temp[warp()]).ExclusiveSum(v[u], before[u], part);
-      before[u] += run;
-      run += part;
-    }
-    if (lane() == 0) warp_total[warp()] = run;
-    __syncthreads();
-    if (warp() == 0) {
-      const T t = lane() < warps() ? warp_total[lane()] : T{0};
-      T off = 0, all = 0;
-      WarpScan(temp[0]).ExclusiveSum(t, off, all);
-      warp_offset[lane()] = off;
-      if (lane() == 0) warp_offset[32] = all;
-    }
-    __syncthreads();
-    const T offset = carried + warp_offset[warp()];
-#pragma unroll
-    for (uint32_t u = 0; u < Items; ++u) {
-      const uint32_t i = base + seg + 32 * u;
-      if (i < n) emit(i, offset + before[u], v[u]);
-    }
-    carried += warp_offset[32];
-  }
+  T carried = 0;
+  for (uint32_t base = 0; base < n; base += blockDim.x * Items) scan_tile<T, Items>(base, n, value, emit, carried);
   __syncthreads();
   return carried;
 }

@@ -5,12 +5,15 @@
 // computed value (exclusive_sum_of, also at 2 and 8 values a thread a tile),
 // RESOLVE's one partition (DELETEDUPLICATES and the split at p_i; also placed, then
 // moved in a second pass, as the simulator's context does it), the same as two
-// partitions, and the tiled merge (also with half the threads merging 8 outputs
-// each, tile_merge<8>). A pass runs `reps` times in one launch of one block (the
+// partitions, the tiled merge (also with half the threads merging 8 outputs
+// each, tile_merge<8>), and RESOLVE's merge with its partition (the level cut into
+// two sorted sides, as B_0 and S_0): merged into an array, then partitioned, or in
+// one pass (merge_scan_then, what RESOLVE runs on the GPU; also at 8 outputs a
+// merging thread). A pass runs `reps` times in one launch of one block (the
 // GPU's clock around the loop, so a launch's own cost is not in it); the median of
 // `runs` launches is shown, in us a pass and as the copy's multiple. Every
-// partition's counts and every merge's output are checked against the host's
-// (exit 1 where one differs).
+// partition's counts, every merge's output and the merging partitions' parts are
+// checked against the host's (exit 1 where one differs).
 // Exit status: 0 (or no CUDA device: a message), 1 a wrong count or a CUDA error;
 // a usage error is CLI11's message and status.
 #include <CLI/CLI.hpp>
@@ -26,6 +29,7 @@
 #include "bench/median.h"
 #include "common/cuda_support.h"
 #include "cuda/cuda_context.cuh"
+#include "structures/bucket_heap/dedup_split_reference.h"
 #include "structures/bucket_heap/level_ops.h"
 
 namespace gpulin::bucket_heap {
@@ -35,7 +39,8 @@ using X = cuda_exec::CudaContext<cuda_exec::BlockScope, false>;
 using P = Policy<Variant::Fixed>;
 
 enum Pass : int {
-  kCopy, kScan32, kScan64, kScan64By2, kScan64By8, kPartition, kPartitionTwoPasses, kTwoPartitions, kMerge, kMergeBy8, kPasses
+  kCopy, kScan32, kScan64, kScan64By2, kScan64By8, kPartition, kPartitionTwoPasses, kTwoPartitions, kMerge, kMergeBy8,
+  kMergePartition, kMergePartitionFused, kMergePartitionFusedBy8, kPasses
 };
 constexpr const char* kPassNames[kPasses] = {"copy",
                                              "exclusive_sum (32-bit array)",
@@ -46,7 +51,10 @@ constexpr const char* kPassNames[kPasses] = {"copy",
                                              "  the same, place then move",
                                              "dedup, then split",
                                              "merge_tiled",
-                                             "  the same, 8 outputs a merging thread"};
+                                             "  the same, 8 outputs a merging thread",
+                                             "merge, then partition",
+                                             "  the same, one pass (merge_scan_then)",
+                                             "  the same, one pass, 8 outputs a thread"};
 
 // The block actor without scan_then: exec::exclusive_sum_then takes its two-pass
 // path, the one the simulator's context runs.
@@ -56,8 +64,27 @@ struct TwoPassX : X {
   __device__ void scan_then(A&&...) = delete;
 };
 
+// The block actor without merge_scan_then: merge_then_partition merges into an
+// array, then partitions it.
+struct MergeThenPartitionX : X {
+  using X::X;
+  template <class... A>
+  __device__ void merge_scan_then(A&&...) = delete;
+};
+
+// The block actor whose merge_scan_then merges 8 outputs a merging thread.
+struct FusedBy8X : X {
+  using X::X;
+  template <class Key, class F, class Emit>
+  __device__ uint64_t merge_scan_then(const Key* a, uint32_t na, const Key* b, uint32_t nb, F&& value, Emit&& emit) {
+    return cuda_exec::block::merge_scan_then<uint64_t, 8>(a, na, b, nb, value, emit);
+  }
+};
+
 struct Buffers {
   const Element* level;  // n: a sorted level array (copies, DELETEs)
+  const Element* level_a;  // the level's elements cut into two sorted sides (B_0's and S_0's)
+  const Element* level_b;
   const Element* a;      // na, sorted: the merge's inputs
   const Element* b;      // nb
   Element* out1;         // n
@@ -75,7 +102,7 @@ __device__ unsigned long long now_ns() {
 
 // counts[0..1]: the last run's parts (the partitions).
 template <int Pass>
-__global__ void pass_kernel(Buffers m, uint32_t n, uint32_t na, uint32_t nb, uint64_t th, uint32_t reps,
+__global__ void __launch_bounds__(1024) pass_kernel(Buffers m, uint32_t n, uint32_t na, uint32_t nb, uint32_t nla, uint64_t th, uint32_t reps,
                             unsigned long long* ns, uint32_t* counts) {
   __shared__ unsigned long long broadcast[2];
   X x{cuda_exec::BlockScope(broadcast), {}, {}};
@@ -101,8 +128,19 @@ __global__ void pass_kernel(Buffers m, uint32_t n, uint32_t na, uint32_t nb, uin
       parts = split_by(x, m.out3, kept, th, m.out1, m.out2, m.places);
     } else if constexpr (Pass == kMerge) {
       merge_by_value(x, m.a, na, m.b, nb, m.out1);
-    } else {
+    } else if constexpr (Pass == kMergeBy8) {
       cuda_exec::block::tile_merge<8>(m.a, na, m.b, nb, m.out1);
+    } else if constexpr (Pass == kMergePartition) {
+      MergeThenPartitionX y{cuda_exec::BlockScope(broadcast), {}, {}};
+      parts = merge_then_partition(y, m.level_a, nla, m.level_b, n - nla, m.out3, DedupSplitWhere<P>{th}, m.places,
+                                   m.out1, m.out2);
+    } else if constexpr (Pass == kMergePartitionFused) {
+      parts = merge_then_partition(x, m.level_a, nla, m.level_b, n - nla, m.out3, DedupSplitWhere<P>{th}, m.places,
+                                   m.out1, m.out2);
+    } else {
+      FusedBy8X y{cuda_exec::BlockScope(broadcast), {}, {}};
+      parts = merge_then_partition(y, m.level_a, nla, m.level_b, n - nla, m.out3, DedupSplitWhere<P>{th}, m.places,
+                                   m.out1, m.out2);
     }
   };
   once();  // warm: the arrays in L2 as RESOLVE finds them
@@ -130,26 +168,14 @@ std::vector<Element> level_array(uint32_t n, std::mt19937_64& rng) {
   return v;
 }
 
-Parts host_parts(const std::vector<Element>& level, uint64_t th) {
-  Parts p{0, 0};
-  for (size_t i = 0; i < level.size();) {
-    size_t end = i;
-    while (end + 1 < level.size() && value_of(level[end + 1]) == value_of(level[i])) ++end;
-    const Element kept = is_del(level[end]) ? level[end] : level[i];
-    ++(goes_down(kept, th) ? p.second : p.first);
-    i = end + 1;
-  }
-  return p;
-}
-
 template <int Pass>
-double pass_us(const Buffers& m, uint32_t n, uint32_t na, uint32_t nb, uint64_t th, uint32_t threads, uint32_t reps,
-               uint32_t runs, Parts* got) {
+double pass_us(const Buffers& m, uint32_t n, uint32_t na, uint32_t nb, uint32_t nla, uint64_t th, uint32_t threads,
+               uint32_t reps, uint32_t runs, Parts* got) {
   cuda_support::DeviceBuffer<unsigned long long> ns(1);
   cuda_support::DeviceBuffer<uint32_t> counts(2);
   std::vector<double> us;
   for (uint32_t r = 0; r < runs; ++r) {
-    pass_kernel<Pass><<<1, threads>>>(m, n, na, nb, th, reps, ns.get(), counts.get());
+    pass_kernel<Pass><<<1, threads>>>(m, n, na, nb, nla, th, reps, ns.get(), counts.get());
     cuda_support::check(cudaGetLastError(), kPassNames[Pass]);
     cuda_support::check(cudaDeviceSynchronize(), kPassNames[Pass]);
     us.push_back(static_cast<double>(ns.at(0)) / 1e3 / reps);
@@ -199,34 +225,54 @@ int run(int argc, char** argv) {
     std::sort(b.begin(), b.end());
     std::vector<uint32_t> words(2 * uint64_t{n});
     for (uint32_t i = 0; i < n; ++i) words[i] = static_cast<uint32_t>(rng() % 2);
-    const cuda_support::DeviceBuffer<Element> d_level(level), d_a(a), d_b(b);
+    std::vector<Element> level_a, level_b;  // about a quarter of the level's elements in b
+    for (const Element e : level) (rng() % 4 == 0 ? level_b : level_a).push_back(e);
+    const auto nla = static_cast<uint32_t>(level_a.size());
+    const cuda_support::DeviceBuffer<Element> d_level(level), d_level_a(level_a), d_level_b(level_b), d_a(a), d_b(b);
     cuda_support::DeviceBuffer<Element> out1(n), out2(n), out3(n);
     const cuda_support::DeviceBuffer<uint32_t> d_words(words);
     cuda_support::DeviceBuffer<uint64_t> places(n);
-    const Buffers m{d_level.get(), d_a.get(), d_b.get(), out1.get(), out2.get(), out3.get(), d_words.get(), places.get()};
-    const Parts want = host_parts(level, th);
+    const Buffers m{d_level.get(), d_level_a.get(), d_level_b.get(), d_a.get(), d_b.get(), out1.get(), out2.get(), out3.get(), d_words.get(), places.get()};
+    std::vector<Element> want_stay, want_down;
+    dedup_split_reference(level, th, want_stay, want_down);
+    const Parts want{static_cast<uint32_t>(want_stay.size()), static_cast<uint32_t>(want_down.size())};
+    // Whether the last run of a pass left the host's parts in out1 and out2.
+    const auto parts_right = [&] {
+      return cuda_support::download(out1.get(), want.first) == want_stay &&
+             cuda_support::download(out2.get(), want.second) == want_down;
+    };
     double us[kPasses];
     Parts got[kPasses];
-    us[kCopy] = pass_us<kCopy>(m, n, na, nb, th, threads, reps, runs, &got[kCopy]);
-    us[kScan32] = pass_us<kScan32>(m, n, na, nb, th, threads, reps, runs, &got[kScan32]);
-    us[kScan64] = pass_us<kScan64>(m, n, na, nb, th, threads, reps, runs, &got[kScan64]);
-    us[kScan64By2] = pass_us<kScan64By2>(m, n, na, nb, th, threads, reps, runs, &got[kScan64By2]);
-    us[kScan64By8] = pass_us<kScan64By8>(m, n, na, nb, th, threads, reps, runs, &got[kScan64By8]);
-    us[kPartition] = pass_us<kPartition>(m, n, na, nb, th, threads, reps, runs, &got[kPartition]);
+    us[kCopy] = pass_us<kCopy>(m, n, na, nb, nla, th, threads, reps, runs, &got[kCopy]);
+    us[kScan32] = pass_us<kScan32>(m, n, na, nb, nla, th, threads, reps, runs, &got[kScan32]);
+    us[kScan64] = pass_us<kScan64>(m, n, na, nb, nla, th, threads, reps, runs, &got[kScan64]);
+    us[kScan64By2] = pass_us<kScan64By2>(m, n, na, nb, nla, th, threads, reps, runs, &got[kScan64By2]);
+    us[kScan64By8] = pass_us<kScan64By8>(m, n, na, nb, nla, th, threads, reps, runs, &got[kScan64By8]);
+    us[kPartition] = pass_us<kPartition>(m, n, na, nb, nla, th, threads, reps, runs, &got[kPartition]);
     us[kPartitionTwoPasses] =
-        pass_us<kPartitionTwoPasses>(m, n, na, nb, th, threads, reps, runs, &got[kPartitionTwoPasses]);
-    us[kTwoPartitions] = pass_us<kTwoPartitions>(m, n, na, nb, th, threads, reps, runs, &got[kTwoPartitions]);
+        pass_us<kPartitionTwoPasses>(m, n, na, nb, nla, th, threads, reps, runs, &got[kPartitionTwoPasses]);
+    us[kTwoPartitions] = pass_us<kTwoPartitions>(m, n, na, nb, nla, th, threads, reps, runs, &got[kTwoPartitions]);
     std::vector<Element> merged(n);
     std::merge(a.begin(), a.end(), b.begin(), b.end(), merged.begin());
     bool merged_right[kPasses] = {};
-    us[kMerge] = pass_us<kMerge>(m, n, na, nb, th, threads, reps, runs, &got[kMerge]);
+    us[kMerge] = pass_us<kMerge>(m, n, na, nb, nla, th, threads, reps, runs, &got[kMerge]);
     merged_right[kMerge] = cuda_support::download(out1.get(), n) == merged;
-    us[kMergeBy8] = pass_us<kMergeBy8>(m, n, na, nb, th, threads, reps, runs, &got[kMergeBy8]);
+    us[kMergeBy8] = pass_us<kMergeBy8>(m, n, na, nb, nla, th, threads, reps, runs, &got[kMergeBy8]);
     merged_right[kMergeBy8] = cuda_support::download(out1.get(), n) == merged;
+    bool parts_moved[kPasses] = {};
+    us[kMergePartition] = pass_us<kMergePartition>(m, n, na, nb, nla, th, threads, reps, runs, &got[kMergePartition]);
+    parts_moved[kMergePartition] = parts_right();
+    us[kMergePartitionFused] =
+        pass_us<kMergePartitionFused>(m, n, na, nb, nla, th, threads, reps, runs, &got[kMergePartitionFused]);
+    parts_moved[kMergePartitionFused] = parts_right();
+    us[kMergePartitionFusedBy8] =
+        pass_us<kMergePartitionFusedBy8>(m, n, na, nb, nla, th, threads, reps, runs, &got[kMergePartitionFusedBy8]);
+    parts_moved[kMergePartitionFusedBy8] = parts_right();
     for (int p = 0; p < kPasses; ++p) {
       char note[96] = "";
-      if (p == kPartition || p == kPartitionTwoPasses || p == kTwoPartitions) {
-        const bool ok = got[p].first == want.first && got[p].second == want.second;
+      const bool merging = p == kMergePartition || p == kMergePartitionFused || p == kMergePartitionFusedBy8;
+      if (p == kPartition || p == kPartitionTwoPasses || p == kTwoPartitions || merging) {
+        const bool ok = got[p].first == want.first && got[p].second == want.second && (!merging || parts_moved[p]);
         wrong |= !ok;
         std::snprintf(note, sizeof note, "  stay %u down %u (%s)", got[p].first, got[p].second,
                       ok ? "= the host's" : "WRONG");

@@ -56,16 +56,22 @@ struct Parts {
   uint32_t first, second;
 };
 
+// in[i] to its place `at` in the output `to` names (at: the prefix sum of where,
+// the first output's place in its low half, the second's in its high half).
+template <class In, class Out>
+GPULIN_HD void place_part(const In& in, uint32_t i, uint64_t at, uint64_t to, Out first, Out second) {
+  if (to == kToFirst) first[static_cast<uint32_t>(at)] = in[i];
+  else if (to == kToSecond) second[static_cast<uint32_t>(at >> 32)] = in[i];
+}
+
 // in[0, n) split in order by where(i) (kToFirst, kToSecond or kToNowhere): a
 // prefix sum of where that places each element as it counts
 // (exec::exclusive_sum_then: one pass on the GPU; elsewhere two, through `places`,
 // n words of 64 bits): no flags array between the decision and the move.
 template <class X, class In, class Out, class Places, class Where>
 GPULIN_HD Parts partition(X& x, In in, uint32_t n, Where&& where, Places places, Out first, Out second) {
-  const uint64_t total = exec::exclusive_sum_then(x, n, where, places, [&](uint32_t i, uint64_t at, uint64_t to) {
-    if (to == kToFirst) first[static_cast<uint32_t>(at)] = in[i];
-    else if (to == kToSecond) second[static_cast<uint32_t>(at >> 32)] = in[i];
-  });
+  const uint64_t total = exec::exclusive_sum_then(
+      x, n, where, places, [&](uint32_t i, uint64_t at, uint64_t to) { place_part(in, i, at, to, first, second); });
   return {static_cast<uint32_t>(total), static_cast<uint32_t>(total >> 32)};
 }
 
@@ -90,10 +96,21 @@ GPULIN_HD bool survives_dedup(In in, uint32_t n, uint32_t i, bool last_level) {
   return !is_del(in[end]);
 }
 
+// DELETEDUPLICATES' partition of the sorted in[0, n): the survivors to the first
+// output, nothing to the second.
+template <class P>
+struct DedupWhere {
+  bool last_level;
+  template <class In>
+  GPULIN_HD uint64_t operator()(const In& in, uint32_t n, uint32_t i) const {
+    return survives_dedup<P>(in, n, i, last_level) ? kToFirst : kToNowhere;
+  }
+};
+
 // DELETEDUPLICATES of the sorted in[0, n) into out; returns the count.
 template <class X, class P, class In, class Out, class Places>
 GPULIN_HD uint32_t delete_duplicates(X& x, In in, uint32_t n, Out out, bool last_level, Places places) {
-  const auto where = [&](uint32_t i) { return survives_dedup<P>(in, n, i, last_level) ? kToFirst : kToNowhere; };
+  const auto where = [&](uint32_t i) { return DedupWhere<P>{last_level}(in, n, i); };
   return partition(x, in, n, where, places, out, out).first;
 }
 
@@ -123,14 +140,42 @@ GPULIN_HD Parts split_by(X& x, In in, uint32_t n, uint64_t th, Out stay, Out dow
 
 // DELETEDUPLICATES of the sorted in[0, n) and the split of what survives by th, in
 // one partition (RESOLVE(i)'s lines 3-5 above the last level): the survivors that
-// stay to stay, the others (every surviving DELETE among them) to down.
-template <class X, class P, class In, class Out, class Places>
-GPULIN_HD Parts dedup_and_split(X& x, In in, uint32_t n, uint64_t th, Out stay, Out down, Places places) {
-  const auto where = [&](uint32_t i) {
+// stay to the first output, the others (every surviving DELETE among them) to the
+// second.
+template <class P>
+struct DedupSplitWhere {
+  uint64_t th;
+  template <class In>
+  GPULIN_HD uint64_t operator()(const In& in, uint32_t n, uint32_t i) const {
     if (!survives_dedup<P>(in, n, i, false)) return kToNowhere;
     return goes_down(in[i], th) ? kToSecond : kToFirst;
-  };
+  }
+};
+template <class X, class P, class In, class Out, class Places>
+GPULIN_HD Parts dedup_and_split(X& x, In in, uint32_t n, uint64_t th, Out stay, Out down, Places places) {
+  const auto where = [&](uint32_t i) { return DedupSplitWhere<P>{th}(in, n, i); };
   return partition(x, in, n, where, places, stay, down);
+}
+
+// a[0, na) and b[0, nb) merged by value, then partitioned by where(in, n, i) (a
+// DedupWhere or DedupSplitWhere over the merged in[0, n)). A context that scans a
+// merge as it makes it (the GPU's block actors, x.merge_scan_then) partitions each
+// merged tile while it is in shared memory, and `merged` is left untouched; the
+// others (the simulator) merge into `merged` (na + nb elements), then partition it:
+// the same steps as merge_by_value, then partition().
+template <class X, class InA, class Merged, class Out, class Places, class Where>
+GPULIN_HD Parts merge_then_partition(X& x, InA a, uint32_t na, InA b, uint32_t nb, Merged merged, Where where,
+                                     Places places, Out first, Out second) {
+  const uint32_t n = na + nb;
+  const auto value = [&](const auto& in, uint32_t i) { return where(in, n, i); };
+  const auto emit = [&](const auto& in, uint32_t i, uint64_t at, uint64_t to) { place_part(in, i, at, to, first, second); };
+  if constexpr (requires { x.merge_scan_then(a, na, b, nb, value, emit); }) {
+    const uint64_t total = x.merge_scan_then(a, na, b, nb, value, emit);
+    return {static_cast<uint32_t>(total), static_cast<uint32_t>(total >> 32)};
+  } else {
+    merge_by_value(x, a, na, b, nb, merged);
+    return partition(x, merged, n, [&](uint32_t i) { return where(merged, n, i); }, places, first, second);
+  }
 }
 
 // Count of elements that stay at a level of threshold th.

@@ -14,6 +14,7 @@
 
 #include "structures/bucket_heap/level_ops.h"
 #include "structures/bucket_heap/level_signals.h"
+#include "structures/bucket_heap/resolve_in_place.h"
 #include "structures/bucket_heap/view.h"
 #include "structures/exec/private_memory.h"
 #include "structures/exec/word_pair.h"
@@ -62,14 +63,12 @@ GPULIN_HD void store_threshold(X& x, uint64_t* p, uint64_t v) {
 // --profile): resolve() hands its `marks` a ResolveMark where each step ends, when
 // they take one (a callable of bool alone, the simulator's checks, takes none).
 enum ResolveStep : uint32_t {
-  kStepLoad,        // line 1: B_i and S_i loaded
-  kStepMerge,       // lines 1-2: merged
-  kStepDedup,       // line 3: DELETEDUPLICATES
+  kStepLoad,        // line 1: B_i's and S_i's counts (and, in the simulator, the arrays) loaded
+  kStepMergeDedup,  // lines 1-3: merged, DELETEDUPLICATES (and the split at p_i)
   kStepPushDown,    // lines 4-9: p_i kept or moved (SELECT), the rest merged into S_{i+1}
   kStepFillTurn,    // before line 11, two signal buffers: RESOLVE(i+1) in flight done
-  kStepFillLoad,    // line 11: B_{i+1} and S_{i+1} loaded
-  kStepFillMerge,   // line 11: merged
-  kStepFillDedup,   // line 12: DELETEDUPLICATES
+  kStepFillLoad,    // line 11: B_{i+1} and S_{i+1} loaded (as line 1)
+  kStepFillMergeDedup,  // lines 11-12: merged, DELETEDUPLICATES
   kStepFillSelect,  // line 13: the new p_i (SELECT)
   kStepFillSplit,   // lines 14-16: the pulled ones split off and merged into B_i
   kStepFillStore,   // line 17: p_{i+1}'s split, B_{i+1} and S_{i+1} stored
@@ -77,8 +76,8 @@ enum ResolveStep : uint32_t {
   kResolveSteps
 };
 inline constexpr const char* kResolveStepNames[kResolveSteps] = {
-    "load",        "merge",        "dedup",       "push down",   "fill: turn", "fill: load",
-    "fill: merge", "fill: dedup", "fill: SELECT", "fill: split", "fill: store", "store"};
+    "load",        "merge, dedup", "push down",   "fill: turn",  "fill: load", "fill: merge, dedup",
+    "fill: SELECT", "fill: split", "fill: store", "store"};
 struct ResolveMark {
   ResolveStep step;
 };
@@ -88,8 +87,22 @@ GPULIN_HD void mark_step(Marks& marks, ResolveStep step) {
 }
 struct NoMarks {};
 
+// A context whose scratch is in the memory the levels' arrays are in, and that
+// merges arrays of that memory tile by tile (the GPU's block actors): RESOLVE's
+// merges read B_i and S_i where they are, with no copy into the scratch first, and
+// a RESOLVE that moves nothing in B_i is done in place (resolve_in_place.h). The
+// simulator's context copies them into its actor's private memory.
+template <class X>
+inline constexpr bool kMergesFromLevels = requires(X& x, Element* p, uint32_t n) { x.merge_tiled(p, n, p, n, p); };
+// Where such a context first tries RESOLVE in place: S_i up to a survivor a thread
+// of a block of 1024, and B_i of more than a tile or so (below it the merge is
+// hardly longer than the try, and PARDIJKSTRA's small-d runs were slower with it).
+inline constexpr uint32_t kInPlaceMostSignals = 1024;
+inline constexpr uint32_t kInPlaceLeastBucket = 2048;
+
 // RESOLVE(i)'s k-th (1-based: which signal buffers it empties and pushes into,
 // config.h's SignalBuffers).
+
 template <class X, class P, class Marks = NoMarks>
 GPULIN_HD void resolve(X& x, const View& h, uint32_t i, uint32_t k, Marks&& marks = {}) {
   const uint32_t d = h.d;
@@ -109,36 +122,50 @@ GPULIN_HD void resolve(X& x, const View& h, uint32_t i, uint32_t k, Marks&& mark
   // Lines 1-2: S_i merged into B_i. A context whose scratch is in the memory the
   // level's arrays are in (the GPU's: global memory) merges straight from them, once
   // it has their counts: a copy into the scratch would be two more passes over B_i.
+  auto from_b = r0;  // B_i and S_i as the merge reads them
+  auto from_s = r0;
   uint32_t nb = 0, ns = 0;
-  if constexpr (requires { x.merge_tiled(h.bucket(i), nb, h.signal(i, own), ns, r1); }) {
+  if constexpr (kMergesFromLevels<X>) {
     const exec::WordPair counts = x.load_pair(h.bucket_n + i, h.signal_count(i, own), exec::relaxed);
     nb = counts.first;
     ns = counts.second;
-    mark_step(marks, kStepLoad);
-    x.merge_tiled(h.bucket(i), nb, h.signal(i, own), ns, r1);
+    from_b = h.bucket(i);
+    from_s = h.signal(i, own);
   } else {
     nb = load_array(x, r0, h.bucket(i), h.bucket_n + i, bucket_room(d, i));
     ns = load_array(x, r0 + nb, h.signal(i, own), h.signal_count(i, own), signal_cap(d, i));
-    mark_step(marks, kStepLoad);
-    merge_by_value(x, r0, nb, r0 + nb, ns, r1);
+    from_s = r0 + nb;
   }
-  mark_step(marks, kStepMerge);
+  mark_step(marks, kStepLoad);
   // Lines 3-9: duplicates removed; too many at or below p_i: p_i moves so that B_i
-  // is full; the rest (and every DELETE) goes to S_{i+1}.
+  // is full; the rest (and every DELETE) goes to S_{i+1}. The merge and
+  // DELETEDUPLICATES (with the split at p_i above the last level) are one
+  // merge_then_partition: one pass on the GPU, the merged array in r1 elsewhere.
   uint64_t th = load_threshold(x, h.threshold + i, slot);
   uint32_t kept = 0, down = 0;
   auto stay = r2;
+  bool stay_in_bucket = false;  // B_i's array is already what it keeps (done in place)
   if (last) {
-    kept = delete_duplicates<X, P>(x, r1, nb + ns, r2, true, places);
-    mark_step(marks, kStepDedup);
+    kept = merge_then_partition(x, from_b, nb, from_s, ns, r1, DedupWhere<P>{true}, places, r2, r2).first;
+    mark_step(marks, kStepMergeDedup);
   } else {
-    // DELETEDUPLICATES and the split at p_i in one partition; only when more than
-    // cap stay does SELECT move p_i, over the survivors merged back into one array
-    // (the two parts are its value-sorted subsequences), and the split run again.
-    // A count before every split would be one more pass over B_i at every RESOLVE
-    // (bench/results/sssp-h200.txt measures both).
-    Parts parts = dedup_and_split<X, P>(x, r1, nb + ns, th, r3, r4, places);
-    mark_step(marks, kStepDedup);
+    // Only when more than cap stay does SELECT move p_i, over the survivors merged
+    // back into one array (the two parts are its value-sorted subsequences), and the
+    // split run again. A count before every split would be one more pass over B_i at
+    // every RESOLVE (bench/results/sssp-h200.txt measures both).
+    // Where the levels' arrays are in the scratch's memory (the GPU) and S_i is
+    // short, the RESOLVEs that move nothing in B_i are done in place
+    // (resolve_in_place.h): no pass over B_i, and nothing stored back.
+    Parts parts{0, 0};
+    bool in_place = false;
+    if constexpr (kMergesFromLevels<X>) {
+      uint32_t down_n = 0;
+      in_place = ns <= kInPlaceMostSignals && nb >= kInPlaceLeastBucket && nb <= cap &&
+                 resolve_in_place<X, P>(x, from_b, nb, from_s, ns, th, r1, r4, places, &down_n);
+      if (in_place) parts = {nb, down_n};
+    }
+    if (!in_place) parts = merge_then_partition(x, from_b, nb, from_s, ns, r1, DedupSplitWhere<P>{th}, places, r3, r4);
+    mark_step(marks, kStepMergeDedup);
     if (parts.first > cap) {
       const uint32_t n = parts.first + parts.second;
       merge_by_value(x, r3, parts.first, r4, parts.second, r2);
@@ -148,6 +175,10 @@ GPULIN_HD void resolve(X& x, const View& h, uint32_t i, uint32_t k, Marks&& mark
     kept = parts.first;
     down = parts.second;
     stay = r3;
+    if constexpr (kMergesFromLevels<X>) {
+      if (in_place) stay = h.bucket(i);
+      stay_in_bucket = in_place;
+    }
     if (down > 0) {
       const uint32_t ns1 = load_array(x, r0, h.signal(i + 1, below), h.signal_count(i + 1, below), signal_cap(d, i + 1));
       merge_by_value(x, r0, ns1, r4, down, r1);
@@ -167,14 +198,26 @@ GPULIN_HD void resolve(X& x, const View& h, uint32_t i, uint32_t k, Marks&& mark
     if constexpr (P::buffers == SignalBuffers::Two && P::mutant != Mutant::AdjacentOverlap)
       wait_until_at_least(x, h.done + i + 1, resolve_below_before(k));
     mark_step(marks, kStepFillTurn);
-    const uint32_t nb1 = load_array(x, r0, h.bucket(i + 1), h.bucket_n + i + 1, bucket_room(d, i + 1));
-    const uint32_t ns1 = load_array(x, r0 + nb1, h.signal(i + 1, below), h.signal_count(i + 1, below), signal_cap(d, i + 1));
+    // Line 11, as lines 1-2: from the level's arrays where the scratch is beside them.
+    auto from_b1 = r0;
+    auto from_s1 = r0;
+    uint32_t nb1 = 0, ns1 = 0;
+    if constexpr (kMergesFromLevels<X>) {
+      const exec::WordPair counts = x.load_pair(h.bucket_n + i + 1, h.signal_count(i + 1, below), exec::relaxed);
+      nb1 = counts.first;
+      ns1 = counts.second;
+      from_b1 = h.bucket(i + 1);
+      from_s1 = h.signal(i + 1, below);
+    } else {
+      nb1 = load_array(x, r0, h.bucket(i + 1), h.bucket_n + i + 1, bucket_room(d, i + 1));
+      ns1 = load_array(x, r0 + nb1, h.signal(i + 1, below), h.signal_count(i + 1, below), signal_cap(d, i + 1));
+      from_s1 = r0 + nb1;
+    }
     mark_step(marks, kStepFillLoad);
     if (nb1 + ns1 > 0) {
-      merge_by_value(x, r0, nb1, r0 + nb1, ns1, r1);
-      mark_step(marks, kStepFillMerge);
-      const uint32_t n1 = delete_duplicates<X, P>(x, r1, nb1 + ns1, r4, i + 2 == h.levels, places);
-      mark_step(marks, kStepFillDedup);
+      const uint32_t n1 =
+          merge_then_partition(x, from_b1, nb1, from_s1, ns1, r1, DedupWhere<P>{i + 2 == h.levels}, places, r4, r4).first;
+      mark_step(marks, kStepFillMergeDedup);
       // Only DELETEs were there (now gone): nothing to pull, p_i stays.
       if (count_staying(x, r4, n1, kNoThreshold) > 0) th = select_rank(x, r4, n1, static_cast<uint32_t>(wanted));
       mark_step(marks, kStepFillSelect);
@@ -183,6 +226,7 @@ GPULIN_HD void resolve(X& x, const View& h, uint32_t i, uint32_t k, Marks&& mark
         merge_by_value(x, stay, kept, r5, pulled.first, r0);  // line 16: no DELETEDUPLICATES after it
         kept += pulled.first;
         stay = r0;
+        stay_in_bucket = false;
       }
       mark_step(marks, kStepFillSplit);
       // Line 17: what is past p_{i+1} goes back to S_{i+1} (nothing below the last
@@ -203,7 +247,8 @@ GPULIN_HD void resolve(X& x, const View& h, uint32_t i, uint32_t k, Marks&& mark
     }
   }
   store_threshold(x, h.threshold + i, th);
-  store_array(x, h.bucket(i), h.bucket_n + i, stay, kept, cap, "bucket heap: B_i overflows");
+  if (stay_in_bucket) x.store(h.bucket_n + i, kept, exec::relaxed);
+  else store_array(x, h.bucket(i), h.bucket_n + i, stay, kept, cap, "bucket heap: B_i overflows");
   x.store(h.signal_count(i, own), 0u, exec::relaxed);
   mark_step(marks, kStepStore);
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "structures/bucket_heap/level_ops.h"
+#include "structures/bucket_heap/resolve_in_place.h"
 
 namespace gpulin::bucket_heap {
 namespace {
@@ -23,6 +24,12 @@ struct LoopContext {
   template <class F>
   void parallel_for(uint32_t n, F&& f) {
     for (uint32_t i = 0; i < n; ++i) f(i);
+  }
+  template <class F>
+  uint64_t sum_of(uint32_t n, F&& f) {
+    uint64_t sum = 0;
+    for (uint32_t i = 0; i < n; ++i) sum += f(i);
+    return sum;
   }
   template <class F, class Out>
   uint64_t exclusive_sum_of(uint32_t n, F&& value, Out out) {
@@ -104,6 +111,53 @@ RC_GTEST_PROP(BucketLevelOps, DedupAndSplitIsTheDedupThenTheSplit, ()) {
   std::vector<Element> merged;
   std::merge(stay.begin(), stay.end(), down.begin(), down.end(), std::back_inserter(merged));
   RC_ASSERT(merged == deduped);
+}
+
+// RESOLVE in place against the merge: B (one element a value, no DELETE, every rank
+// key at or below th) and a short S of copies of B's values (at smaller or larger
+// priorities), new values past th, DELETEs of values B does not hold, and now and
+// then a new value at or below th or a DELETE of one B holds (which need the merge).
+RC_GTEST_PROP(BucketLevelOps, ResolveInPlaceIsTheMergeWhereItMovesNothing, ()) {
+  const uint64_t th = rank_key(make_element(0, 100));  // priorities up to 99 stay; 100 itself at value 0
+  std::vector<Element> b;
+  for (uint32_t v = 0; v < 60; ++v)
+    if (*rc::gen::inRange(0, 2) == 0) b.push_back(make_element(v, *rc::gen::inRange<uint32_t>(0, 100)));
+  const bool may_move = *rc::gen::inRange(0, 4) == 0;
+  std::vector<Element> s;
+  const auto ns = *rc::gen::inRange<uint32_t>(0, 12);
+  for (uint32_t k = 0; k < ns; ++k) {
+    const auto v = *rc::gen::inRange<uint32_t>(0, 60);
+    const bool held = std::any_of(b.begin(), b.end(), [&](Element e) { return value_of(e) == v; });
+    const int what = *rc::gen::inRange(0, 3);
+    if (what == 0 && (!held || may_move)) s.push_back(make_element(v, kDel));
+    else if (held || what == 1) s.push_back(make_element(v, *rc::gen::inRange<uint32_t>(held ? 0 : 101, 200)));
+    else if (may_move) s.push_back(make_element(v, *rc::gen::inRange<uint32_t>(0, 100)));
+  }
+  std::sort(s.begin(), s.end());
+  std::vector<Element> merged, want_stay, want_down;
+  std::merge(b.begin(), b.end(), s.begin(), s.end(), std::back_inserter(merged));
+  for (Element e : reference_dedup(merged, false)) (goes_down(e, th) ? want_down : want_stay).push_back(e);
+
+  const auto nb = static_cast<uint32_t>(b.size()), n = static_cast<uint32_t>(s.size());
+  std::vector<Element> bucket(b), down(n + 1, kNoElement);
+  std::vector<uint64_t> looked(n + 1), places(n + 1);
+  uint32_t down_n = 0;
+  LoopContext x;
+  const bool done =
+      resolve_in_place<LoopContext, P>(x, bucket.data(), nb, s.data(), n, th, looked.data(), down.data(), places.data(), &down_n);
+  RC_CLASSIFY(done, "in place");
+  if (done) {
+    RC_ASSERT(bucket == want_stay);
+    down.resize(down_n);
+    RC_ASSERT(down == want_down);
+  } else {
+    RC_ASSERT(bucket == b);  // nothing written
+    // The merge moves something: a value of B goes, or one comes.
+    std::vector<uint32_t> before, after;
+    for (Element e : b) before.push_back(value_of(e));
+    for (Element e : want_stay) after.push_back(value_of(e));
+    RC_ASSERT(before != after);
+  }
 }
 
 }  // namespace
