@@ -2,9 +2,10 @@
 // output (cuda/block_tile_merge.cuh) goes through one tile of scan_then
 // (cuda/block_collectives.cuh) while it is in shared memory. A partition of a
 // merged array (the bucket heap's RESOLVE: MERGE, then DELETEDUPLICATES and the
-// split, §2.2 Algorithm 1 lines 1-5) is then one pass over the inputs, where the
-// merged array written to global memory and read back by the partition is two
-// more (bench/results/sssp-h200.txt measures both).
+// split, §2.2 Algorithm 1 lines 1-5) is then one pass over the inputs, with no
+// merged array written to global memory and read back; each tile still takes the
+// merge's barriers and then the scan's, one after the other (gpulin_bench_level_ops
+// times it beside the merge followed by the partition).
 //
 // value(in, i) and emit(in, i, before, v) are handed `in`, the merged array as far
 // as the pass can see it: in[j] is one load of shared memory for j in the tile and

@@ -95,14 +95,13 @@ struct NoMarks {};
 template <class X>
 inline constexpr bool kMergesFromLevels = requires(X& x, Element* p, uint32_t n) { x.merge_tiled(p, n, p, n, p); };
 // Where such a context first tries RESOLVE in place: S_i up to a survivor a thread
-// of a block of 1024, and B_i of more than a tile or so (below it the merge is
-// hardly longer than the try, and PARDIJKSTRA's small-d runs were slower with it).
+// of a block of 1024, and B_i of more than a tile or so (below it the merge is a
+// tile or two, hardly longer than the try, which is wasted where it cannot).
 inline constexpr uint32_t kInPlaceMostSignals = 1024;
 inline constexpr uint32_t kInPlaceLeastBucket = 2048;
 
 // RESOLVE(i)'s k-th (1-based: which signal buffers it empties and pushes into,
 // config.h's SignalBuffers).
-
 template <class X, class P, class Marks = NoMarks>
 GPULIN_HD void resolve(X& x, const View& h, uint32_t i, uint32_t k, Marks&& marks = {}) {
   const uint32_t d = h.d;
