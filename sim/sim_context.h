@@ -72,7 +72,7 @@ class SimContext {
   // A block actor of `threads` threads.
   SimContext(Simulator& sim, uint32_t actor, HostRecorder* recorder, uint32_t threads)
       : sim_(sim), actor_(actor), rec_(recorder), threads_(threads),
-        phases_(std::in_place, sim, actor, threads) {
+        phases_(std::in_place, sim, actor, threads), checked_(threads >= 2) {
     sim_.uses_recorder(recorder);
   }
   // A warp actor.
@@ -90,6 +90,7 @@ class SimContext {
       : SimContext(sim, actor, recorder, place) {
     threads_ = block_threads;
     phases_.emplace(sim, actor, block_threads);
+    checked_ = block_threads >= 2;
   }
 
   // How the actor's accesses are ordered under the ptx memory mode (nothing
@@ -825,7 +826,8 @@ class SimContext {
   }
   // Whether the barrier phases are kept: a block actor of two threads or more (a
   // block of one never races with itself, so they are not kept at all).
-  bool checked() const { return phases_ && phases_->threads() >= 2; }
+  // Kept as a flag, set where the phases are made: asked at every barrier and loop.
+  bool checked() const { return checked_; }
   // copy_private's arrays: private ones of a block actor checked against its
   // barrier phases, or plain memory.
   template <class T>
@@ -876,6 +878,7 @@ class SimContext {
   HostRecorder* rec_;
   uint32_t threads_;
   std::optional<BarrierPhases> phases_;  // a block actor's (a warp actor's: none)
+  bool checked_ = false;                  // phases_ kept, for two threads or more (checked())
   std::vector<std::unique_ptr<PrivateRegion>> regions_;  // its private memory
   WarpPlace place_;
   int64_t op_ = 0;

@@ -40,7 +40,10 @@ void BarrierPhases::report(PhaseStamp first, PhaseStamp second, const char* firs
             ", with no barrier of the block between them (" + std::to_string(threads_) + " threads)");
 }
 
-void BarrierPhases::grow_codes() { codes_.resize(codes_.size() * 2 + 4); }
+void BarrierPhases::grow_codes() {
+  codes_.resize(codes_.size() * 2 + 4);
+  room_ = static_cast<uint32_t>(codes_.size());
+}
 
 void BarrierPhases::out_of_bounds(uint32_t region, uint64_t index, uint64_t size) {
   sim_.fault("block-private memory: an access at word " + std::to_string(index) + " of actor " +

@@ -62,21 +62,25 @@ class BarrierPhases {
 
   // The block actor `actor` of `threads` threads, its races reported to `sim`.
   BarrierPhases(Simulator& sim, uint32_t actor, uint32_t threads) : sim_(sim), actor_(actor), threads_(threads) {
-    barrier({});  // the actor's start: actor-uniform code, line 0 (no barrier before it)
+    grow_codes();  // a phase's first code is kept without a check (barrier)
+    barrier({});   // the actor's start: actor-uniform code, line 0 (no barrier before it)
   }
 
-  // A barrier of the whole block: the next phase begins, in actor-uniform code.
+  // A barrier of the whole block: the next phase begins, in actor-uniform code. Its
+  // first code is kept at codes_[0], which always exists: no check of the room
+  // left, at every barrier of a schedule.
   [[gnu::always_inline]] void barrier(const memory::SourceSite& at) {
-    phase_floor_ = code_ + kOneCode;
-    kept_ = 0;
-    enter(PhaseCode::Uniform, at);
+    code_ += kOneCode;
+    phase_floor_ = code_;
+    codes_[0] = {PhaseCode::Uniform, at, op_};
+    kept_ = 1;
     thread(kEveryThread);
   }
   // Code of one kind (not actor-uniform) begins at `at`; its accesses are made by
   // thread(t)'s thread until the next barrier.
   [[gnu::always_inline]] void enter(PhaseCode kind, const memory::SourceSite& at) {
     code_ += kOneCode;
-    if (kept_ == codes_.size()) [[unlikely]]
+    if (kept_ == room_) [[unlikely]]
       grow_codes();
     codes_[kept_++] = {kind, at, op_};
   }
@@ -160,6 +164,7 @@ class BarrierPhases {
   // + i, kept as each begins (the vector only grows, so that keeping one is a store).
   std::vector<Code> codes_;
   uint32_t kept_ = 0;
+  uint32_t room_ = 0;  // codes_.size(), compared at every code without the vector's arithmetic
 };
 
 }  // namespace gpulin::sim

@@ -24,31 +24,35 @@ namespace gpulin::sim {
 // or the shared memory of a block whose warps are actors against the lanes' clocks
 // (sim/private_memory/lane_clocks.h; SimBlock holds that region).
 struct PrivateRegion {
-  PrivateRegion(BarrierPhases& phases, uint32_t id, std::byte* base, size_t words)
-      : base(base), words(words), shadow(words), phases(&phases), id(id),
-        checks(phases.threads() < 2 ? Checks::None : Checks::Phases) {}
-  PrivateRegion(LaneClocks& lanes, std::byte* base, size_t words)
-      : base(base), words(words), lanes(&lanes), lane_shadow(words), checks(Checks::Lanes) {}
-  std::byte* base;
-  size_t words;
-  std::vector<PhaseShadow> shadow;
-  BarrierPhases* phases = nullptr;
-  uint32_t id = 0;  // the actor's regions numbered from 0, for reports
-  std::vector<uint32_t> owned;  // the memory, when the region owns it (private_array)
-  LaneClocks* lanes = nullptr;  // a block's shared memory under warp actors
-  std::vector<LaneShadow> lane_shadow;
   // How its accesses are checked: against the barrier phases of a block of two or
   // more threads (a block of one never races with itself), against the lanes'
   // clocks, or not at all.
   enum class Checks : uint8_t { None, Phases, Lanes };
+
+  PrivateRegion(BarrierPhases& phases, uint32_t id, std::byte* base, size_t words)
+      : base(base), bytes(words * 4), checks(phases.threads() < 2 ? Checks::None : Checks::Phases), id(id),
+        phases(&phases), shadow(words), words(words) {}
+  PrivateRegion(LaneClocks& lanes, std::byte* base, size_t words)
+      : base(base), bytes(words * 4), checks(Checks::Lanes), words(words), lanes(&lanes), lane_shadow(words) {}
+  // What every checked access reads first, together at the region's start: its
+  // bounds, how it is checked, and the phases' state.
+  std::byte* base;
+  size_t bytes;  // words * 4, the bound each access compares with
   Checks checks;
+  uint32_t id = 0;  // the actor's regions numbered from 0, for reports
+  BarrierPhases* phases = nullptr;
+  std::vector<PhaseShadow> shadow;
+  size_t words;
+  std::vector<uint32_t> owned;  // the memory, when the region owns it (private_array)
+  LaneClocks* lanes = nullptr;  // a block's shared memory under warp actors
+  std::vector<LaneShadow> lane_shadow;
 
   // The first word of an element of Bytes bytes at `p`, checked to lie inside (an
   // address below the base wraps to a large offset).
   template <size_t Bytes>
   [[gnu::always_inline]] size_t word_of(const void* p) const {
     const auto off = static_cast<size_t>(static_cast<const std::byte*>(p) - base);
-    if (off + Bytes > words * 4) [[unlikely]]
+    if (off + Bytes > bytes) [[unlikely]]
       out_of_bounds(off / 4);
     return off / 4;
   }
@@ -140,7 +144,7 @@ class PrivateRun {
  public:
   explicit PrivateRun(PrivatePtr<T> p)
       : p_(p.get()), first_(static_cast<size_t>(reinterpret_cast<const std::byte*>(p.get()) - p.region()->base)),
-        bytes_(p.region()->words * 4), shadow_(p.region()->shadow.data()), region_(*p.region()),
+        bytes_(p.region()->bytes), shadow_(p.region()->shadow.data()), region_(*p.region()),
         phases_(p.region()->checks == PrivateRegion::Checks::Phases ? p.region()->phases : nullptr) {}
   [[gnu::always_inline]] T read(size_t i, PhaseStamp now) const {
     const size_t w = word_of(i);
