@@ -30,14 +30,18 @@ struct PrivateRegion {
   enum class Checks : uint8_t { None, Phases, Lanes };
 
   PrivateRegion(BarrierPhases& phases, uint32_t id, std::byte* base, size_t words)
-      : base(base), bytes(words * 4), checks(phases.threads() < 2 ? Checks::None : Checks::Phases), id(id),
-        phases(&phases), shadow(words), words(words) {}
+      : base(base), bytes(words * 4), checked_phases(phases.threads() < 2 ? nullptr : &phases),
+        checks(phases.threads() < 2 ? Checks::None : Checks::Phases), id(id), phases(&phases), shadow(words),
+        words(words) {}
   PrivateRegion(LaneClocks& lanes, std::byte* base, size_t words)
       : base(base), bytes(words * 4), checks(Checks::Lanes), words(words), lanes(&lanes), lane_shadow(words) {}
   // What every checked access reads first, together at the region's start: its
   // bounds, how it is checked, and the phases' state.
   std::byte* base;
   size_t bytes;  // words * 4, the bound each access compares with
+  // `phases` where checks is Phases, else null: the one test an access makes in the
+  // common case, and the pointer it goes on with.
+  BarrierPhases* checked_phases = nullptr;
   Checks checks;
   uint32_t id = 0;  // the actor's regions numbered from 0, for reports
   BarrierPhases* phases = nullptr;
@@ -62,14 +66,14 @@ struct PrivateRegion {
   }
   // Word w's accesses, checked.
   [[gnu::always_inline]] void read(size_t w) {
-    if (checks == Checks::Phases) [[likely]]
-      phases->read(shadow[w], id, w);
+    if (checked_phases) [[likely]]
+      checked_phases->read(shadow[w], id, w);
     else if (checks == Checks::Lanes)
       lanes->read(lane_shadow[w], w);
   }
   [[gnu::always_inline]] void write(size_t w) {
-    if (checks == Checks::Phases) [[likely]]
-      phases->write(shadow[w], id, w);
+    if (checked_phases) [[likely]]
+      checked_phases->write(shadow[w], id, w);
     else if (checks == Checks::Lanes)
       lanes->write(lane_shadow[w], w);
   }
