@@ -100,6 +100,26 @@ inline constexpr bool kMergesFromLevels = requires(X& x, Element* p, uint32_t n)
 inline constexpr uint32_t kInPlaceMostSignals = 1024;
 inline constexpr uint32_t kInPlaceLeastBucket = 2048;
 
+// B_j and level j's signal buffer `buf` as RESOLVE's merges read them, with their
+// counts: where they are, in a context with kMergesFromLevels (one round trip for
+// both counts); else copied into `scratch`, B_j then the buffer.
+template <class Src>
+struct MergeInputs {
+  Src b, s;
+  uint32_t nb, ns;
+};
+template <class X, class Scratch>
+GPULIN_HD MergeInputs<Scratch> merge_inputs(X& x, const View& h, uint32_t j, uint32_t buf, Scratch scratch) {
+  if constexpr (kMergesFromLevels<X>) {
+    const exec::WordPair counts = x.load_pair(h.bucket_n + j, h.signal_count(j, buf), exec::relaxed);
+    return {h.bucket(j), h.signal(j, buf), counts.first, counts.second};
+  } else {
+    const uint32_t nb = load_array(x, scratch, h.bucket(j), h.bucket_n + j, bucket_room(h.d, j));
+    const uint32_t ns = load_array(x, scratch + nb, h.signal(j, buf), h.signal_count(j, buf), signal_cap(h.d, j));
+    return {scratch, scratch + nb, nb, ns};
+  }
+}
+
 // RESOLVE(i)'s k-th (1-based: which signal buffers it empties and pushes into,
 // config.h's SignalBuffers).
 template <class X, class P, class Marks = NoMarks>
@@ -121,20 +141,7 @@ GPULIN_HD void resolve(X& x, const View& h, uint32_t i, uint32_t k, Marks&& mark
   // Lines 1-2: S_i merged into B_i. A context whose scratch is in the memory the
   // level's arrays are in (the GPU's: global memory) merges straight from them, once
   // it has their counts: a copy into the scratch would be two more passes over B_i.
-  auto from_b = r0;  // B_i and S_i as the merge reads them
-  auto from_s = r0;
-  uint32_t nb = 0, ns = 0;
-  if constexpr (kMergesFromLevels<X>) {
-    const exec::WordPair counts = x.load_pair(h.bucket_n + i, h.signal_count(i, own), exec::relaxed);
-    nb = counts.first;
-    ns = counts.second;
-    from_b = h.bucket(i);
-    from_s = h.signal(i, own);
-  } else {
-    nb = load_array(x, r0, h.bucket(i), h.bucket_n + i, bucket_room(d, i));
-    ns = load_array(x, r0 + nb, h.signal(i, own), h.signal_count(i, own), signal_cap(d, i));
-    from_s = r0 + nb;
-  }
+  const auto [from_b, from_s, nb, ns] = merge_inputs(x, h, i, own, r0);
   mark_step(marks, kStepLoad);
   // Lines 3-9: duplicates removed; too many at or below p_i: p_i moves so that B_i
   // is full; the rest (and every DELETE) goes to S_{i+1}. The merge and
@@ -197,21 +204,8 @@ GPULIN_HD void resolve(X& x, const View& h, uint32_t i, uint32_t k, Marks&& mark
     if constexpr (P::buffers == SignalBuffers::Two && P::mutant != Mutant::AdjacentOverlap)
       wait_until_at_least(x, h.done + i + 1, resolve_below_before(k));
     mark_step(marks, kStepFillTurn);
-    // Line 11, as lines 1-2: from the level's arrays where the scratch is beside them.
-    auto from_b1 = r0;
-    auto from_s1 = r0;
-    uint32_t nb1 = 0, ns1 = 0;
-    if constexpr (kMergesFromLevels<X>) {
-      const exec::WordPair counts = x.load_pair(h.bucket_n + i + 1, h.signal_count(i + 1, below), exec::relaxed);
-      nb1 = counts.first;
-      ns1 = counts.second;
-      from_b1 = h.bucket(i + 1);
-      from_s1 = h.signal(i + 1, below);
-    } else {
-      nb1 = load_array(x, r0, h.bucket(i + 1), h.bucket_n + i + 1, bucket_room(d, i + 1));
-      ns1 = load_array(x, r0 + nb1, h.signal(i + 1, below), h.signal_count(i + 1, below), signal_cap(d, i + 1));
-      from_s1 = r0 + nb1;
-    }
+    // Line 11, read as lines 1-2 are.
+    const auto [from_b1, from_s1, nb1, ns1] = merge_inputs(x, h, i + 1, below, r0);
     mark_step(marks, kStepFillLoad);
     if (nb1 + ns1 > 0) {
       const uint32_t n1 =

@@ -25,8 +25,10 @@
 
 namespace gpulin::bucket_heap {
 
-// What a survivor of S_i does to B_i (the high half of its word in `looked`).
+// What a survivor of S_i does to B_i (the high half of its word in `looked`, its
+// index in B_i the low half).
 enum InPlace : uint32_t { kInPlaceDropped = 0, kInPlaceDown = 1, kInPlaceReplaces = 2, kInPlaceMoves = 3 };
+GPULIN_HD inline uint32_t in_place_kind(uint64_t looked) { return static_cast<uint32_t>(looked >> 32); }
 
 // The first index of B's sorted b[0, n) whose value is not below v.
 template <class In>
@@ -47,7 +49,7 @@ GPULIN_HD uint64_t in_place_effect(Bucket bucket, uint32_t nb, Signal s, uint32_
   const Element e = s[j];
   const uint32_t at = lower_bound_by_value(bucket, nb, value_of(e));
   const bool held = at < nb && value_of(bucket[at]) == value_of(e);
-  uint32_t kind = kInPlaceMoves;
+  uint32_t kind;
   if (is_del(e)) kind = held ? kInPlaceMoves : kInPlaceDown;
   else if (held) kind = prio_of(e) < prio_of(bucket[at]) ? kInPlaceReplaces : kInPlaceDropped;
   else kind = goes_down(e, th) ? kInPlaceDown : kInPlaceMoves;
@@ -62,11 +64,11 @@ template <class X, class P, class Bucket, class Signal, class Looked, class Down
 GPULIN_HD bool resolve_in_place(X& x, Bucket bucket, uint32_t nb, Signal s, uint32_t ns, uint64_t th, Looked looked,
                                 Down down, Places places, uint32_t* down_n) {
   x.parallel_for(ns, [&](uint32_t j) { looked[j] = in_place_effect<P>(bucket, nb, s, ns, j, th); });
-  if (x.sum_of(ns, [&](uint32_t j) { return (looked[j] >> 32) == kInPlaceMoves ? 1u : 0u; }) > 0) return false;
-  const auto goes = [&](uint32_t j) -> uint64_t { return (looked[j] >> 32) == kInPlaceDown ? 1 : 0; };
+  if (x.sum_of(ns, [&](uint32_t j) { return in_place_kind(looked[j]) == kInPlaceMoves ? 1u : 0u; }) > 0) return false;
+  const auto goes = [&](uint32_t j) -> uint64_t { return in_place_kind(looked[j]) == kInPlaceDown ? 1 : 0; };
   *down_n = static_cast<uint32_t>(exec::exclusive_sum_then(x, ns, goes, places, [&](uint32_t j, uint64_t at, uint64_t to) {
     if (to) down[static_cast<uint32_t>(at)] = s[j];
-    else if ((looked[j] >> 32) == kInPlaceReplaces) bucket[static_cast<uint32_t>(looked[j])] = s[j];
+    else if (in_place_kind(looked[j]) == kInPlaceReplaces) bucket[static_cast<uint32_t>(looked[j])] = s[j];
   }));
   return true;
 }
