@@ -57,70 +57,22 @@ __device__ uint32_t warp_diagonal_split(const Key* a, uint32_t na, const Key* b,
   return lo;
 }
 
-// A merged tile in shared memory: the outputs [d0, d0 + n) of the merge, with the
-// output before it (d0 - 1) and the one after it (d0 + n) beside them, where there
-// are such outputs: edge(k) is the output d0 - 1 + k for k <= n + 1, at(j) = edge(j + 1).
-template <class Key, uint32_t Outputs>
-struct MergedTile {
-  const Key* ext;  // the tile's slots, one before its first
-  uint32_t d0, n;
-  __device__ __forceinline__ Key edge(uint32_t k) const {
-    if constexpr (Outputs > kTileMergeItems) return ext[k == 0 ? 0 : 1 + tile_slot<Outputs>(k - 1)];
-    else return ext[k];
-  }
-  __device__ __forceinline__ Key at(uint32_t j) const { return edge(j + 1); }
-};
-
-// The output at a merge's split (ai of A's, bi of B's before it): the smaller head,
-// A's on equal keys. One of the two is left.
-template <class Key>
-__device__ __forceinline__ Key merged_at_split(const Key* a, uint32_t na, const Key* b, uint32_t nb, uint32_t ai,
-                                               uint32_t bi) {
-  if (ai >= na) return b[bi];
-  if (bi >= nb) return a[ai];
-  const Key x = a[ai], y = b[bi];
-  return y < x ? y : x;
-}
-
-// The tile's shared memory, one for every merge of Key and Outputs in the kernel
-// (a static in a function of those alone: tile_merge_each is instantiated once for
-// each on_tile, and a kernel with two such merges would otherwise hold two tiles).
-// ext[0] is the slot of the output before the tile, ext[1 + tile_slot(j)] the
-// tile's j-th, for j up to its n: the n-th the output after it.
-template <class Key, uint32_t Outputs>
-struct TileMergeShared {
-  static constexpr uint32_t kPadding = Outputs > kTileMergeItems ? kTileMergeMaxTile / 32 : 0;
-  Key ext[1 + kTileMergeMaxTile + kPadding + 1];
-  uint32_t split[kTileMergeSplits + 1];  // A's count at each tile's start, and the last one's end
-};
-template <class Key, uint32_t Outputs>
-__device__ __forceinline__ TileMergeShared<Key, Outputs>& tile_merge_shared() {
-  __shared__ TileMergeShared<Key, Outputs> s;
-  return s;
-}
-
-// a and b merged (stable, A first on equal keys) a tile at a time: each tile of
-// kTileMergeItems outputs a thread handed to on_tile(MergedTile) by every thread
-// once it is in shared memory, a barrier after. With Edges, the outputs just before
-// and after the tile are there too (the one before kept from the tile before, the
-// one after loaded beside the tile's inputs: one thread, two loads more); without,
-// their slots are left as they are.
-// Every thread of the block calls it; a barrier ends it.
-template <uint32_t Outputs, bool Edges, class Key, class OnTile>
-__device__ void tile_merge_each(const Key* a, uint32_t na, const Key* b, uint32_t nb, OnTile&& on_tile) {
+// out[0, na + nb) = a and b merged (stable, A first on equal keys). Every thread of
+// the block calls it; a barrier ends it. Key is 4 or 8 bytes; out meets neither input.
+template <uint32_t Outputs = kTileMergeItems, class Key>
+__device__ void tile_merge(const Key* a, uint32_t na, const Key* b, uint32_t nb, Key* out) {
   static_assert(sizeof(Key) <= 8, "a tile of 1024 threads' outputs in 32 KB (and its padding)");
   static_assert(Outputs >= kTileMergeItems && Outputs % kTileMergeItems == 0, "a thread merges at least its share");
-  TileMergeShared<Key, Outputs>& s = tile_merge_shared<Key, Outputs>();
-  Key* tile = s.ext + 1;
-  uint32_t* split = s.split;
-  Key last{};  // the tile before's last output (Edges)
+  constexpr uint32_t kPadding = Outputs > kTileMergeItems ? kTileMergeMaxTile / 32 : 0;
+  __shared__ Key tile[kTileMergeMaxTile + kPadding];
+  __shared__ uint32_t split[kTileMergeSplits + 1];  // A's count at each tile's start, and the last one's end
   const uint32_t total = na + nb, items = blockDim.x * kTileMergeItems;
   for (uint32_t first = 0; first * items < total; first += kTileMergeSplits) {
     const uint32_t tiles = min(kTileMergeSplits, (total - first * items + items - 1) / items);
     for (uint32_t t = warp(); t <= tiles; t += warps()) {
       const uint32_t diag = min(total, (first + t) * items);
-      const uint32_t at = warp_diagonal_split(a, na, b, nb, diag);
-      if (lane() == 0) split[t] = at;
+      const uint32_t s = warp_diagonal_split(a, na, b, nb, diag);
+      if (lane() == 0) split[t] = s;
     }
     __syncthreads();
     for (uint32_t t = 0; t < tiles; ++t) {
@@ -134,16 +86,10 @@ __device__ void tile_merge_each(const Key* a, uint32_t na, const Key* b, uint32_
         const uint32_t j = threadIdx.x + u * blockDim.x;
         if (j < n) v[u] = j < ta ? a[a0 + j] : b[b0 + j - ta];
       }
-      Key next{};
-      if (Edges && threadIdx.x == 0 && d0 + n < total) next = merged_at_split(a, na, b, nb, a0 + ta, d0 + n - a0 - ta);
 #pragma unroll
       for (uint32_t u = 0; u < kTileMergeItems; ++u) {
         const uint32_t j = threadIdx.x + u * blockDim.x;
         if (j < n) tile[j] = v[u];
-      }
-      if (Edges && threadIdx.x == 0) {  // the merge's write-back below reaches neither slot
-        s.ext[0] = last;
-        tile[tile_slot<Outputs>(n)] = next;
       }
       __syncthreads();
       // This thread's outputs [k0, k0 + count) of the tile, merged from shared memory
@@ -162,24 +108,14 @@ __device__ void tile_merge_each(const Key* a, uint32_t na, const Key* b, uint32_
       for (uint32_t u = 0; u < Outputs; ++u)
         if (u < count) tile[tile_slot<Outputs>(k0 + u)] = v[u];
       __syncthreads();
-      on_tile(MergedTile<Key, Outputs>{s.ext, d0, n});
-      if (Edges) last = tile[tile_slot<Outputs>(n - 1)];
+#pragma unroll
+      for (uint32_t u = 0; u < kTileMergeItems; ++u) {
+        const uint32_t j = threadIdx.x + u * blockDim.x;
+        if (j < n) out[d0 + j] = tile[tile_slot<Outputs>(j)];
+      }
       __syncthreads();
     }
   }
-}
-
-// out[0, na + nb) = a and b merged (stable, A first on equal keys). Every thread of
-// the block calls it; a barrier ends it. Key is 4 or 8 bytes; out meets neither input.
-template <uint32_t Outputs = kTileMergeItems, class Key>
-__device__ void tile_merge(const Key* a, uint32_t na, const Key* b, uint32_t nb, Key* out) {
-  tile_merge_each<Outputs, false>(a, na, b, nb, [&](const MergedTile<Key, Outputs>& t) {
-#pragma unroll
-    for (uint32_t u = 0; u < kTileMergeItems; ++u) {
-      const uint32_t j = threadIdx.x + u * blockDim.x;
-      if (j < t.n) out[t.d0 + j] = t.at(j);
-    }
-  });
 }
 
 }  // namespace gpulin::cuda_exec::block

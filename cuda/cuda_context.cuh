@@ -16,11 +16,9 @@
 
 #include <cstdint>
 #include <type_traits>
-#include <utility>
 
 #include "cuda/cuda_actor_scope.cuh"
 #include "cuda/block_collectives.cuh"
-#include "cuda/block_merge_scan.cuh"
 #include "cuda/block_tile_merge.cuh"
 #include "cuda/cuda_barriers.cuh"
 #include "cuda/watchdog.h"
@@ -446,17 +444,6 @@ class CudaContext {
   __device__ void merge_tiled(const Key* a, uint32_t na, const Key* b, uint32_t nb, Key* out) {
     static_assert(std::is_same_v<Scope, BlockScope>, "block actors' collective");
     block::tile_merge(a, na, b, nb, out);
-  }
-  // For i < na + nb, `in` the merge of a and b: emit(in, i, before, value(in, i)),
-  // `before` the exclusive prefix sum, in the pass that merges
-  // (cuda/block_merge_scan.cuh): a partition of a merged array without the merged
-  // array (structures/bucket_heap/level_ops.h, merge_then_partition).
-  template <class Key, class F, class Emit>
-  __device__ auto merge_scan_then(const Key* a, uint32_t na, const Key* b, uint32_t nb, F&& value, Emit&& emit) {
-    static_assert(std::is_same_v<Scope, BlockScope>, "block actors' collective");
-    using View = block::MergedView<Key, block::kTileMergeItems>;
-    using T = std::conditional_t<sizeof(decltype(value(std::declval<const View&>(), 0u))) <= 4, uint32_t, uint64_t>;
-    return block::merge_scan_then<T>(a, na, b, nb, value, emit);
   }
   template <class F>
   __device__ uint64_t sum_of(uint32_t n, F&& f) {

@@ -7,12 +7,10 @@
 // moved in a second pass, as the simulator's context does it), the same as two
 // partitions, the tiled merge (also with half the threads merging 8 outputs
 // each, tile_merge<8>), and RESOLVE's merge with its partition (the level cut into
-// two sorted sides, as B_0 and S_0): merged into an array, then partitioned, or in
-// one pass (merge_scan_then, what RESOLVE runs on the GPU; also at 8 outputs a
-// merging thread). A pass runs `reps` times in one launch of one block (the
+// two sorted sides, as B_0 and S_0): merged into an array, then partitioned. A pass runs `reps` times in one launch of one block (the
 // GPU's clock around the loop, so a launch's own cost is not in it); the median of
 // `runs` launches is shown, in us a pass and as the copy's multiple. Every
-// partition's counts, every merge's output and the merging partitions' parts are
+// partition's counts, every merge's output and the merging partition's parts are
 // checked against the host's (exit 1 where one differs).
 // Exit status: 0 (or no CUDA device: a message), 1 a wrong count or a CUDA error;
 // a usage error is CLI11's message and status.
@@ -40,7 +38,7 @@ using P = Policy<Variant::Fixed>;
 
 enum Pass : int {
   kCopy, kScan32, kScan64, kScan64By2, kScan64By8, kPartition, kPartitionTwoPasses, kTwoPartitions, kMerge, kMergeBy8,
-  kMergePartition, kMergePartitionFused, kMergePartitionFusedBy8, kPasses
+  kMergePartition, kPasses
 };
 constexpr const char* kPassNames[kPasses] = {"copy",
                                              "exclusive_sum (32-bit array)",
@@ -52,9 +50,7 @@ constexpr const char* kPassNames[kPasses] = {"copy",
                                              "dedup, then split",
                                              "merge_tiled",
                                              "  the same, 8 outputs a merging thread",
-                                             "merge, then partition",
-                                             "  the same, one pass (merge_scan_then)",
-                                             "  the same, one pass, 8 outputs a thread"};
+                                             "merge, then partition"};
 
 // The block actor without scan_then: exec::exclusive_sum_then takes its two-pass
 // path, the one the simulator's context runs.
@@ -62,23 +58,6 @@ struct TwoPassX : X {
   using X::X;
   template <class... A>
   __device__ void scan_then(A&&...) = delete;
-};
-
-// The block actor without merge_scan_then: merge_then_partition merges into an
-// array, then partitions it.
-struct MergeThenPartitionX : X {
-  using X::X;
-  template <class... A>
-  __device__ void merge_scan_then(A&&...) = delete;
-};
-
-// The block actor whose merge_scan_then merges 8 outputs a merging thread.
-struct FusedBy8X : X {
-  using X::X;
-  template <class Key, class F, class Emit>
-  __device__ uint64_t merge_scan_then(const Key* a, uint32_t na, const Key* b, uint32_t nb, F&& value, Emit&& emit) {
-    return cuda_exec::block::merge_scan_then<uint64_t, 8>(a, na, b, nb, value, emit);
-  }
 };
 
 struct Buffers {
@@ -130,16 +109,9 @@ __global__ void __launch_bounds__(1024) pass_kernel(Buffers m, uint32_t n, uint3
       merge_by_value(x, m.a, na, m.b, nb, m.out1);
     } else if constexpr (Pass == kMergeBy8) {
       cuda_exec::block::tile_merge<8>(m.a, na, m.b, nb, m.out1);
-    } else if constexpr (Pass == kMergePartition) {
-      MergeThenPartitionX y{cuda_exec::BlockScope(broadcast), {}, {}};
-      parts = merge_then_partition(y, m.level_a, nla, m.level_b, n - nla, m.out3, DedupSplitWhere<P>{th}, m.places,
-                                   m.out1, m.out2);
-    } else if constexpr (Pass == kMergePartitionFused) {
-      parts = merge_then_partition(x, m.level_a, nla, m.level_b, n - nla, m.out3, DedupSplitWhere<P>{th}, m.places,
-                                   m.out1, m.out2);
     } else {
-      FusedBy8X y{cuda_exec::BlockScope(broadcast), {}, {}};
-      parts = merge_then_partition(y, m.level_a, nla, m.level_b, n - nla, m.out3, DedupSplitWhere<P>{th}, m.places,
+      static_assert(Pass == kMergePartition);
+      parts = merge_then_partition(x, m.level_a, nla, m.level_b, n - nla, m.out3, DedupSplitWhere<P>{th}, m.places,
                                    m.out1, m.out2);
     }
   };
@@ -262,15 +234,9 @@ int run(int argc, char** argv) {
     bool parts_moved[kPasses] = {};
     us[kMergePartition] = pass_us<kMergePartition>(m, n, na, nb, nla, th, threads, reps, runs, &got[kMergePartition]);
     parts_moved[kMergePartition] = parts_right();
-    us[kMergePartitionFused] =
-        pass_us<kMergePartitionFused>(m, n, na, nb, nla, th, threads, reps, runs, &got[kMergePartitionFused]);
-    parts_moved[kMergePartitionFused] = parts_right();
-    us[kMergePartitionFusedBy8] =
-        pass_us<kMergePartitionFusedBy8>(m, n, na, nb, nla, th, threads, reps, runs, &got[kMergePartitionFusedBy8]);
-    parts_moved[kMergePartitionFusedBy8] = parts_right();
     for (int p = 0; p < kPasses; ++p) {
       char note[96] = "";
-      const bool merging = p == kMergePartition || p == kMergePartitionFused || p == kMergePartitionFusedBy8;
+      const bool merging = p == kMergePartition;
       if (p == kPartition || p == kPartitionTwoPasses || p == kTwoPartitions || merging) {
         const bool ok = got[p].first == want.first && got[p].second == want.second && (!merging || parts_moved[p]);
         wrong |= !ok;

@@ -157,25 +157,14 @@ GPULIN_HD Parts dedup_and_split(X& x, In in, uint32_t n, uint64_t th, Out stay, 
   return partition(x, in, n, where, places, stay, down);
 }
 
-// a[0, na) and b[0, nb) merged by value, then partitioned by where(in, n, i) (a
-// DedupWhere or DedupSplitWhere over the merged in[0, n)). A context that scans a
-// merge as it makes it (the GPU's block actors, x.merge_scan_then) partitions each
-// merged tile while it is in shared memory, and `merged` is left untouched; the
-// others (the simulator) merge into `merged` (na + nb elements), then partition it:
-// the same steps as merge_by_value, then partition().
+// a[0, na) and b[0, nb) merged by value into merged[0, na + nb), then partitioned
+// by where(in, n, i) (a DedupWhere or DedupSplitWhere over the merged in[0, n)).
 template <class X, class InA, class Merged, class Out, class Places, class Where>
 GPULIN_HD Parts merge_then_partition(X& x, InA a, uint32_t na, InA b, uint32_t nb, Merged merged, Where where,
                                      Places places, Out first, Out second) {
   const uint32_t n = na + nb;
-  const auto value = [&](const auto& in, uint32_t i) { return where(in, n, i); };
-  const auto emit = [&](const auto& in, uint32_t i, uint64_t at, uint64_t to) { place_part(in, i, at, to, first, second); };
-  if constexpr (requires { x.merge_scan_then(a, na, b, nb, value, emit); }) {
-    const uint64_t total = x.merge_scan_then(a, na, b, nb, value, emit);
-    return {static_cast<uint32_t>(total), static_cast<uint32_t>(total >> 32)};
-  } else {
-    merge_by_value(x, a, na, b, nb, merged);
-    return partition(x, merged, n, [&](uint32_t i) { return where(merged, n, i); }, places, first, second);
-  }
+  merge_by_value(x, a, na, b, nb, merged);
+  return partition(x, merged, n, [&](uint32_t i) { return where(merged, n, i); }, places, first, second);
 }
 
 // Count of elements that stay at a level of threshold th.

@@ -146,7 +146,7 @@ GPULIN_HD void resolve(X& x, const View& h, uint32_t i, uint32_t k, Marks&& mark
   // Lines 3-9: duplicates removed; too many at or below p_i: p_i moves so that B_i
   // is full; the rest (and every DELETE) goes to S_{i+1}. The merge and
   // DELETEDUPLICATES (with the split at p_i above the last level) are one
-  // merge_then_partition: one pass on the GPU, the merged array in r1 elsewhere.
+  // merge_then_partition: the merged array in r1, then one partition of it.
   uint64_t th = load_threshold(x, h.threshold + i, slot);
   uint32_t kept = 0, down = 0;
   auto stay = r2;

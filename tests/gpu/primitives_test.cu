@@ -3,7 +3,6 @@
 // four times a file (two preprocessings, cudafe++, cicc) before any of its own code.
 // Each file stays the one place its test is written; this file only batches them.
 #include "tests/gpu/block_collectives_test.cu"
-#include "tests/gpu/block_merge_scan_test.cu"
 #include "tests/gpu/block_tile_merge_test.cu"
 #include "tests/gpu/counted_word_test.cu"
 #include "tests/gpu/lane_search_test.cu"
