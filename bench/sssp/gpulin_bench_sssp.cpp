@@ -133,7 +133,7 @@ int main(int argc, char** argv) {
   cudaGetDeviceProperties(&prop, 0);
   fmt::print("SSSP on random DAGs of {} vertices (bucket heap paper §4.2), {} ({} SMs); median of {} runs; "
              "PARDIJKSTRA level blocks of {}\n", n, prop.name, prop.multiProcessorCount, reps,
-             threads ? fmt::format("{} threads", threads) : std::string("512 threads up to d = 512, 1024 past it"));
+             threads ? fmt::format("{} threads", threads) : std::string("512 threads up to d = 8192, 1024 past it"));
   double handoff = 0;
   if (profile) {
     const uint32_t handoff_threads = threads ? threads : 1024;
