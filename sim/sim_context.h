@@ -281,7 +281,7 @@ class SimContext {
   void load_block(Dst dst, const exec::private_element_t<Dst>* src, uint32_t n, Site at = Site::here()) {
     lands_in_private_memory<Dst>();
     sim_.point();
-    by_threads(PhaseCode::BulkLoad, at, n, [&](uint32_t i) { dst[i] = read_bulk(src + i, at); });
+    fill_private(PhaseCode::BulkLoad, at, dst, n, [&](uint32_t i) { return read_bulk(src + i, at); });
   }
   // One transfer on the GPU (one barrier), two points here.
   template <class Dst>
@@ -290,9 +290,9 @@ class SimContext {
     lands_in_private_memory<Dst>();
     sim_.point();
     if (n == 0) sim_.point();
-    by_threads(PhaseCode::BulkLoad, at, 2 * n, [&](uint32_t i) {
+    fill_private(PhaseCode::BulkLoad, at, dst, 2 * n, [&](uint32_t i) {
       if (i == n) sim_.point();  // the second batch's
-      dst[i] = read_bulk(i < n ? src_a + i : src_b + (i - n), at);
+      return read_bulk(i < n ? src_a + i : src_b + (i - n), at);
     });
   }
   template <class Dst, class F>
@@ -305,6 +305,14 @@ class SimContext {
   void store_block(exec::private_element_t<Src>* dst, Src src, uint32_t n, Site at = Site::here()) {
     sim_.point();
     using Key = exec::private_element_t<Src>;
+    if constexpr (std::is_same_v<Src, Private<Key>>) {
+      if (unraced(src, n, /*writing=*/false)) {
+        const Key* from = src.get();
+        for (uint32_t i = 0; i < n; ++i) put_bulk(dst + i, from[i], at);
+        phases_->barrier(at);
+        return;
+      }
+    }
     by_threads(PhaseCode::BulkStore, at, n, [&](uint32_t i) { put_bulk(dst + i, static_cast<Key>(src[i]), at); });
   }
   template <class F>
@@ -315,12 +323,21 @@ class SimContext {
   // merge_path::block_copy's parallel_for of dst[i] = src[i], in one pass: the same
   // accesses by the same threads (index i by thread i % threads()), checked in the
   // same order, then the barrier; each array's state is read once for the loop
-  // (PrivateRun) rather than at each element. A warp actor's copy, or one from or
-  // into memory checked by lanes' clocks, is the parallel_for itself.
+  // (PrivateRun) rather than at each element. Where the arrays share no word and
+  // the phase left them untouched, nothing is checked (unraced). A warp actor's
+  // copy, or one from or into memory checked by lanes' clocks, is the parallel_for
+  // itself.
   template <class D, class S>
   void copy_private(PrivatePtr<D> dst, S src, uint32_t n, Site at = Site::here()) {
     if (!checked_by_phases(dst) || !checked_by_phases(src)) {
       parallel_for(n, [&](uint32_t i) { dst[i] = src[i]; }, at);
+      return;
+    }
+    if (unraced(dst, n, /*writing=*/true) && unraced(src, n, /*writing=*/false) && apart(dst, src, n)) {
+      D* to = dst.get();
+      const auto* from = raw(src);
+      for (uint32_t i = 0; i < n; ++i) to[i] = static_cast<D>(from[i]);
+      phases_->barrier(at);
       return;
     }
     phases_->enter(PhaseCode::ParallelFor, at);
@@ -824,6 +841,55 @@ class SimContext {
     }
     phases_->barrier(at);
   }
+  // A loop of the context's own over private elements (a transfer's, a copy's, the
+  // recorder's) gives each element to one thread and touches no word from two
+  // elements, so its accesses cannot race with one another, and the barrier after
+  // it ends the phase, so they cannot race with later ones. Where its elements lie
+  // in their region and the phase so far left their words untouched
+  // (PrivateRegion::untouched), no access of the loop can race at all: it reads
+  // and writes the memory directly, unchecked, and only its barrier is kept (the
+  // code it would enter names no access). Else it runs checked, as always.
+  template <class T>
+  [[gnu::always_inline]] bool unraced(PrivatePtr<T> p, uint32_t n, bool writing) const {
+    return checked() && p.region()->template untouched<sizeof(T)>(p.get(), n, writing);
+  }
+  template <class T>
+  bool unraced(const T*, uint32_t, bool) const {
+    return true;  // memory the context does not check
+  }
+  // Whether a copy's arrays share no word of one region (arrays of different regions
+  // are checked apart).
+  template <class D, class S>
+  static bool apart(PrivatePtr<D> dst, PrivatePtr<S> src, uint32_t n) {
+    if (dst.region() != src.region()) return true;
+    const auto d = dst.region()->template words_of<sizeof(D)>(dst.get(), n);
+    const auto s = src.region()->template words_of<sizeof(S)>(src.get(), n);
+    return d.first + d.count <= s.first || s.first + s.count <= d.first;
+  }
+  template <class D, class S>
+  static bool apart(PrivatePtr<D>, const S*, uint32_t) {
+    return true;
+  }
+  template <class T>
+  static const T* raw(PrivatePtr<T> p) {
+    return p.get();
+  }
+  template <class T>
+  static const T* raw(const T* p) {
+    return p;
+  }
+  // A transfer's loop into private memory: dst[i] = value(i) for i in [0, n),
+  // by_threads' or unchecked (unraced).
+  template <class T, class F>
+  void fill_private(PhaseCode code, const Site& at, PrivatePtr<T> dst, uint32_t n, F&& value) {
+    if (!unraced(dst, n, /*writing=*/true)) {
+      by_threads(code, at, n, [&](uint32_t i) { dst[i] = value(i); });
+      return;
+    }
+    T* to = dst.get();
+    for (uint32_t i = 0; i < n; ++i) to[i] = value(i);
+    phases_->barrier(at);
+  }
   // Whether the barrier phases are kept: a block actor of two threads or more (a
   // block of one never races with itself, so they are not kept at all).
   // Kept as a flag, set where the phases are made: asked at every barrier and loop.
@@ -864,7 +930,9 @@ class SimContext {
       return p;
     } else {
       barrier(at);
-      by_threads(PhaseCode::Record, at, n, [&](uint32_t i) { (void)static_cast<exec::private_element_t<Ptr>>(p[i]); });
+      // Reads alone, in a phase that has had none: only their bounds are checked.
+      if (!unraced(p, n, /*writing=*/false))
+        by_threads(PhaseCode::Record, at, n, [&](uint32_t i) { (void)static_cast<exec::private_element_t<Ptr>>(p[i]); });
       return p.get();
     }
   }

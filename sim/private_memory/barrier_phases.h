@@ -74,6 +74,7 @@ class BarrierPhases {
     phase_floor_ = code_;
     codes_[0] = {PhaseCode::Uniform, at, op_};
     kept_ = 1;
+    accessed_ = false;
     thread(kEveryThread);
   }
   // Code of one kind (not actor-uniform) begins at `at`; its accesses are made by
@@ -110,6 +111,7 @@ class BarrierPhases {
   }
   // The same for an access stamped `now`: the running code's number and a thread.
   [[gnu::always_inline]] void check_read(PhaseShadow& e, PhaseStamp now, const uint32_t& region, uint64_t index) {
+    accessed_ = true;
     const PhaseStamp floor = phase_floor_;
     if (e.write >= floor && conflict(thread_of(e.write), thread_of(now))) [[unlikely]]
       report(e.write, now, "wrote", "read", region, index);
@@ -121,12 +123,27 @@ class BarrierPhases {
     }
   }
   [[gnu::always_inline]] void check_write(PhaseShadow& e, PhaseStamp now, const uint32_t& region, uint64_t index) {
+    accessed_ = true;
     const PhaseStamp floor = phase_floor_;
     if (e.write >= floor && conflict(thread_of(e.write), thread_of(now))) [[unlikely]]
       report(e.write, now, "wrote", "wrote", region, index);
     if (e.read >= floor && conflict(thread_of(e.read), thread_of(now))) [[unlikely]]
       report(e.read, now, "read", "wrote", region, index);
     e.write = now;
+  }
+  // Whether no access of the running phase touched words[0, n) in a way that a
+  // later access of this phase could race with: no write, and for a later write
+  // (`writing`) no read either. Most phases have had no access yet when asked.
+  [[gnu::always_inline]] bool untouched(const PhaseShadow* words, size_t n, bool writing) const {
+    return !accessed_ || untouched_words(words, n, writing);
+  }
+  // The same, word by word: reads only, no branch on the words.
+  bool untouched_words(const PhaseShadow* words, size_t n, bool writing) const {
+    const PhaseStamp floor = phase_floor_;
+    const PhaseStamp read_floor = writing ? floor : ~PhaseStamp{0};
+    bool touched = false;
+    for (size_t i = 0; i < n; ++i) touched |= (words[i].write >= floor) | (words[i].read >= read_floor);
+    return !touched;
   }
   // An access outside a private region.
   [[noreturn]] void out_of_bounds(uint32_t region, uint64_t index, uint64_t size);
@@ -161,6 +178,7 @@ class BarrierPhases {
   PhaseStamp code_ = 0;
   PhaseStamp phase_floor_ = 0;
   PhaseStamp now_ = 0;
+  bool accessed_ = false;  // a checked access since the last barrier (untouched)
   // The current phase's codes: codes_[0, kept_), the i-th under number phase_floor_
   // + i, kept as each begins (the vector only grows, so that keeping one is a store).
   std::vector<Code> codes_;

@@ -60,6 +60,26 @@ struct PrivateRegion {
       out_of_bounds(off / 4);
     return off / 4;
   }
+  // The words of n elements of Bytes bytes from p, [first, first + count), where
+  // all of them lie inside the region; else count is 0 and `inside` false.
+  struct Words {
+    bool inside = false;
+    size_t first = 0, count = 0;
+  };
+  template <size_t Bytes>
+  [[gnu::always_inline]] Words words_of(const void* p, size_t n) const {
+    const auto off = static_cast<size_t>(static_cast<const std::byte*>(p) - base);
+    if (off > bytes || n > (bytes - off) / Bytes) return {};
+    return {true, off / 4, n * (Bytes / 4)};
+  }
+  // Whether n elements of Bytes bytes from p lie inside a region checked against
+  // barrier phases and the running phase left their words untouched
+  // (BarrierPhases::untouched).
+  template <size_t Bytes>
+  [[gnu::always_inline]] bool untouched(const void* p, size_t n, bool writing) const {
+    const Words w = words_of<Bytes>(p, n);
+    return checks == Checks::Phases && w.inside && phases->untouched(shadow.data() + w.first, w.count, writing);
+  }
   [[noreturn]] void out_of_bounds(size_t word) const {
     if (lanes) lanes->out_of_bounds(word, words);
     phases->out_of_bounds(id, word, words);
