@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sim/sim_context.h"
+#include "structures/merge_path/block_merge.h"
 #include "sim/simulator.h"
 #include "sim/strategies/random_strategy.h"
 
@@ -118,6 +119,50 @@ TEST(BarrierPhases, ATransferWritesWithoutABarrierBefore) {
   });
   ASSERT_EQ(r.outcome, Outcome::Race) << r.message;
   EXPECT_NE(r.message.find("the transfer (its loaded keys' writes) at"), std::string::npos) << r.message;
+}
+
+// The context's own loops (a transfer's keys, block_copy's copy) run unchecked only
+// where the phase so far left their words untouched; each case below touches one
+// word first, so the loop must run checked and find the race.
+TEST(BarrierPhases, AStoreBlockReadsWhatThePhaseWrote) {
+  // Every thread writes word 1, then store_block's thread 1 reads it: no barrier
+  // between them on the GPU.
+  std::vector<uint32_t> global(4, 0);
+  const RunResult r = run_block(2, [&](SimContext& x, Mem m) {
+    x.parallel_for(4, [&](uint32_t i) { m[i] = i; });
+    m[1] = 9;
+    x.store_block(global.data(), m, 4);
+  });
+  ASSERT_EQ(r.outcome, Outcome::Race) << r.message;
+  EXPECT_NE(r.message.find("word 1 of actor 0's private region 0"), std::string::npos) << r.message;
+}
+
+TEST(BarrierPhases, ABlockCopyWritesWhatThePhaseRead) {
+  // Every thread reads word 5, then the copy's thread 1 writes it.
+  const RunResult r = run_block(2, [&](SimContext& x, Mem m) {
+    x.parallel_for(8, [&](uint32_t i) { m[i] = i; });
+    const uint32_t v = m[5];
+    (void)v;
+    merge_path::block_copy(x, m + 4, m, 4);
+  });
+  ASSERT_EQ(r.outcome, Outcome::Race) << r.message;
+  EXPECT_NE(r.message.find("word 5 of actor 0's private region 0"), std::string::npos) << r.message;
+}
+
+TEST(BarrierPhases, TheContextsLoopsAfterABarrierAreClean) {
+  // The same loops with the barrier of a parallel_for before each: unchecked, and
+  // the data moved as it would be.
+  std::vector<uint32_t> global(4, 0), back(4, 0);
+  const RunResult r = run_block(2, [&](SimContext& x, Mem m) {
+    x.parallel_for(4, [&](uint32_t i) { m[i] = 10 + i; });
+    x.store_block(global.data(), m, 4);
+    merge_path::block_copy(x, m + 4, m, 4);
+    x.load_block(m, global.data(), 4);
+    x.parallel_for(4, [&](uint32_t i) { back[i] = m[4 + i] + m[i]; });
+  });
+  ASSERT_EQ(r.outcome, Outcome::Completed) << r.message;
+  EXPECT_EQ(global, (std::vector<uint32_t>{10, 11, 12, 13}));
+  EXPECT_EQ(back, (std::vector<uint32_t>{20, 22, 24, 26}));
 }
 
 TEST(BarrierPhases, UniformWritesOfOneValueDoNotRace) {
