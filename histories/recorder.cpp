@@ -31,17 +31,6 @@ History HostRecorder::to_history(Header header, std::string source) const {
   return to_history(std::move(header), std::move(source), History{});
 }
 
-namespace {
-
-// v becomes the array of keys[0, n), in the storage v already has when it is an
-// array.
-void put_keys(Value& v, const int64_t* keys, uint32_t n) {
-  if (!v.is_array()) v = Value::array();
-  Value::assign_integers(v.as_array(), keys, n);
-}
-
-}  // namespace
-
 History HostRecorder::to_history(Header header, std::string source, History&& reuse) const {
   History h = std::move(reuse);
   h.source = std::move(source);
@@ -49,16 +38,8 @@ History HostRecorder::to_history(Header header, std::string source, History&& re
   h.events.clear();
   h.events.reserve(events_.size());
   // Only invs enter the index (a ret's op outside their ids is not found).
-  size_t invs = 0;
-  int64_t lo = 0, hi = -1;
-  for (const Raw& r : events_) {
-    if (r.kind != EventKind::Inv) continue;
-    lo = invs == 0 ? r.op : std::min(lo, r.op);
-    hi = invs == 0 ? r.op : std::max(hi, r.op);
-    ++invs;
-  }
-  h.ops.resize(invs);  // each rewritten below, its arrays' storage kept
-  IdIndex index(lo, hi, invs);
+  h.ops.resize(invs_.count);  // each rewritten below, its arrays' storage kept
+  IdIndex index(invs_.lo, invs_.hi, invs_.count);
   size_t made = 0;
   for (size_t i = 0; i < events_.size(); ++i) {
     const Raw& r = events_[i];
@@ -70,7 +51,7 @@ History HostRecorder::to_history(Header header, std::string source, History&& re
       op.id = r.op;
       op.actor = r.actor;
       op.f = fn_names_[static_cast<uint16_t>(r.fn)];  // as a KeyOp's fn holds it
-      put_keys(op.args, pool_.data() + r.off, r.len);
+      op.args.assign_integers_to(pool_.data() + r.off, r.len);
       op.inv_t = t;
       op.ret_t = kPending;  // op.res is set below (pending: none)
       op.inv_line = op.ret_line = 0;
@@ -80,11 +61,10 @@ History HostRecorder::to_history(Header header, std::string source, History&& re
       Operation& op = h.ops[at];
       op.ret_t = t;
       if (!op.res) op.res = Value::null();  // filled in place below
-      if (r.is_null) {
-        if (!op.res->is_null()) *op.res = Value::null();
-      } else {
-        put_keys(*op.res, pool_.data() + r.off, r.len);
-      }
+      if (r.is_null)
+        op.res->set_null();
+      else
+        op.res->assign_integers_to(pool_.data() + r.off, r.len);
     }
   }
   // An op's result from the reused history goes where its own ret never came (an

@@ -6,6 +6,7 @@
 // same conversion as the device recorder's buffers (assemble_events.h).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -24,6 +25,9 @@ class HostRecorder {
   template <class Key>
   void inv(int64_t op, uint32_t actor, uint32_t fn, const Key* args, uint32_t n) {
     push(EventKind::Inv, op, actor, 0, fn, args, n, false);
+    invs_.lo = invs_.count == 0 ? op : std::min(invs_.lo, op);
+    invs_.hi = invs_.count == 0 ? op : std::max(invs_.hi, op);
+    ++invs_.count;
   }
   template <class Key>
   void ret(int64_t op, uint32_t actor, const Key* res, uint32_t n, bool is_null) {
@@ -38,6 +42,7 @@ class HostRecorder {
   void clear() {
     events_.clear();
     pool_.clear();
+    invs_ = {};
   }
   size_t size() const { return events_.size(); }
 
@@ -72,6 +77,12 @@ class HostRecorder {
   std::vector<std::string> fn_names_;
   std::vector<Raw> events_;  // index + 1 is the ticket
   std::vector<int64_t> pool_;
+  // The invs' number and the bounds of their op ids, counted as they come: the
+  // conversion sizes its operations and its id index with them.
+  struct Invs {
+    size_t count = 0;
+    int64_t lo = 0, hi = -1;
+  } invs_;
 };
 
 }  // namespace gpulin

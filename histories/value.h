@@ -53,6 +53,29 @@ class Value {
     for (; i < n; ++i) push_integer(a, xs[i]);
   }
 
+  // This value becomes null, or the integers xs[0, n), in the storage it has: an
+  // array's elements are kept for a later assign_integers_to (a history made again
+  // in the storage of the last one, whose operations' results change between null
+  // and arrays from one schedule to the next). Equal to Value::null() and
+  // Value::int_array(...) in every respect (comparison, hash, JSON): a null's
+  // emptied array is no element.
+  void set_null() {
+    if (kind_ == Kind::Null) return;
+    if (kind_ != Kind::Array) {
+      *this = Value();
+      return;
+    }
+    kind_ = Kind::Null;
+    arr_.clear();
+  }
+  void assign_integers_to(const int64_t* xs, size_t n) {
+    if (kind_ != Kind::Array) {
+      if (kind_ != Kind::Null) *this = Value();
+      kind_ = Kind::Array;
+    }
+    assign_integers(arr_, xs, n);
+  }
+
   Kind kind() const { return kind_; }
   bool is_null() const { return kind_ == Kind::Null; }
   bool is_bool() const { return kind_ == Kind::Bool; }

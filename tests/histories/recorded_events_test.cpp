@@ -232,6 +232,27 @@ RC_GTEST_PROP(RecordedEvents, HostToHistoryIsTheSharedConversion, ()) {
   assert_same_history(again, expand(rec.to_key_history(header, "<sim 2>")));
 }
 
+// A result made null or an integer array in the storage of another value (the
+// conversion's reuse) is the fresh value in every respect the history shows.
+TEST(RecordedEvents, AValueRemadeInPlaceEqualsAFreshOne) {
+  const std::vector<int64_t> keys = {3, 1, 4};
+  Value v = Value::int_array({9, 9, 9, 9, 9});
+  v.set_null();
+  EXPECT_EQ(v, Value::null());
+  EXPECT_EQ(v.hash(), Value::null().hash());
+  EXPECT_EQ(v.to_json(), "null");
+  v.assign_integers_to(keys.data(), keys.size());
+  EXPECT_EQ(v, Value::int_array(keys));
+  EXPECT_EQ(v.hash(), Value::int_array(keys).hash());
+  EXPECT_EQ(v.to_json(), "[3,1,4]");
+  Value s = Value::string("x");
+  s.assign_integers_to(keys.data(), 2);
+  EXPECT_EQ(s, Value::int_array({3, 1}));
+  s = Value::object({{"k", Value::integer(1)}});
+  s.set_null();
+  EXPECT_EQ(s, Value::null());
+}
+
 // What a device download can get wrong is refused by the assembler, naming the event
 // (never std::out_of_range, an out-of-bounds read or a silent sort): two events with
 // one ticket, keys past the actor's room (an overflow), keys past the buffer; a ret
