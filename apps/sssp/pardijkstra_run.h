@@ -28,9 +28,9 @@ struct PardijkstraStats {
 // Distances from `source` (kUnreached where none). Throws std::runtime_error when the
 // GPU cannot hold it or has fewer SMs than the heap has levels.
 // A level block's threads for a graph of largest out-degree d: 512 up to d = 8192,
-// 1024 past it, the faster of the two on each side (bench/results/sssp-h200.txt:
-// 512 measured faster up to d = 5887, 1024 from d = 13215). Each block size runs a
-// kernel instance whose registers are budgeted for it (gpu/pardijkstra_kernels.cu).
+// 1024 past it, the faster of the two on each side (bench/results/sssp-h200.txt).
+// Each block size runs a kernel instance whose registers are budgeted for it
+// (gpu/pardijkstra_kernels.cu).
 constexpr uint32_t pardijkstra_threads(uint32_t d) { return d <= 8192 ? 512 : 1024; }
 
 // `threads`: a level block's threads, or 0 for pardijkstra_threads(d).

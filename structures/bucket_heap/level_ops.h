@@ -56,22 +56,16 @@ struct Parts {
   uint32_t first, second;
 };
 
-// in[i] to its place `at` in the output `to` names (at: the prefix sum of where,
-// the first output's place in its low half, the second's in its high half).
-template <class In, class Out>
-GPULIN_HD void place_part(const In& in, uint32_t i, uint64_t at, uint64_t to, Out first, Out second) {
-  if (to == kToFirst) first[static_cast<uint32_t>(at)] = in[i];
-  else if (to == kToSecond) second[static_cast<uint32_t>(at >> 32)] = in[i];
-}
-
 // in[0, n) split in order by where(i) (kToFirst, kToSecond or kToNowhere): a
 // prefix sum of where that places each element as it counts
 // (exec::exclusive_sum_then: one pass on the GPU; elsewhere two, through `places`,
 // n words of 64 bits): no flags array between the decision and the move.
 template <class X, class In, class Out, class Places, class Where>
 GPULIN_HD Parts partition(X& x, In in, uint32_t n, Where&& where, Places places, Out first, Out second) {
-  const uint64_t total = exec::exclusive_sum_then(
-      x, n, where, places, [&](uint32_t i, uint64_t at, uint64_t to) { place_part(in, i, at, to, first, second); });
+  const uint64_t total = exec::exclusive_sum_then(x, n, where, places, [&](uint32_t i, uint64_t at, uint64_t to) {
+    if (to == kToFirst) first[static_cast<uint32_t>(at)] = in[i];
+    else if (to == kToSecond) second[static_cast<uint32_t>(at >> 32)] = in[i];
+  });
   return {static_cast<uint32_t>(total), static_cast<uint32_t>(total >> 32)};
 }
 
