@@ -508,16 +508,18 @@ class CudaContext {
   __device__ __forceinline__ void load_lanes(Regs<uint32_t, 1>& dst, F&& src_of) const {
     dst.v[0] = device_ref<uint32_t>(*src_of(static_cast<uint32_t>(threadIdx.x & 31))).load(cuda::memory_order_relaxed);
   }
-  // The even lanes load their pairs (16 x 8 bytes, the same line in one
-  // transaction); each odd lane takes its half of its even neighbour's.
+  // Both lanes of a pair load it (16 distinct 8-byte words, the same line in one
+  // transaction) and keep both halves: nothing crosses lanes after the load, so the
+  // loads of two slabs a warp reads one after the other are both in flight before
+  // either is used (warp_search_pairs).
   template <class F>
-  __device__ __forceinline__ void load_lane_pairs(Regs<uint32_t, 1>& dst, F&& src_of) const {
+  __device__ __forceinline__ void load_lane_pairs(Regs<uint32_t, 2>& dst, F&& src_of) const {
     const auto lane = static_cast<uint32_t>(threadIdx.x & 31);
-    uint64_t pair = 0;
-    if ((lane & 1u) == 0)
-      pair = device_ref<uint64_t>(*reinterpret_cast<uint64_t*>(src_of(lane))).load(cuda::memory_order_relaxed);
-    const uint32_t high = __shfl_sync(WarpScope::kFullMask, static_cast<uint32_t>(pair >> 32), static_cast<int>(lane & ~1u));
-    dst.v[0] = (lane & 1u) ? high : static_cast<uint32_t>(pair);
+    const uint64_t pair =
+        device_ref<uint64_t>(*reinterpret_cast<uint64_t*>(src_of(lane & ~1u))).load(cuda::memory_order_relaxed);
+    const auto low = static_cast<uint32_t>(pair), high = static_cast<uint32_t>(pair >> 32);
+    dst.v[0] = (lane & 1u) ? high : low;
+    dst.v[1] = (lane & 1u) ? low : high;
   }
   // The calling thread's own relaxed accesses of a 64-bit word.
   __device__ __forceinline__ uint64_t thread_load(const uint64_t* p) const {

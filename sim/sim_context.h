@@ -497,17 +497,22 @@ class SimContext {
     sim_.point();
     for (uint32_t lane = 0; lane < 32; ++lane) dst.of(lane)[0] = read_word(src_of(lane), Order::Relaxed, at);
   }
-  // Sixteen 64-bit loads at one point, each pair read whole.
+  // Sixteen 64-bit loads at one point, each pair read whole; both lanes of a pair
+  // hold what its one read returned (the GPU's two lanes each load it: only the key
+  // lane's pair is used whole, so one read a pair decides the same).
   template <class F>
-  void load_lane_pairs(Regs<uint32_t, 1>& dst, F&& src_of, Site at = Site::here()) {
+  void load_lane_pairs(Regs<uint32_t, 2>& dst, F&& src_of, Site at = Site::here()) {
     outside_lanes("load_lane_pairs");
     sim_.point();
     for (uint32_t lane = 0; lane < 32; lane += 2) {
       const auto* pair = reinterpret_cast<const uint64_t*>(src_of(lane));
       if (reinterpret_cast<uintptr_t>(pair) % 8 != 0) sim_.fault("load_lane_pairs: a pair not 8-byte aligned");
       const uint64_t v = read_word(pair, Order::Relaxed, at);
-      dst.of(lane)[0] = static_cast<uint32_t>(v);
-      dst.of(lane + 1)[0] = static_cast<uint32_t>(v >> 32);
+      const auto low = static_cast<uint32_t>(v), high = static_cast<uint32_t>(v >> 32);
+      dst.of(lane)[0] = low;
+      dst.of(lane)[1] = high;
+      dst.of(lane + 1)[0] = high;
+      dst.of(lane + 1)[1] = low;
     }
   }
   // One thread's own accesses: part of the step they are in (the GPU's thread makes

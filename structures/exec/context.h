@@ -365,7 +365,8 @@ concept ActorIds = requires(X& x) {
 // warp advance together: a warp step (one for_each_lane, one load_lanes, or one
 // barrier operation outside them) runs every lane, then passes one point.
 template <class X>
-concept WarpLanes = requires(X& x, typename X::template Regs<uint32_t, 1>& regs, uint32_t lane, uint32_t v,
+concept WarpLanes = requires(X& x, typename X::template Regs<uint32_t, 1>& regs,
+                             typename X::template Regs<uint32_t, 2>& pair_regs, uint32_t lane, uint32_t v,
                              void* dst, const void* src, uint64_t* p64, uint64_t v64,
                              typename X::template Private<uint32_t> src_shared) {
   // per-lane work of the calling warp:
@@ -411,13 +412,17 @@ concept WarpLanes = requires(X& x, typename X::template Regs<uint32_t, 1>& regs,
   // (relaxed, device scope); a slab of 32 words (one 128-byte line) is read in one
   // transaction, so the simulator reads the 32 words at one point
   x.load_lanes(regs, contract_args::LaneToWordAddress{});
-  // void x.load_lane_pairs(Regs<uint32_t, 1>& dst, F src_of): load_lanes with the
-  // words read in pairs: lanes 2i and 2i + 1 get the two halves of ONE 64-bit
-  // relaxed load at src_of(2i) (8-byte aligned; src_of(2i + 1) the word after it).
-  // Single-copy atomic, so a pair written by one 64-bit CAS is never seen half
-  // old, half new, which two 32-bit loads of it may be under the PTX model (they
-  // overlap the CAS only in part: docs/memory-model.md). One point, as load_lanes
-  x.load_lane_pairs(regs, contract_args::LaneToWordAddress{});
+  // void x.load_lane_pairs(Regs<uint32_t, 2>& dst, F src_of): load_lanes with the
+  // words read in pairs: lanes 2i and 2i + 1 each hold the whole pair of a 64-bit
+  // relaxed load at src_of(2i) (8-byte aligned; src_of(2i + 1) the word after it):
+  // dst.of(l)[0] is lane l's own word, dst.of(l)[1] the pair's other half (on an
+  // even lane, the value beside its key) from the SAME load. Single-copy atomic, so
+  // a lane's pair written by one 64-bit CAS is never seen half old, half new, which
+  // two 32-bit loads of it may be under the PTX model (they overlap the CAS only in
+  // part: docs/memory-model.md). Code that needs a key with its value takes both
+  // from the key's lane. One point, as load_lanes (the GPU: both lanes of a pair
+  // issue the load, one transaction for the line, no shuffle after it)
+  x.load_lane_pairs(pair_regs, contract_args::LaneToWordAddress{});
   // one thread's own accesses, inside for_each_lane or in code one lane runs (under
   // x.leader()): uint64_t x.thread_load(const uint64_t* p), void
   // x.thread_store(uint64_t* p, uint64_t v): relaxed, device scope, 64 bits whole

@@ -18,7 +18,7 @@ GPULIN_HD void slab_flush(X& x, const SlabHashView<P>& h, uint32_t bucket) {
   using T = ModeTraits<P::mode>;
   constexpr uint32_t kStep = T::kPairs ? 2 : 1;
   constexpr uint32_t kDataLanes = 30;
-  SlabRegs<X> r;
+  SlabRegs<X, P> r;
   uint32_t wnext = kBaseSlab, wlane = 0;  // where the next live entry goes
   for (uint32_t* slab = h.base_slab(bucket);;) {
     read_slab<P>(x, slab, r);
@@ -28,7 +28,7 @@ GPULIN_HD void slab_flush(X& x, const SlabHashView<P>& h, uint32_t bucket) {
       const uint32_t lane = lowest_lane(m);
       uint32_t* dst = h.slab(bucket, wnext) + wlane;
       x.store(dst, lane_word(x, r, lane));
-      if constexpr (T::kPairs) x.store(dst + 1, lane_word(x, r, lane + 1));
+      if constexpr (T::kPairs) x.store(dst + 1, pair_value(x, r, lane));
       wlane += kStep;
       if (wlane == kDataLanes) {  // the write slab is full: on to its successor
         wnext = x.load(h.slab(bucket, wnext) + kAddressLane);

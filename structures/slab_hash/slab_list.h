@@ -44,8 +44,11 @@
 
 namespace gpulin::slab_hash {
 
-template <class X>
-using SlabRegs = typename X::template Regs<uint32_t, 1>;
+// A slab in the warp's registers: r.of(l)[0] is word l; in a slab of pairs
+// r.of(l)[1] is the other half of the pair lane l read (on a key lane, the value
+// beside the key), from the same 64-bit load (x.load_lane_pairs).
+template <class X, class P>
+using SlabRegs = typename X::template Regs<uint32_t, ModeTraits<P::mode>::kPairs ? 2 : 1>;
 
 // The access just made decided the operation: its lp (history-format.md
 // `explicit`) in the paper's lock-free procedures; in the fixed multimap the
@@ -56,25 +59,31 @@ GPULIN_HD void decided(X& x) {
 }
 
 // A slab of pairs is read a pair at a time (x.load_lane_pairs): a search that
-// finds a key reads the value the same store wrote with it. With one 32-bit load
-// a lane, the PTX model lets the value lane read an older store than the key lane
-// (docs/findings.md M2): a search returning EMPTY for a key being inserted.
+// finds a key takes the value from the key's own lane (pair_value), which the
+// same store wrote with it. With one 32-bit load a lane, the PTX model lets the
+// value lane read an older store than the key lane (docs/findings.md M2): a
+// search returning EMPTY for a key being inserted.
 template <class P, class X>
-GPULIN_HD void read_slab(X& x, uint32_t* slab, SlabRegs<X>& r) {
+GPULIN_HD void read_slab(X& x, uint32_t* slab, SlabRegs<X, P>& r) {
   if constexpr (ModeTraits<P::mode>::kPairs)
     x.load_lane_pairs(r, [slab](uint32_t l) { return slab + l; });
   else
     x.load_lanes(r, [slab](uint32_t l) { return slab + l; });
 }
 
-template <class X>
-GPULIN_HD uint32_t lane_word(X& x, SlabRegs<X>& r, uint32_t lane) {
+template <class X, class R>
+GPULIN_HD uint32_t lane_word(X& x, R& r, uint32_t lane) {
   return x.shuffle([&](uint32_t l) { return r.of(l)[0]; }, lane);
+}
+// The value of the pair whose key is on `key_lane`, as that lane read it.
+template <class X, class R>
+GPULIN_HD uint32_t pair_value(X& x, R& r, uint32_t key_lane) {
+  return x.shuffle([&](uint32_t l) { return r.of(l)[1]; }, key_lane);
 }
 
 // Key lanes of the read slab holding `key`.
 template <class X, class P>
-GPULIN_HD uint32_t lanes_holding(X& x, SlabRegs<X>& r, uint32_t key) {
+GPULIN_HD uint32_t lanes_holding(X& x, SlabRegs<X, P>& r, uint32_t key) {
   return x.ballot([&](uint32_t l) { return r.of(l)[0] == key; }) & ModeTraits<P::mode>::kKeyLanes;
 }
 
@@ -82,7 +91,7 @@ GPULIN_HD uint32_t lanes_holding(X& x, SlabRegs<X>& r, uint32_t key) {
 // successor, or, at the list's end, records the operation's lp (this read decided
 // it) and returns true.
 template <class X, class P>
-GPULIN_HD bool at_list_end(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, uint32_t*& slab) {
+GPULIN_HD bool at_list_end(X& x, const SlabHashView<P>& h, SlabRegs<X, P>& r, uint32_t*& slab) {
   const uint32_t ptr = lane_word(x, r, kAddressLane);
   if (ptr == kEmptyPointer) {
     decided<P>(x);
@@ -101,13 +110,14 @@ struct SlabSearchResult {
 // spot holding the key, in list order; for the multimap that is the paper's
 // "least recent" pair.
 template <class X, class P>
-GPULIN_HD SlabSearchResult slab_search_read(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, uint32_t key,
+GPULIN_HD SlabSearchResult slab_search_read(X& x, const SlabHashView<P>& h, SlabRegs<X, P>& r, uint32_t key,
                                             uint32_t* slab) {
   for (;;) {
     const uint32_t lane = lowest_lane(lanes_holding<X, P>(x, r, key));
     if (lane != 32) {
       decided<P>(x);
-      return {true, ModeTraits<P::mode>::kPairs ? lane_word(x, r, lane + 1) : 0u};
+      if constexpr (ModeTraits<P::mode>::kPairs) return {true, pair_value(x, r, lane)};
+      else return {true, 0u};
     }
     if constexpr (P::mutant == Mutant::SearchFirstSlab) {
       decided<P>(x);
@@ -119,7 +129,7 @@ GPULIN_HD SlabSearchResult slab_search_read(X& x, const SlabHashView<P>& h, Slab
 }
 
 template <class X, class P>
-GPULIN_HD SlabSearchResult slab_search(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, uint32_t bucket, uint32_t key) {
+GPULIN_HD SlabSearchResult slab_search(X& x, const SlabHashView<P>& h, SlabRegs<X, P>& r, uint32_t bucket, uint32_t key) {
   uint32_t* slab = h.base_slab(bucket);
   read_slab<P>(x, slab, r);
   return slab_search_read(x, h, r, key, slab);
@@ -136,7 +146,7 @@ GPULIN_HD SlabSearchResult slab_search(X& x, const SlabHashView<P>& h, SlabRegs<
 // (§III-B 2).
 // Returns false when the allocator had no unit (the insert did not happen).
 template <class X, class P>
-GPULIN_HD bool slab_insert(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, WarpAllocator<X>& wa, uint32_t bucket,
+GPULIN_HD bool slab_insert(X& x, const SlabHashView<P>& h, SlabRegs<X, P>& r, WarpAllocator<X>& wa, uint32_t bucket,
                            uint32_t key, uint32_t value) {
   using T = ModeTraits<P::mode>;
   constexpr bool kUnique = P::mode != Mode::Multimap;
@@ -160,7 +170,7 @@ GPULIN_HD bool slab_insert(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, WarpA
       if constexpr (T::kPairs) {
         // An EMPTY key's value lane is EMPTY too (inserts write pairs, a paper
         // multimap DELETE and FLUSH empty both lanes): no second shuffle for it.
-        const uint64_t expected = seen == kEmptyKey ? kEmptyPair : pack_pair(seen, lane_word(x, r, dest + 1));
+        const uint64_t expected = seen == kEmptyKey ? kEmptyPair : pack_pair(seen, pair_value(x, r, dest));
         won = x.cas_won(reinterpret_cast<uint64_t*>(spot), expected, pack_pair(key, value), exec::relaxed);
       } else {
         if (seen == key) {  // set: already present, decided by this read
@@ -203,8 +213,8 @@ GPULIN_HD bool slab_insert(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, WarpA
 // theirs, so the spot is never taken again (FLUSH, §IV-C4, reclaims it). True when
 // done.
 template <class X, class P>
-GPULIN_HD bool remove_pair(X& x, SlabRegs<X>& r, uint32_t* spot, uint32_t lane) {
-  const uint64_t expected = pack_pair(lane_word(x, r, lane), lane_word(x, r, lane + 1));
+GPULIN_HD bool remove_pair(X& x, SlabRegs<X, P>& r, uint32_t* spot, uint32_t lane) {
+  const uint64_t expected = pack_pair(lane_word(x, r, lane), pair_value(x, r, lane));
   constexpr uint64_t kRemoved = P::versioned ? kDeletedPair : kEmptyPair;
   return x.cas_won(reinterpret_cast<uint64_t*>(spot), expected, kRemoved, exec::relaxed);
 }
@@ -215,7 +225,7 @@ GPULIN_HD bool remove_pair(X& x, SlabRegs<X>& r, uint32_t* spot, uint32_t lane) 
 // insert into the freed spot's value lane); a lost CAS re-reads (in the fixed
 // variant none is lost: the bucket's writers are serialized, bucket_version.h).
 template <class X, class P>
-GPULIN_HD void slab_delete(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, uint32_t bucket, uint32_t key) {
+GPULIN_HD void slab_delete(X& x, const SlabHashView<P>& h, SlabRegs<X, P>& r, uint32_t bucket, uint32_t key) {
   for (uint32_t* slab = h.base_slab(bucket);;) {
     read_slab<P>(x, slab, r);
     const uint32_t lane = lowest_lane(lanes_holding<X, P>(x, r, key));
@@ -239,7 +249,7 @@ GPULIN_HD void slab_delete(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, uint3
 // the scan counts them in *over and stops storing, and the caller faults only on a
 // validated scan (slab_search_all_op).
 template <class X, class P>
-GPULIN_HD uint32_t slab_search_all(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, uint32_t bucket, uint32_t key, uint32_t* out,
+GPULIN_HD uint32_t slab_search_all(X& x, const SlabHashView<P>& h, SlabRegs<X, P>& r, uint32_t bucket, uint32_t key, uint32_t* out,
                                    uint32_t cap, uint32_t* over = nullptr) {
   uint32_t n = 0;
   for (uint32_t* slab = h.base_slab(bucket);;) {
@@ -253,7 +263,7 @@ GPULIN_HD uint32_t slab_search_all(X& x, const SlabHashView<P>& h, SlabRegs<X>& 
           x.fail("slab hash: SEARCHALL found more pairs than its result buffer holds");
         }
       }
-      out[n++] = lane_word(x, r, lowest_lane(m) + 1);
+      out[n++] = pair_value(x, r, lowest_lane(m));
     }
     if (at_list_end(x, h, r, slab)) return n;
   }
@@ -265,7 +275,7 @@ GPULIN_HD uint32_t slab_search_all(X& x, const SlabHashView<P>& h, SlabRegs<X>& 
 // (docs/findings.md S3); the fixed variant runs it inside the bucket's writer hold
 // (bucket_version.h), which makes it one step to every reader and writer.
 template <class X, class P>
-GPULIN_HD void slab_delete_all(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, uint32_t bucket, uint32_t key) {
+GPULIN_HD void slab_delete_all(X& x, const SlabHashView<P>& h, SlabRegs<X, P>& r, uint32_t bucket, uint32_t key) {
   for (uint32_t* slab = h.base_slab(bucket);;) {
     read_slab<P>(x, slab, r);
     const uint32_t m = lanes_holding<X, P>(x, r, key);

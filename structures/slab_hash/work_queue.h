@@ -70,26 +70,26 @@ GPULIN_HD constexpr bool recorded_result_null(uint32_t fn, bool found) {
 // (bucket_version.h): INSERT, DELETE and DELETEALL as writers, SEARCH and SEARCHALL
 // as validated readers.
 template <class X, class P>
-GPULIN_HD bool slab_insert_op(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, WarpAllocator<X>& wa, uint32_t bucket,
+GPULIN_HD bool slab_insert_op(X& x, const SlabHashView<P>& h, SlabRegs<X, P>& r, WarpAllocator<X>& wa, uint32_t bucket,
                               uint32_t key, uint32_t value) {
   return write_bucket(x, h, bucket, [&] { return slab_insert(x, h, r, wa, bucket, key, value); });
 }
 template <class X, class P>
-GPULIN_HD void slab_delete_op(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, uint32_t bucket, uint32_t key) {
+GPULIN_HD void slab_delete_op(X& x, const SlabHashView<P>& h, SlabRegs<X, P>& r, uint32_t bucket, uint32_t key) {
   write_bucket(x, h, bucket, [&] { slab_delete(x, h, r, bucket, key); });
 }
 template <class X, class P>
-GPULIN_HD void slab_delete_all_op(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, uint32_t bucket, uint32_t key) {
+GPULIN_HD void slab_delete_all_op(X& x, const SlabHashView<P>& h, SlabRegs<X, P>& r, uint32_t bucket, uint32_t key) {
   write_bucket(x, h, bucket, [&] { slab_delete_all(x, h, r, bucket, key); });
 }
 template <class X, class P>
-GPULIN_HD SlabSearchResult slab_search_op(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, uint32_t bucket, uint32_t key) {
+GPULIN_HD SlabSearchResult slab_search_op(X& x, const SlabHashView<P>& h, SlabRegs<X, P>& r, uint32_t bucket, uint32_t key) {
   return read_bucket(x, h, bucket, [&] { return slab_search(x, h, r, bucket, key); });
 }
 // SEARCHALL into out[0, n), n returned; more pairs than `cap` in the list it
 // answers from is a fault (slab_search_all).
 template <class X, class P>
-GPULIN_HD uint32_t slab_search_all_op(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, uint32_t bucket, uint32_t key,
+GPULIN_HD uint32_t slab_search_all_op(X& x, const SlabHashView<P>& h, SlabRegs<X, P>& r, uint32_t bucket, uint32_t key,
                                       uint32_t* out, uint32_t cap) {
   if constexpr (P::versioned) {
     struct Count {
@@ -109,7 +109,7 @@ GPULIN_HD uint32_t slab_search_all_op(X& x, const SlabHashView<P>& h, SlabRegs<X
 
 // Runs one operation with its recording; `done(result)` is called warp-uniformly.
 template <class X, class P, class Done>
-GPULIN_HD void run_slab_op(X& x, const SlabHashView<P>& h, SlabRegs<X>& r, WarpAllocator<X>& wa, uint32_t fn,
+GPULIN_HD void run_slab_op(X& x, const SlabHashView<P>& h, SlabRegs<X, P>& r, WarpAllocator<X>& wa, uint32_t fn,
                            uint32_t bucket, uint32_t key, uint32_t value, Done&& done) {
   const uint32_t args[2] = {key, value};
   x.record_inv(fn, args, recorded_args_len<P::mode>(fn));
@@ -181,7 +181,7 @@ template <uint32_t Fn = kAnyFn, exec::SharedWords X, class P, class Done>
 GPULIN_HD void warp_work_queue(X& x, const SlabHashView<P>& h, WarpAllocator<X>& wa,
                                typename X::template Regs<uint32_t, kTaskWords>& task, int64_t op_base, Done&& done) {
   constexpr bool kValues = Fn == kAnyFn || (Fn == kFnInsert && ModeTraits<P::mode>::kPairs);
-  SlabRegs<X> r;
+  SlabRegs<X, P> r;
   hash_tasks(x, h, task);
   auto word = [&](uint32_t lane, uint32_t i) { return task_word(x, task, lane, i); };
   // The queue, one bit a lane, warp-uniform: taken once, then emptied lowest lane
@@ -217,7 +217,7 @@ template <exec::SharedWords X, class P, class Done>
   requires exec::WarpLanes<X> && exec::Recording<X>
 GPULIN_HD void warp_search_pairs(X& x, const SlabHashView<P>& h, typename X::template Regs<uint32_t, kTaskWords>& task,
                                  Done&& done) {
-  SlabRegs<X> ra, rb;
+  SlabRegs<X, P> ra, rb;
   hash_tasks(x, h, task);
   uint32_t queue = x.ballot([&](uint32_t l) { return task.of(l)[kTaskActive] != 0; });  // as warp_work_queue's
   if constexpr (P::versioned) {

@@ -231,13 +231,18 @@ bool pair_tears(bool by_pairs) {
             x.cas(reinterpret_cast<uint64_t*>(slab), ~uint64_t{0}, (uint64_t{7} << 32) | 5, exec::relaxed);
             return;
           }
-          SimContext::Regs<uint32_t, 1> r;
-          if (by_pairs)
+          if (by_pairs) {
+            SimContext::Regs<uint32_t, 2> r;
             x.load_lane_pairs(r, [&](uint32_t l) { return slab + l; });
-          else
+            key = r.of(0)[0];
+            value = r.of(0)[1];  // the key lane's own pair
+            if (r.of(1)[0] != value || r.of(1)[1] != key) torn = true;  // both lanes hold the one read
+          } else {
+            SimContext::Regs<uint32_t, 1> r;
             x.load_lanes(r, [&](uint32_t l) { return slab + l; });
-          key = r.of(0)[0];
-          value = r.of(1)[0];
+            key = r.of(0)[0];
+            value = r.of(1)[0];
+          }
         },
         dfs, 1000);
     torn |= key == 5 && value != 7;
