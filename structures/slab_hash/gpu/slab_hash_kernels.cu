@@ -26,18 +26,19 @@ cudaError_t launch_policy(const DeviceSlabHash& t, const SlabOpBatch& ops, uint3
   // One operation per thread; with recording the grid covers the batch exactly:
   // by events, warp w is actor w (the recorder's buffers); by key clocks, every
   // thread owns one operation of the launch. So does an unrecorded batch of
-  // searches, as the original's kernels launch: the hardware deals each block to the
-  // first multiprocessor with room, so no warp is left with a last round while
-  // others idle, as a grid-stride loop's last wave would leave them. Other
-  // unrecorded batches keep a grid-stride loop over at most 32 blocks a
-  // multiprocessor: a warp's allocator state (its resident memory block, loaded
-  // once) then lives across its rounds instead of being loaded again for every
-  // block. (Both measured against the alternative: bench/results/
+  // searches or of mixed operations, as the original's kernels launch: the
+  // hardware deals each block to the first multiprocessor with room, so no warp is
+  // left with a last round while others idle, as a grid-stride loop's last wave
+  // would leave them. A bulk build or delete keeps a grid-stride loop over at most
+  // 32 blocks a multiprocessor: a warp's allocator state (its resident memory
+  // block, loaded once) then lives across its rounds instead of being loaded again
+  // for every block. (Each measured against the alternative: bench/results/
   // architecture-notes.md, 4.)
   const bool recorded = rec || clocks;
   const bool searches = !ops.fn && ops.uniform_fn == kFnSearch;
+  const bool exact = recorded || searches || ops.fn != nullptr;
   const uint64_t needed = (ops.count + threads - 1) / threads;
-  const uint64_t blocks = recorded || searches ? needed : std::min<uint64_t>(needed, uint64_t(sm_count()) * 32);
+  const uint64_t blocks = exact ? needed : std::min<uint64_t>(needed, uint64_t(sm_count()) * 32);
   const auto launch = [&](auto kernel, const DeviceRecorderRef& r, const KeyClockRecorderRef& c, uint64_t tickers = 0) {
     kernel<<<blocks + tickers, threads, 0, stream>>>(t.view<P>(), ops, r, c, op_id_base);
     return cudaGetLastError();
