@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sourced by the device scripts that measure a change against the code without it
-# (device-slab-pair-reads.sh, device-weak-batches.sh, device-psync-relaxed.sh): a copy
+# (device-weak-batches.sh, device-psync-relaxed.sh): a copy
 # of this tree to patch, its build beside this tree's own, and the two benchmarks run
 # in alternating rounds.
 # copy_tree DEST: this tree without its builds, outputs and .git, at DEST (made anew).
