@@ -125,6 +125,7 @@ RunResult Simulator::run(uint32_t actors, const Body& body, Strategy& strategy, 
   result_ = &result;
   strategy_ = &strategy;
   steady_before_ = 0;  // no promise carried over from another run
+  drop_kept_promise();
   max_points_ = max_points;
   points_ = 0;
   observer_ = PointObserver::installed();
@@ -156,6 +157,7 @@ RunResult Simulator::run(uint32_t actors, const Body& body, Strategy& strategy, 
       auto finish = [&] {
         impl_->actors[a].finished = true;
         runnable_ &= ~(ActorSet(1) << a);
+        drop_kept_promise();
       };
       try {
         body(a);
@@ -187,6 +189,7 @@ RunResult Simulator::run(uint32_t actors, const Body& body, Strategy& strategy, 
     // The strategy threw outside any fiber (a strict replay's first pick): the
     // fibers go now, while `body` and `result` still exist.
     stopped_ = true;
+    drop_kept_promise();
     observer_ = nullptr;
     impl_->unwind_all();
     impl_->actors.clear();
@@ -235,6 +238,7 @@ void Simulator::stop(Outcome o, std::string message) {
   result_->outcome = o;
   result_->message = std::move(message);
   stopped_ = true;
+  drop_kept_promise();
 }
 
 // Decides who runs after actor `me` and switches there (through the loop) unless it
@@ -281,7 +285,12 @@ void Simulator::pick_at_point() {
     steady_before_ = strategy_->same_pick_before();
   }
   result_->picks.push_back(running_);
-  if (log_) log_event(static_cast<uint32_t>(result_->picks.size() - 1));
+  if (log_) {
+    log_event(static_cast<uint32_t>(result_->picks.size() - 1));
+  } else if (!stopped_) {
+    // The promise holds for the actor now running while the runnable set stays.
+    keep_below_ = std::min<uint64_t>(steady_before_, result_->picks.capacity());
+  }
   if (stopped_ || running_ != me) [[unlikely]]
     suspend(me);
 }
@@ -322,6 +331,7 @@ void Simulator::park(const uint32_t* addr, uint32_t seen, bool logged, bool retr
   impl_->actors[me].wait_addr = addr;
   impl_->actors[me].wait_seen = seen;
   runnable_ &= ~(ActorSet(1) << me);
+  drop_kept_promise();
   ++parked_;
   schedule_from(me, false);
 }
@@ -353,6 +363,7 @@ void Simulator::wake(const uint32_t* addr) {
     if (actor.wait_addr == addr && memory::unguarded_load(addr) != actor.wait_seen) {
       actor.wait_addr = nullptr;
       runnable_ |= ActorSet(1) << a;
+      drop_kept_promise();
       --parked_;
     }
   }

@@ -169,16 +169,18 @@ class Simulator {
   void pick_at_point();
   // pick_at_point's most frequent case, inline: the strategy promised the running
   // actor again (Strategy::same_pick_before) and nothing is logged. False when this
-  // point needs more. Flattened: left to itself GCC calls the vector's push_back
-  // out of line here, at most points of a schedule, though the room was just checked.
+  // point needs more. One compare (keep_below_, armed by pick_at_point). Flattened:
+  // left to itself GCC calls the vector's push_back out of line here, at most points
+  // of a schedule, though the room was checked.
   [[gnu::always_inline, gnu::flatten]] bool kept_promised_pick() {
     std::vector<uint32_t>& picks = result_->picks;
-    if (runnable_ != steady_from_ || running_ != steady_pick_ || picks.size() >= steady_before_ ||
-        picks.size() == picks.capacity() || log_ || stopped_)
-      return false;
+    if (picks.size() >= keep_below_) return false;
     picks.push_back(running_);
     return true;
   }
+  // Whatever the promise rested on changed (the runnable set, the running actor, the
+  // run stopped): the next point asks pick_at_point again, which re-arms it.
+  void drop_kept_promise() { keep_below_ = 0; }
   [[gnu::cold]] void out_of_points();
   [[gnu::cold]] void checked_point();
   [[gnu::noinline]] void suspend(uint32_t me);  // a fiber switch: kept out of the paths that rarely take it
@@ -212,6 +214,11 @@ class Simulator {
   ActorSet steady_from_ = 0;
   uint32_t steady_pick_ = 0;
   uint64_t steady_before_ = 0;
+  // The picks' count below which a point keeps the running actor at once
+  // (kept_promised_pick): the promise's step bound and the picks' room, armed where
+  // the promise is taken with runnable_ == steady_from_, running_ == steady_pick_ and
+  // nothing logged; 0 (never) from any change of those until the next pick_at_point.
+  uint64_t keep_below_ = 0;
 };
 
 }  // namespace gpulin::sim

@@ -139,6 +139,55 @@ TEST(SimDeterminism, PctPromisedPicksAreTheOnesItWouldMake) {
   }
 }
 
+// Answers each pick from a script (then the lowest runnable actor), and promises
+// every answer for the rest of the run (Strategy::same_pick_before).
+struct ScriptedPromises final : Strategy {
+  explicit ScriptedPromises(std::vector<uint32_t> script) : answers(std::move(script)) {}
+  bool begin_run(uint32_t) override {
+    next = 0;
+    return true;
+  }
+  uint32_t pick(ActorSet runnable, uint32_t, uint64_t) override {
+    const uint32_t a = next < answers.size() ? answers[next] : lowest(runnable);
+    ++next;
+    same_pick_before_ = ~uint64_t{0};
+    return a;
+  }
+  std::string name() const override { return "scripted"; }
+  std::vector<uint32_t> answers;
+  size_t next = 0;
+};
+
+// A promise holds only while the runnable set it was made from stays: once the
+// promised actor parks or ends, the actor picked after it is asked about again at
+// its first point, not kept there on the promise made to the other.
+TEST(SimDeterminism, APromiseEndsWhenItsActorLeavesTheRunnableSet) {
+  for (const bool parks : {true, false}) {
+    Simulator sim;
+    // The second run of one simulator: the first sized its picks' room.
+    for (int run = 0; run < 2; ++run) {
+      uint32_t word = 0, other = 0;
+      // The run's first pick, actor 0's load (the promise), who runs once actor 0
+      // leaves, and actor 2's first load: asked again, so actor 1.
+      ScriptedPromises s({0, 0, 2, 1});
+      s.begin_run(3);
+      const RunResult r = sim.run(
+          3,
+          [&](uint32_t a) {
+            SimContext x(sim, a, nullptr, 1);
+            x.load(&other);
+            if (a != 0) x.store(&word, 1);
+            else if (parks) x.wait_while_equals(&word, 0);
+          },
+          s, 1000);
+      ASSERT_EQ(r.outcome, Outcome::Completed) << r.message;
+      ASSERT_GE(r.picks.size(), 4u);
+      EXPECT_EQ(std::vector<uint32_t>(r.picks.begin(), r.picks.begin() + 4), (std::vector<uint32_t>{0, 0, 2, 1}))
+          << (parks ? "parks" : "ends") << ", run " << run;
+    }
+  }
+}
+
 TEST(SimDeterminism, HeapRunnerHistoriesIdenticalForSameSeed) {
   using namespace gpulin::explore;
   const HeapConfig c = small_heap_config();
