@@ -33,6 +33,7 @@
 #include "histories/recorder.h"
 #include "sim/memory/model_memory.h"
 #include "sim/private_memory/barrier_phases.h"
+#include "sim/private_memory/kept_memory.h"
 #include "sim/private_memory/private_ptr.h"
 #include "sim/sim_block.h"
 #include "sim/simulator.h"
@@ -71,10 +72,21 @@ class SimContext {
   static constexpr bool kCountsHolds = true;
   // A block actor of `threads` threads.
   SimContext(Simulator& sim, uint32_t actor, HostRecorder* recorder, uint32_t threads)
-      : sim_(sim), actor_(actor), rec_(recorder), threads_(threads),
-        phases_(std::in_place, sim, actor, threads), checked_(threads >= 2) {
-    sim_.uses_recorder(recorder);
+      : SimContext(sim, actor, recorder, threads, nullptr) {}
+  // The same, its private memory made in the storage its runner keeps across runs
+  // (sim/private_memory/kept_memory.h), which it gives back at its end.
+  SimContext(Simulator& sim, uint32_t actor, HostRecorder* recorder, uint32_t threads, KeptPrivateMemory& keep)
+      : SimContext(sim, actor, recorder, threads, &keep) {}
+  ~SimContext() {
+    if (!keep_) return;
+    // The regions made this run in their order, then any kept one it did not make.
+    for (auto& r : spare_)
+      if (r) regions_.push_back(std::move(r));
+    keep_->regions = std::move(regions_);
+    keep_->codes = phases_->take_storage();
   }
+  SimContext(const SimContext&) = delete;
+  SimContext& operator=(const SimContext&) = delete;
   // A warp actor.
   SimContext(Simulator& sim, uint32_t actor, HostRecorder* recorder, WarpPlace place)
       : sim_(sim), actor_(actor), rec_(recorder), threads_(32), place_(place) {
@@ -360,13 +372,11 @@ class SimContext {
   using Private = PrivatePtr<T>;
   template <class T>
   Private<T> private_array(size_t n) {
-    auto r = std::make_unique<PrivateRegion>(*phases_or_unchecked(), static_cast<uint32_t>(regions_.size()), nullptr,
-                                             (n * sizeof(T) + 3) / 4);
+    PrivateRegion* r = make_region(nullptr, (n * sizeof(T) + 3) / 4);
     r->owned.assign(r->words + 1, 0u);  // one word more: 8-byte aligned below
     uint32_t* at = r->owned.data();
     r->base = reinterpret_cast<std::byte*>(at + (reinterpret_cast<uintptr_t>(at) % 8 ? 1 : 0));
-    regions_.push_back(std::move(r));
-    return Private<T>(regions_.back().get(), reinterpret_cast<T*>(regions_.back()->base));
+    return Private<T>(r, reinterpret_cast<T*>(r->base));
   }
   template <class T>
   Private<T> private_view(T* base, size_t n) {
@@ -374,9 +384,7 @@ class SimContext {
     const auto* lo = reinterpret_cast<const std::byte*>(base);
     for (const auto& r : regions_)
       if (lo >= r->base && lo + n * sizeof(T) <= r->base + r->words * 4) return Private<T>(r.get(), base);
-    regions_.push_back(std::make_unique<PrivateRegion>(*phases_or_unchecked(), static_cast<uint32_t>(regions_.size()),
-                                                       reinterpret_cast<std::byte*>(base), (n * sizeof(T) + 3) / 4));
-    return Private<T>(regions_.back().get(), base);
+    return Private<T>(make_region(reinterpret_cast<std::byte*>(base), (n * sizeof(T) + 3) / 4), base);
   }
   // Collectives (structures/exec/context.h): the GPU's block-wide ones, run
   // serially; value i is read by the thread the GPU's reads it (a barrier ends each).
@@ -945,6 +953,26 @@ class SimContext {
     if (!phases_) phases_.emplace(sim_, actor_, 1);  // one thread: nothing races
     return &*phases_;
   }
+  // The actor's next private region (numbered in the order made), in the storage of
+  // the one its runner kept at that number where there is one.
+  PrivateRegion* make_region(std::byte* base, size_t words) {
+    BarrierPhases& phases = *phases_or_unchecked();
+    const auto number = static_cast<uint32_t>(regions_.size());
+    if (number < spare_.size() && spare_[number]) {
+      spare_[number]->remake(phases, number, base, words);
+      regions_.push_back(std::move(spare_[number]));
+    } else {
+      regions_.push_back(std::make_unique<PrivateRegion>(phases, number, base, words));
+    }
+    return regions_.back().get();
+  }
+  SimContext(Simulator& sim, uint32_t actor, HostRecorder* recorder, uint32_t threads, KeptPrivateMemory* keep)
+      : sim_(sim), actor_(actor), rec_(recorder), threads_(threads),
+        phases_(std::in_place, sim, actor, threads, keep ? std::move(keep->codes) : std::vector<BarrierPhases::Code>{}),
+        checked_(threads >= 2), keep_(keep) {
+    if (keep) spare_ = std::move(keep->regions);
+    sim_.uses_recorder(recorder);
+  }
 
   Simulator& sim_;
   uint32_t actor_;
@@ -953,6 +981,8 @@ class SimContext {
   std::optional<BarrierPhases> phases_;  // a block actor's (a warp actor's: none)
   bool checked_ = false;                  // phases_ kept, for two threads or more (checked())
   std::vector<std::unique_ptr<PrivateRegion>> regions_;  // its private memory
+  KeptPrivateMemory* keep_ = nullptr;                     // where its storage goes back (a runner's), or none
+  std::vector<std::unique_ptr<PrivateRegion>> spare_;    // the kept regions, each taken as made again
   WarpPlace place_;
   int64_t op_ = 0;
   Orders orders_ = Orders::AsWritten;

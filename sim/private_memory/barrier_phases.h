@@ -60,10 +60,25 @@ class BarrierPhases {
   static constexpr uint32_t kEveryThread = ~0u;
   static constexpr uint32_t kSeveralThreads = ~0u - 1;
 
-  // The block actor `actor` of `threads` threads, its races reported to `sim`.
-  BarrierPhases(Simulator& sim, uint32_t actor, uint32_t threads) : sim_(sim), actor_(actor), threads_(threads) {
-    grow_codes();  // a phase's first code is kept without a check (barrier)
-    barrier({});   // the actor's start: actor-uniform code, line 0 (no barrier before it)
+  // Which code of the block made an access: kept once per code, for reports.
+  struct Code {
+    PhaseCode kind = PhaseCode::Uniform;
+    memory::SourceSite at;
+    int64_t op = 0;
+  };
+  // The block actor `actor` of `threads` threads, its races reported to `sim`. Its
+  // codes are kept in `storage` (the records of an earlier actor's phases, which a
+  // runner kept: sim/private_memory/kept_memory.h), each written before it is read.
+  BarrierPhases(Simulator& sim, uint32_t actor, uint32_t threads, std::vector<Code> storage = {})
+      : sim_(sim), actor_(actor), threads_(threads), codes_(std::move(storage)) {
+    room_ = static_cast<uint32_t>(codes_.size());
+    if (room_ == 0) grow_codes();  // a phase's first code is kept without a check (barrier)
+    barrier({});                   // the actor's start: actor-uniform code, line 0 (no barrier before it)
+  }
+  // The codes' storage, for a later actor's phases (this one checks nothing after).
+  std::vector<Code> take_storage() {
+    kept_ = room_ = 0;
+    return std::move(codes_);
   }
 
   // A barrier of the whole block: the next phase begins, in actor-uniform code. Its
@@ -151,11 +166,6 @@ class BarrierPhases {
  private:
   static constexpr PhaseStamp kOneCode = PhaseStamp{1} << 32;
   static constexpr PhaseStamp kCodeBits = ~PhaseStamp{0} << 32;
-  struct Code {
-    PhaseCode kind = PhaseCode::Uniform;
-    memory::SourceSite at;
-    int64_t op = 0;
-  };
   static uint32_t thread_of(PhaseStamp s) { return static_cast<uint32_t>(s); }
   // Whether accesses by threads a and b (one a write) race: different threads;
   // every thread (actor-uniform code) against every thread is one value written.

@@ -29,24 +29,35 @@ struct PrivateRegion {
   // clocks, or not at all.
   enum class Checks : uint8_t { None, Phases, Lanes };
 
-  PrivateRegion(BarrierPhases& phases, uint32_t id, std::byte* base, size_t words)
-      : base(base), bytes(words * 4), checked_phases(phases.threads() < 2 ? nullptr : &phases),
-        checks(phases.threads() < 2 ? Checks::None : Checks::Phases), id(id), phases(&phases), shadow(words),
-        words(words) {}
+  PrivateRegion(BarrierPhases& phases, uint32_t id, std::byte* base, size_t words) { remake(phases, id, base, words); }
   PrivateRegion(LaneClocks& lanes, std::byte* base, size_t words)
       : base(base), bytes(words * 4), checks(Checks::Lanes), words(words), lanes(&lanes), lane_shadow(words) {}
+  // A region of `block`'s, as the first constructor makes it, in this one's storage
+  // (the room of its shadow and owned memory kept): a region a runner kept from an
+  // earlier run (sim/private_memory/kept_memory.h). Every shadow word starts
+  // untouched, as in a region made anew.
+  void remake(BarrierPhases& block, uint32_t number, std::byte* at, size_t n_words) {
+    base = at;
+    bytes = n_words * 4;
+    checked_phases = block.threads() < 2 ? nullptr : &block;
+    checks = block.threads() < 2 ? Checks::None : Checks::Phases;
+    id = number;
+    phases = &block;
+    shadow.assign(n_words, PhaseShadow{});
+    words = n_words;
+  }
   // What every checked access reads first, together at the region's start: its
   // bounds, how it is checked, and the phases' state.
-  std::byte* base;
-  size_t bytes;  // words * 4, the bound each access compares with
+  std::byte* base = nullptr;
+  size_t bytes = 0;  // words * 4, the bound each access compares with
   // `phases` where checks is Phases, else null: the one test an access makes in the
   // common case, and the pointer it goes on with.
   BarrierPhases* checked_phases = nullptr;
-  Checks checks;
+  Checks checks = Checks::None;
   uint32_t id = 0;  // the actor's regions numbered from 0, for reports
   BarrierPhases* phases = nullptr;
   std::vector<PhaseShadow> shadow;
-  size_t words;
+  size_t words = 0;
   std::vector<uint32_t> owned;  // the memory, when the region owns it (private_array)
   LaneClocks* lanes = nullptr;  // a block's shared memory under warp actors
   std::vector<LaneShadow> lane_shadow;

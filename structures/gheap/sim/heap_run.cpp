@@ -46,10 +46,11 @@ Execution HeapRunner::execute(const Program& program, sim::Strategy& strategy, u
     if (e.invariant_failure) sim_.fault("invariant: " + *e.invariant_failure);
   });
   const uint32_t actors = static_cast<uint32_t>(program.actors.size());
+  if (kept_.size() < actors) kept_.resize(actors);
   e.run = sim_.run(
       actors,
       [&](uint32_t a) {
-        sim::SimContext x(sim_, a, &recorder_, config_.threads);
+        sim::SimContext x(sim_, a, &recorder_, config_.threads, kept_[a]);
         // The block's shared memory, its threads' accesses checked per barrier phase.
         const auto s = gheap::make_scratch(x.private_array<uint32_t>(gheap::kScratchKeysPerK * k), k);
         x.set_orders(orders);

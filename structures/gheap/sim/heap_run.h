@@ -9,6 +9,7 @@
 
 #include "histories/history.h"
 #include "histories/recorder.h"
+#include "sim/private_memory/kept_memory.h"
 #include "sim/simulator.h"
 #include "structures/gheap/host_heap.h"
 #include "structures/gheap/sim/heap_config.h"
@@ -38,6 +39,7 @@ class HeapRunner {
   sim::Simulator sim_;
   HostRecorder recorder_;
   std::optional<gheap::HostHeap<>> heap_;
+  std::vector<sim::KeptPrivateMemory> kept_;  // each actor's private memory, from run to run
 };
 
 // The run's outcome, its invariant at every quiescent state, then its history.
