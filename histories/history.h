@@ -72,6 +72,7 @@ struct Header {
     const Value* v = params.find(key);
     return v && v->is_int() ? v->as_int() : dflt;
   }
+  bool operator==(const Header&) const = default;
 };
 
 struct History {

@@ -28,13 +28,22 @@ KeyHistory HostRecorder::to_key_history(Header header, std::string source) const
 // are already in ticket order with no gaps, it has no whole holds, and push checked
 // its keys (recorded_events_test holds the two conversions equal).
 History HostRecorder::to_history(Header header, std::string source) const {
-  return to_history(std::move(header), std::move(source), History{});
-}
-
-History HostRecorder::to_history(Header header, std::string source, History&& reuse) const {
-  History h = std::move(reuse);
+  History h;
   h.source = std::move(source);
   h.header = std::move(header);
+  convert(h);
+  return h;
+}
+
+History HostRecorder::to_history(const Header& header, std::string source, History&& reuse) const {
+  History h = std::move(reuse);
+  h.source = std::move(source);
+  if (!(h.header == header)) h.header = header;
+  convert(h);
+  return h;
+}
+
+void HostRecorder::convert(History& h) const {
   h.events.clear();
   h.events.reserve(events_.size());
   // Only invs enter the index (a ret's op outside their ids is not found).
@@ -71,7 +80,6 @@ History HostRecorder::to_history(Header header, std::string source, History&& re
   // op reused is rewritten at its inv, so a ret met before it is its own).
   for (Operation& op : h.ops)
     if (op.ret_t == kPending) op.res.reset();
-  return h;
 }
 
 }  // namespace gpulin

@@ -50,7 +50,9 @@ class HostRecorder {
   History to_history(Header header, std::string source) const;
   // The same, made in the storage of `reuse`, a history no longer needed (a runner's
   // previous schedule's): an explorer's runs then allocate next to nothing for it.
-  History to_history(Header header, std::string source, History&& reuse) const;
+  // Its header is kept where it equals `header` (a runner's runs share one), else
+  // made a copy of it.
+  History to_history(const Header& header, std::string source, History&& reuse) const;
   KeyHistory to_key_history(Header header, std::string source) const;
 
  private:
@@ -63,6 +65,9 @@ class HostRecorder {
     int64_t node;
     uint32_t off, len;
   };
+
+  // The events' operations into h, whose source and header are set (to_history).
+  void convert(History& h) const;
 
   template <class Key>
   void push(EventKind kind, int64_t op, uint32_t actor, int64_t node, uint32_t fn, const Key* xs,

@@ -232,6 +232,28 @@ RC_GTEST_PROP(RecordedEvents, HostToHistoryIsTheSharedConversion, ()) {
   assert_same_history(again, expand(rec.to_key_history(header, "<sim 2>")));
 }
 
+// A history made in the storage of another has the header it is given, whether the
+// other's was the same (kept) or not (replaced).
+TEST(RecordedEvents, AHistoryMadeInAnothersStorageHasTheHeaderGiven) {
+  HostRecorder rec({"ins"});
+  const int64_t key = 5;
+  rec.inv(1, 0, 0, &key, 1);
+  rec.ret<int64_t>(1, 0, nullptr, 0, true);
+  Header a;
+  a.model = "pq-batch";
+  a.lp_rule = "root-release";
+  a.params = Value::object({{"k", Value::integer(4)}});
+  Header b = a;
+  b.params = Value::object({{"k", Value::integer(8)}});
+  b.extra.emplace_back("source", "\"a source longer than a short string\"");
+  History first = rec.to_history(a, "<sim>");
+  History second = rec.to_history(b, "<sim>", std::move(first));
+  EXPECT_TRUE(second.header == b);
+  const History third = rec.to_history(b, "<sim>", std::move(second));
+  EXPECT_TRUE(third.header == b);
+  EXPECT_FALSE(third.header == a);
+}
+
 // A result made null or an integer array in the storage of another value (the
 // conversion's reuse) is the fresh value in every respect the history shows.
 TEST(RecordedEvents, AValueRemadeInPlaceEqualsAFreshOne) {

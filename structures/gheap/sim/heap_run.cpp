@@ -10,7 +10,25 @@
 
 namespace gpulin::explore {
 
-HeapRunner::HeapRunner(const HeapConfig& config) : config_(config), recorder_({"ins", "del"}) {}
+namespace {
+
+// The header of every history a runner of `c` makes. No "schedule" field: a run's
+// replay string costs as much as judging a history the explorer has seen before;
+// the histories that leave the explorer (failures, gpulin replay) are named with
+// set_schedule_field.
+Header history_header(const HeapConfig& c) {
+  Header header;
+  header.model = "pq-batch";
+  header.params = Value::object({{"k", Value::integer(c.k)}});
+  header.lp_rule = lp_rule_for(c.flavor, c.variant);
+  header.extra.emplace_back("source", "\"gpulin explore\"");
+  return header;
+}
+
+}  // namespace
+
+HeapRunner::HeapRunner(const HeapConfig& config)
+    : config_(config), recorder_({"ins", "del"}), header_(history_header(config)) {}
 
 std::optional<std::string> HeapRunner::quiescent_check() const {
   return check_heap_at_rest(heap_->image(), config_.mutant);
@@ -72,16 +90,7 @@ Execution HeapRunner::execute(const Program& program, sim::Strategy& strategy, u
   if (e.run.outcome == sim::Outcome::Completed && !e.invariant_failure) {
     e.invariant_failure = quiescent_check();  // the final state, even with no quiescent point seen
   }
-
-  Header header;
-  header.model = "pq-batch";
-  header.params = Value::object({{"k", Value::integer(k)}});
-  header.lp_rule = lp_rule_for(config_.flavor, config_.variant);
-  header.extra.emplace_back("source", "\"gpulin explore\"");
-  // No "schedule" field: a run's replay string costs as much as judging a history
-  // the explorer has seen before; the histories that leave the explorer (failures,
-  // gpulin replay) are named with set_schedule_field.
-  e.history = recorder_.to_history(std::move(header), "<simulated run>", std::move(reuse));
+  e.history = recorder_.to_history(header_, "<simulated run>", std::move(reuse));
   return e;
 }
 

@@ -38,6 +38,7 @@ class HeapRunner {
   HeapConfig config_;
   sim::Simulator sim_;
   HostRecorder recorder_;
+  Header header_;  // every run's history's (the config's)
   std::optional<gheap::HostHeap<>> heap_;
   std::vector<sim::KeptPrivateMemory> kept_;  // each actor's private memory, from run to run
 };
