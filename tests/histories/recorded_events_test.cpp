@@ -232,6 +232,27 @@ RC_GTEST_PROP(RecordedEvents, HostToHistoryIsTheSharedConversion, ()) {
   assert_same_history(again, expand(rec.to_key_history(header, "<sim 2>")));
 }
 
+// The recorder's vectors grow out of line, as many events and keys as are recorded
+// (far past any first room): every one is in the history, in order.
+TEST(RecordedEvents, ARecordingGrowsToEveryEvent) {
+  HostRecorder rec({"ins"});
+  const int64_t keys[3] = {7, 8, 9};
+  for (int64_t op = 0; op < 1000; ++op) {
+    rec.inv(op, 0, 0, keys, 3);
+    rec.hold(EventKind::Acq, op, 0, op);
+    rec.ret<int64_t>(op, 0, keys + 1, 2, false);
+  }
+  const History h = rec.to_history(Header{}, "<sim>");
+  ASSERT_EQ(h.events.size(), 3000u);
+  ASSERT_EQ(h.ops.size(), 1000u);
+  for (size_t i = 0; i < h.ops.size(); ++i) {
+    EXPECT_EQ(h.events[3 * i + 1].node, static_cast<int64_t>(i));
+    EXPECT_EQ(h.ops[i].args, Value::int_array({7, 8, 9}));
+    ASSERT_TRUE(h.ops[i].res);
+    EXPECT_EQ(*h.ops[i].res, Value::int_array({8, 9}));
+  }
+}
+
 // A history made in the storage of another has the header it is given, whether the
 // other's was the same (kept) or not (replaced).
 TEST(RecordedEvents, AHistoryMadeInAnothersStorageHasTheHeaderGiven) {
