@@ -71,8 +71,8 @@ class HostRecorder {
 
   // An event appended with no growth or error path inline: those go out of line
   // (room_for, refuse), and the appends themselves are told the room is there.
-  // Inlined, the vectors' growth kept GCC saving and restoring six registers at
-  // every event the simulator records.
+  // Inlined, the vectors' growth made GCC save and restore registers at every event
+  // the simulator records, though it grows at a run's first events only.
   template <class Key>
   void push(EventKind kind, int64_t op, uint32_t actor, int64_t node, uint32_t fn, const Key* xs,
             uint32_t n, bool is_null) {
