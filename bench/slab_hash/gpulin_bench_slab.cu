@@ -1075,14 +1075,15 @@ void build_point(Bench& b, const KeySet& ks, uint64_t n, double u, bool original
         double(n), fmt("original|build|%s|%s", log2_str(n).c_str(), who));
 }
 
-// Ours against the original, from the last two rows (ours, then the original's).
-void print_ratio(const Bench& b, const char* what) {
-  const Row& ours = b.rows[b.rows.size() - 2];
-  const Row& theirs = b.rows.back();
+// Ours against the original: by default the last two rows (ours, then the original's).
+void print_ratio(const Bench& b, const std::string& what, size_t ours_row, size_t theirs_row) {
+  const Row& ours = b.rows[ours_row];
+  const Row& theirs = b.rows[theirs_row];
   if (ours.fail.empty() && theirs.fail.empty())
-    std::printf("  %s: ours %.1f, the original %.1f %s: %.2fx\n", what, ours.rate, theirs.rate, ours.unit.c_str(),
-                ours.rate / theirs.rate);
+    std::printf("  %s: ours %.1f, the original %.1f %s: %.2fx\n", what.c_str(), ours.rate, theirs.rate,
+                ours.unit.c_str(), ours.rate / theirs.rate);
 }
+void print_ratio(const Bench& b, const std::string& what) { print_ratio(b, what, b.rows.size() - 2, b.rows.size() - 1); }
 
 void run_original(Bench& b) {
   if (!bench::original_slab_hash_built()) {
@@ -1107,17 +1108,13 @@ void run_original(Bench& b) {
       // lookup before an insert, a deleted spot EMPTY and taken again).
       const std::string as_multimap = std::string(m.name) + "/multimap";
       concurrent_point(b, m, p, 0.55, initial, as_multimap.c_str(), Recording::kNone, "original", slab_hash::Mode::Multimap);
-      const Row& ours = b.rows.back();
-      const Row& theirs = b.rows[b.rows.size() - 2];
-      if (ours.fail.empty() && theirs.fail.empty())
-        std::printf("  %s as our paper multimap (the original's semantics): %.1f against the original's %.1f %s: %.2fx\n",
-                    m.name, ours.rate, theirs.rate, ours.unit.c_str(), ours.rate / theirs.rate);
+      print_ratio(b, as_multimap + " (our paper multimap, the original's semantics)", b.rows.size() - 1, b.rows.size() - 2);
     }
   for (int lg : b.o.quick ? std::vector<int>{18} : std::vector<int>{22, 26}) {
     const KeySet ks(uint64_t{1} << lg, b.o.seed, kKeys30);
     for (int round = 0; round < 2; ++round)
       for (bool original : {false, true}) build_point(b, ks, uint64_t{1} << lg, 0.55, original);
-      print_ratio(b, ("build " + log2_str(uint64_t{1} << lg)).c_str());
+      print_ratio(b, "build " + log2_str(uint64_t{1} << lg));
   }
 }
 
