@@ -471,9 +471,24 @@ class CudaContext {
   __device__ __forceinline__ uint64_t blocks() const { return gridDim.x; }
   __device__ __forceinline__ uint32_t actor() const { return scope_.actor(); }
   __device__ __forceinline__ bool first_thread() const { return threadIdx.x == 0; }
-  __device__ __forceinline__ bool leader() const { return (threadIdx.x & 31) == 0; }
+  __device__ __forceinline__ bool leader() const { return lane_rank() == 0; }
 
   // ---- lanes of the calling warp ---------------------------------------------
+  // The lanes are the actor's own where it is a warp or a tile (LaneGroupScope), and
+  // the calling warp's 32 where it is a block.
+  __device__ __forceinline__ uint32_t lane_rank() const {
+    if constexpr (is_lane_group_scope_v<Scope>) return scope_.rank();
+    else return threadIdx.x & 31;
+  }
+  __device__ __forceinline__ uint32_t lane_ballot(bool p) const {
+    if constexpr (is_lane_group_scope_v<Scope>) return scope_.ballot(p);
+    else return __ballot_sync(0xffffffffu, p);
+  }
+  template <class T>
+  __device__ __forceinline__ T lane_shfl(T v, uint32_t src) const {
+    if constexpr (is_lane_group_scope_v<Scope>) return scope_.shfl(v, src);
+    else return __shfl_sync(0xffffffffu, v, static_cast<int>(src));
+  }
   // Per-thread values across warp steps: the calling thread's registers (indexed
   // with constants only, in fully unrolled loops).
   template <class T, uint32_t N>
@@ -483,30 +498,32 @@ class CudaContext {
   };
   template <class F>
   __device__ __forceinline__ void for_each_lane(F&& f) const {
-    f(static_cast<uint32_t>(threadIdx.x & 31));
+    f(lane_rank());
   }
-  __device__ __forceinline__ void warp_sync() const { __syncwarp(); }
+  __device__ __forceinline__ void warp_sync() const {
+    if constexpr (is_lane_group_scope_v<Scope>) scope_.sync();
+    else __syncwarp();
+  }
   // Lane `lane`'s register i becomes v (warp-uniform call, registers only).
   template <class T, uint32_t N>
   __device__ __forceinline__ void set_lane(Regs<T, N>& r, uint32_t lane, uint32_t i, T v) const {
-    if ((threadIdx.x & 31) == lane) r.v[i] = v;
+    if (lane_rank() == lane) r.v[i] = v;
   }
-  // Lane collectives over the full warp: each lane evaluates the function for its
-  // own lane, the hardware combines.
+  // Lane collectives over the actor's lanes (the warp, or its tile): each lane
+  // evaluates the function for its own lane, the hardware combines.
   template <class F>
   __device__ __forceinline__ uint32_t ballot(F&& pred) const {
-    return __ballot_sync(WarpScope::kFullMask, pred(static_cast<uint32_t>(threadIdx.x & 31)));
+    return lane_ballot(pred(lane_rank()));
   }
   template <class F>
   __device__ __forceinline__ auto shuffle(F&& value_of, uint32_t src_lane) const {
-    return __shfl_sync(WarpScope::kFullMask, value_of(static_cast<uint32_t>(threadIdx.x & 31)),
-                       static_cast<int>(src_lane));
+    return lane_shfl(value_of(lane_rank()), src_lane);
   }
   // One word per lane, one coalesced access: lane l reads *src_of(l) (relaxed,
   // device scope). A slab (128 bytes, one line) is read in one transaction.
   template <class F>
   __device__ __forceinline__ void load_lanes(Regs<uint32_t, 1>& dst, F&& src_of) const {
-    dst.v[0] = device_ref<uint32_t>(*src_of(static_cast<uint32_t>(threadIdx.x & 31))).load(cuda::memory_order_relaxed);
+    dst.v[0] = device_ref<uint32_t>(*src_of(lane_rank())).load(cuda::memory_order_relaxed);
   }
   // Both lanes of a pair load it (16 distinct 8-byte words, the same line in one
   // transaction) and keep both halves: nothing crosses lanes after the load, so the
@@ -514,12 +531,34 @@ class CudaContext {
   // either is used (warp_search_pairs).
   template <class F>
   __device__ __forceinline__ void load_lane_pairs(Regs<uint32_t, 2>& dst, F&& src_of) const {
+    if constexpr (is_lane_group_scope_v<Scope>)
+      static_assert(Scope::kLanes == 32, "a warp's lanes in pairs (a tile reads with load_lane_words)");
     const auto lane = static_cast<uint32_t>(threadIdx.x & 31);
     const uint64_t pair =
         device_ref<uint64_t>(*reinterpret_cast<uint64_t*>(src_of(lane & ~1u))).load(cuda::memory_order_relaxed);
     const auto low = static_cast<uint32_t>(pair), high = static_cast<uint32_t>(pair >> 32);
     dst.v[0] = (lane & 1u) ? high : low;
     dst.v[1] = (lane & 1u) ? low : high;
+  }
+  // N words a lane at src_of(l) (N = 2: one 8-byte load; N = 4: one 16-byte load,
+  // each 8-byte half single-copy atomic): a tile of 16 or 8 lanes reads a slab of
+  // pairs whole, each pair by one lane.
+  template <uint32_t N, class F>
+  __device__ __forceinline__ void load_lane_words(Regs<uint32_t, N>& dst, F&& src_of) const {
+    static_assert(N == 2 || N == 4, "one or two pairs a lane");
+    const uint32_t* p = src_of(lane_rank());
+    if constexpr (N == 2) {
+      const uint64_t v = device_ref<uint64_t>(*reinterpret_cast<uint64_t*>(const_cast<uint32_t*>(p))).load(cuda::memory_order_relaxed);
+      dst.v[0] = static_cast<uint32_t>(v);
+      dst.v[1] = static_cast<uint32_t>(v >> 32);
+    } else {
+      uint64_t a, b;
+      asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(a), "=l"(b) : "l"(p) : "memory");
+      dst.v[0] = static_cast<uint32_t>(a);
+      dst.v[1] = static_cast<uint32_t>(a >> 32);
+      dst.v[2] = static_cast<uint32_t>(b);
+      dst.v[3] = static_cast<uint32_t>(b >> 32);
+    }
   }
   // The calling thread's own relaxed accesses of a 64-bit word.
   __device__ __forceinline__ uint64_t thread_load(const uint64_t* p) const {
@@ -532,7 +571,7 @@ class CudaContext {
   // starts fetching it now; the later read is the ordinary relaxed load.
   template <class F>
   __device__ __forceinline__ void prefetch_lanes(F&& src_of) const {
-    const void* p = src_of(static_cast<uint32_t>(threadIdx.x & 31));
+    const void* p = src_of(lane_rank());
     if (p != nullptr) asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
   }
   __device__ __forceinline__ void copy16(void* dst, const void* src) const { barrier::copy16(dst, src); }
@@ -659,12 +698,16 @@ class CudaContext {
   // An impossible state: the device prints why; with a watchdog the run stops as
   // for a wait past its bound (the history so far is kept), without one it traps.
   __device__ void fail(const char* what) {
-    if (scope_.rank() == 0) printf("gpulin: %s %u: %s\n", std::is_same_v<Scope, WarpScope> ? "warp" : "block", scope_.actor(), what);
+    if (scope_.rank() == 0) printf("gpulin: %s %u: %s\n", actor_kind(), scope_.actor(), what);
     if (wd_.stop) leave(nullptr, 0, kStopFailed);
     __trap();
   }
 
  private:
+  static constexpr const char* actor_kind() {
+    if constexpr (!is_lane_group_scope_v<Scope>) return "block";
+    else return Scope::kLanes == 32 ? "warp" : "tile";
+  }
   // The actor records why it stops (and, unless it was only waiting, stops the
   // run: the first to do so is named), then all its threads exit together. A block
   // that exits mid-operation leaves it pending in the recorder, holding what it held.
@@ -736,7 +779,7 @@ class CudaContext {
     if constexpr (Record) {
       // The keys' writes before the copy: a block's broadcast barrier orders them;
       // a warp's shuffle does not, so it synchronises first.
-      if constexpr (std::is_same_v<Scope, WarpScope>) scope_.sync();
+      if constexpr (is_lane_group_scope_v<Scope>) scope_.sync();
       const uint32_t a = scope_.actor();
       const uint32_t off = scope_.template from_leader<uint32_t>([&] {
         if (keys_ == kNotRead) keys_ = rec_.key_count[a];
@@ -807,5 +850,7 @@ static_assert(meets_the_contract<CudaContext<BlockScope, true, uint64_t>, BlockS
 static_assert(meets_the_contract<CudaContext<BlockScope, true, uint64_t, true>, BlockScope>());
 static_assert(meets_the_contract<CudaContext<WarpScope>, WarpScope>());
 static_assert(meets_the_contract<CudaContext<WarpScope, true>, WarpScope>());
+static_assert(meets_the_contract<CudaContext<TileScope<16>>, TileScope<16>>());
+static_assert(meets_the_contract<CudaContext<TileScope<8>>, TileScope<8>>());
 
 }  // namespace gpulin::cuda_exec

@@ -445,6 +445,13 @@ class SimContext {
   bool leader() const { return true; }                    // a fiber is one thread outside for_each_lane
 
   // ---- lanes of the calling warp ---------------------------------------------
+  // The actor's lanes: a warp's 32, or a tile of 16 or 8 lanes of a warp that runs
+  // as an actor of its own (structures/slab_hash/slab_lanes.h); set before it runs.
+  void set_lanes(uint32_t lanes) {
+    if (lanes != 32 && lanes != 16 && lanes != 8) sim_.fault("set_lanes: an actor has 32, 16 or 8 lanes");
+    lanes_ = lanes;
+  }
+  uint32_t lanes() const { return lanes_; }
   // Per-thread values across warp steps: 32 lanes' arrays, indexed by the consumer
   // thread's lane (a warp context owns only its own lanes).
   template <class T, uint32_t N>
@@ -457,7 +464,7 @@ class SimContext {
     LaneClocks* clocks = lane_clocks();
     if (clocks) clocks->code(actor_, LaneCode::Lanes, at);
     in_lanes_ = true;
-    for (uint32_t lane = 0; lane < 32; ++lane) {
+    for (uint32_t lane = 0; lane < lanes_; ++lane) {
       if (clocks) clocks->lane(actor_, lane);
       f(lane);
     }
@@ -488,14 +495,14 @@ class SimContext {
   uint32_t ballot(F&& pred) {
     outside_lanes("ballot");
     uint32_t mask = 0;
-    for (uint32_t lane = 0; lane < 32; ++lane)
+    for (uint32_t lane = 0; lane < lanes_; ++lane)
       if (pred(lane)) mask |= 1u << lane;
     return mask;
   }
   template <class F>
   auto shuffle(F&& value_of, uint32_t src_lane) {
     outside_lanes("shuffle");
-    return value_of(src_lane % 32);
+    return value_of(src_lane % lanes_);
   }
   // One word per lane, one scheduling point: the warp reads a 128-byte line in
   // one transaction.
@@ -503,7 +510,7 @@ class SimContext {
   void load_lanes(Regs<uint32_t, 1>& dst, F&& src_of, Site at = Site::here()) {
     outside_lanes("load_lanes");
     sim_.point();
-    for (uint32_t lane = 0; lane < 32; ++lane) dst.of(lane)[0] = read_word(src_of(lane), Order::Relaxed, at);
+    for (uint32_t lane = 0; lane < lanes_; ++lane) dst.of(lane)[0] = read_word(src_of(lane), Order::Relaxed, at);
   }
   // Sixteen 64-bit loads at one point, each pair read whole; both lanes of a pair
   // hold what its one read returned (the GPU's two lanes each load it: only the key
@@ -511,6 +518,7 @@ class SimContext {
   template <class F>
   void load_lane_pairs(Regs<uint32_t, 2>& dst, F&& src_of, Site at = Site::here()) {
     outside_lanes("load_lane_pairs");
+    if (lanes_ != 32) sim_.fault("load_lane_pairs: a warp's 32 lanes (a tile reads with load_lane_words)");
     sim_.point();
     for (uint32_t lane = 0; lane < 32; lane += 2) {
       const auto* pair = reinterpret_cast<const uint64_t*>(src_of(lane));
@@ -521,6 +529,24 @@ class SimContext {
       dst.of(lane)[1] = high;
       dst.of(lane + 1)[0] = high;
       dst.of(lane + 1)[1] = low;
+    }
+  }
+  // N words a lane (2: one pair, 4: two pairs), one scheduling point: lane l reads
+  // the words at src_of(l), each pair whole (single-copy atomic, as the GPU's 8- and
+  // 16-byte loads read each 8-byte half).
+  template <uint32_t N, class F>
+  void load_lane_words(Regs<uint32_t, N>& dst, F&& src_of, Site at = Site::here()) {
+    static_assert(N == 2 || N == 4, "one or two pairs a lane");
+    outside_lanes("load_lane_words");
+    sim_.point();
+    for (uint32_t lane = 0; lane < lanes_; ++lane) {
+      const uint32_t* words = src_of(lane);
+      if (reinterpret_cast<uintptr_t>(words) % (4 * N) != 0) sim_.fault("load_lane_words: a lane's words not aligned");
+      for (uint32_t j = 0; j < N; j += 2) {
+        const uint64_t v = read_word(reinterpret_cast<const uint64_t*>(words + j), Order::Relaxed, at);
+        dst.of(lane)[j] = static_cast<uint32_t>(v);
+        dst.of(lane)[j + 1] = static_cast<uint32_t>(v >> 32);
+      }
     }
   }
   // One thread's own accesses: part of the step they are in (the GPU's thread makes
@@ -987,6 +1013,7 @@ class SimContext {
   int64_t op_ = 0;
   Orders orders_ = Orders::AsWritten;
   bool in_lanes_ = false;
+  uint32_t lanes_ = 32;
   std::vector<uint64_t*> lane_arrivals_;
   std::vector<uint64_t> values_;  // exclusive_sum_of's values, between its two phases
 };

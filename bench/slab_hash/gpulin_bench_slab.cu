@@ -235,10 +235,10 @@ template <bool Light>
 __global__ void __launch_bounds__(256) slaballoc_kernel(slab_hash::SlabAllocView<Light> a, uint32_t* out, uint64_t count) {
   using X = cuda_exec::CudaContext<cuda_exec::WarpScope, false>;
   X x{cuda_exec::WarpScope{}};
-  slab_hash::WarpAllocator<X> wa;
   const uint64_t tid = thread_id();
   const uint64_t first = tid & ~uint64_t{31};
-  wa.warp_id = static_cast<uint32_t>(tid / 32);
+  slab_hash::WarpAllocator<X> wa;
+  wa.group = static_cast<uint32_t>(tid / 32);
   const uint32_t lane = threadIdx.x & 31u;
   const uint32_t mine = count > first ? static_cast<uint32_t>(std::min<uint64_t>(32, count - first)) : 0u;
   for (uint32_t l = 0; l < mine; ++l) {

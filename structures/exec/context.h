@@ -32,8 +32,10 @@
 // means (its order, its scheduling points) is in the comments beside it.
 //
 // Actors. The actor - what the simulator schedules as one fiber and what records
-// one sequence of operations - is a thread block (Scope = BlockScope: the heap) or
-// a warp (Scope = WarpScope: the merge's roles, the slab hash's work queue).
+// one sequence of operations - is a thread block (Scope = BlockScope: the heap), a
+// warp (Scope = WarpScope: the merge's roles, the slab hash's work queue) or a tile
+// of 16 or 8 lanes of a warp (TileScope<G>: the slab hash's operations on tiles;
+// WarpLanes' collectives are then the tile's, its lanes numbered from 0).
 // Actor-uniform code: on the GPU every thread of the actor runs it with the same
 // values; the actor's leader performs each shared-word access and the result is
 // broadcast (shared memory for a block, __shfl_sync for a warp). In the simulator
@@ -423,6 +425,12 @@ concept WarpLanes = requires(X& x, typename X::template Regs<uint32_t, 1>& regs,
   // from the key's lane. One point, as load_lanes (the GPU: both lanes of a pair
   // issue the load, one transaction for the line, no shuffle after it)
   x.load_lane_pairs(pair_regs, contract_args::LaneToWordAddress{});
+  // void x.load_lane_words<N>(Regs<uint32_t, N>& dst, F src_of): N = 2 or 4 words
+  // a lane, lane l reading the words at src_of(l) (aligned to 4 N bytes), each
+  // pair (words 2i, 2i + 1) whole, single-copy atomic (the GPU: one 8- or 16-byte
+  // relaxed load); dst.of(l)[j] is word j. One point. A tile of 16 or 8 lanes reads
+  // a slab of pairs so, one or two pairs a lane (structures/slab_hash/slab_lanes.h)
+  x.template load_lane_words<2>(pair_regs, contract_args::LaneToWordAddress{});
   // one thread's own accesses, inside for_each_lane or in code one lane runs (under
   // x.leader()): uint64_t x.thread_load(const uint64_t* p), void
   // x.thread_store(uint64_t* p, uint64_t v): relaxed, device scope, 64 bits whole

@@ -15,6 +15,7 @@ namespace gpulin::slab_hash {
 template <exec::SharedWords X, class P>
   requires exec::WarpLanes<X>
 GPULIN_HD void slab_flush(X& x, const SlabHashView<P>& h, uint32_t bucket) {
+  static_assert(P::lanes == 32, "FLUSH runs on warps (a table's flush kernel, slab_hash_kernel.cuh)");
   using T = ModeTraits<P::mode>;
   constexpr uint32_t kStep = T::kPairs ? 2 : 1;
   constexpr uint32_t kDataLanes = 30;
@@ -25,17 +26,17 @@ GPULIN_HD void slab_flush(X& x, const SlabHashView<P>& h, uint32_t bucket) {
     const uint32_t live =
         x.ballot([&](uint32_t l) { return r.of(l)[0] != kEmptyKey && r.of(l)[0] != kDeletedKey; }) & T::kKeyLanes;
     for (uint32_t m = live; m != 0; m &= m - 1) {
-      const uint32_t lane = lowest_lane(m);
+      const uint32_t spot = lowest_lane(m);  // on a warp, a spot's key is on the lane of its word
       uint32_t* dst = h.slab(bucket, wnext) + wlane;
-      x.store(dst, lane_word(x, r, lane));
-      if constexpr (T::kPairs) x.store(dst + 1, pair_value(x, r, lane));
+      x.store(dst, spot_key<P>(x, r, spot));
+      if constexpr (T::kPairs) x.store(dst + 1, spot_value<P>(x, r, spot));
       wlane += kStep;
       if (wlane == kDataLanes) {  // the write slab is full: on to its successor
         wnext = x.load(h.slab(bucket, wnext) + kAddressLane);
         wlane = 0;
       }
     }
-    const uint32_t ptr = lane_word(x, r, kAddressLane);
+    const uint32_t ptr = next_address<P>(x, r);
     if (ptr == kEmptyPointer) break;
     slab = h.alloc.unit(ptr);
   }

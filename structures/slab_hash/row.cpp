@@ -25,6 +25,7 @@ explore::SlabConfig slab_config(const Selection& s) {
   if (!s.variant.empty()) c.variant = *explore::parse_slab_variant(s.variant);
   c.mutant = *explore::parse_slab_mutant(s.mutant);
   c.light = s.text("alloc") == "light";
+  c.lanes = static_cast<uint32_t>(std::stoul(s.text("lanes")));
   c.buckets = s.u32("buckets");
   c.warps = s.u32("warps");
   c.ops = s.u32("ops");
@@ -61,14 +62,18 @@ StructureRow slab_row(slab_hash::Mode mode) {
                 {"ops", "operations per warp, one a lane", mode == slab_hash::Mode::Set ? "24" : "16", 0, 32},
                 {"keys", "keys are drawn from [0, N)", "40", 1, 0xfffffffeu},
                 {"buckets", "buckets (base slabs)", "1", 1, 4096},
-                {"alloc", "SlabAlloc-light or the regular SlabAlloc", "light", std::vector<std::string>{"light", "regular"}}};
+                {"alloc", "SlabAlloc-light or the regular SlabAlloc", "light", std::vector<std::string>{"light", "regular"}},
+                // The GPU's unrecorded bulk builds and mixed batches of pairs run on
+                // tiles (structures/slab_hash/slab_lanes.h); the simulator explores them.
+                {"lanes", "lanes an operation: a warp (32) or a tile of one (16, 8; map and multimap)", "32",
+                 std::vector<std::string>{"32", "16", "8"}}};
   row.explore = [](const explore::ExploreOptions& o, const Selection& s) {
     return explore::run_slab_explore(o, slab_config(s));
   };
   row.title = [](const Selection& s) {
-    return fmt::format("{}{} buckets={} keys<{} alloc={} warps={} ops={}", s.structure,
+    return fmt::format("{}{} buckets={} keys<{} alloc={} warps={} ops={}{}", s.structure,
                        s.variant.empty() ? "" : " " + s.variant, s.num("buckets"), s.num("keys"), s.text("alloc"),
-                       s.num("warps"), s.num("ops"));
+                       s.num("warps"), s.num("ops"), s.text("lanes") == "32" ? "" : " lanes=" + s.text("lanes"));
   };
   const std::string prefix = row.name + ":";
   row.owns_replay = [prefix](const std::string& schedule) { return schedule.rfind(prefix, 0) == 0; };

@@ -13,7 +13,9 @@
 // from its own starting lane (warp id mod 32, so that warps sharing a block do not
 // all CAS the same word); that lane's word is claimed with one CAS on the global
 // bitmap; on failure the register word is refreshed from the CAS and the warp
-// tries again. A full resident block is
+// tries again. The operations of a tile of 16 or 8 lanes (slab_lanes.h) share
+// their warp's resident block: each tile holds its own 16 or 8 of the 32 words and
+// takes units from those alone. A full resident block is
 // replaced by one chosen by hashing (global warp id, resident changes); after
 // `max_resident_changes` changes the allocation fails and returns kNoUnit, and
 // counts a failure in `failures`: never a silent corruption. Deallocation clears
@@ -81,35 +83,50 @@ GPULIN_HD inline uint32_t resident_block(uint32_t warp_id, uint32_t changes, uin
   return h % blocks;
 }
 
-// One warp's allocator state: the resident block and its bitmap in registers.
-template <exec::WarpLanes X>
+// One operation group's allocator state (a warp, or a tile of `Lanes` lanes; groups
+// numbered grid-wide): the resident block and the group's bitmap words of it in
+// registers, one a lane. The tiles of one warp share its resident block, each on
+// its own `Lanes` words; a group starts looking for a free unit at its own lane
+// (warp id mod Lanes), so that groups sharing a block do not all CAS the same word.
+template <exec::WarpLanes X, uint32_t Lanes = 32>
 struct WarpAllocator {
+  static constexpr uint32_t kPerWarp = 32 / Lanes;
+  // Whether the resident block is loaded yet: a flag of its own for a warp; for a
+  // tile, `resident` out of range (the tile kernels then fit 32 registers without
+  // spilling, the warp's kernels spill less with the flag: ptxas -v, both measured).
+  static constexpr uint32_t kNotLoaded = ~0u;
   typename X::template Regs<uint32_t, 1> bitmap;
-  uint32_t resident = 0;
+  uint32_t resident = Lanes == 32 ? 0u : kNotLoaded;
   uint32_t changes = 0;
-  uint32_t warp_id = 0;
-  bool loaded = false;
+  uint32_t group = 0;
+  bool loaded_flag = false;  // 32 lanes only
+  GPULIN_HD bool loaded() const {
+    if constexpr (Lanes == 32) return loaded_flag;
+    else return resident != kNotLoaded;
+  }
+  GPULIN_HD uint32_t warp_id() const { return group / kPerWarp; }
+  GPULIN_HD uint32_t first_word() const { return (group % kPerWarp) * Lanes; }
 };
 
-template <class X, bool Light>
-GPULIN_HD void load_resident(X& x, const SlabAllocView<Light>& a, WarpAllocator<X>& w) {
-  w.resident = resident_block(w.warp_id, w.changes, a.memory_blocks());
-  uint32_t* words = a.bitmaps + w.resident * 32;
+template <class X, uint32_t Lanes, bool Light>
+GPULIN_HD void load_resident(X& x, const SlabAllocView<Light>& a, WarpAllocator<X, Lanes>& w) {
+  w.resident = resident_block(w.warp_id(), w.changes, a.memory_blocks());
+  uint32_t* words = a.bitmaps + w.resident * 32 + w.first_word();
   x.load_lanes(w.bitmap, [words](uint32_t l) { return words + l; });
-  w.loaded = true;
+  w.loaded_flag = true;
 }
 
 // A free unit's address, or kNoUnit when `max_resident_changes` resident blocks
 // in a row had none (warp-uniform).
-template <class X, bool Light>
-GPULIN_HD uint32_t allocate(X& x, const SlabAllocView<Light>& a, WarpAllocator<X>& w) {
-  if (!w.loaded) load_resident(x, a, w);
-  // Warps sharing a resident block would all take the lowest word with a free unit
-  // and collide on its CAS; each starts at its own lane instead (warp id mod 32)
+template <class X, uint32_t Lanes, bool Light>
+GPULIN_HD uint32_t allocate(X& x, const SlabAllocView<Light>& a, WarpAllocator<X, Lanes>& w) {
+  if (!w.loaded()) load_resident(x, a, w);
+  // Groups sharing a resident block would all take the lowest word with a free unit
+  // and collide on its CAS; each starts at its own lane instead (warp id mod Lanes)
   // and takes the first word with a free unit from there, cyclically.
   for (;;) {
     const uint32_t free = x.ballot([&](uint32_t l) { return w.bitmap.of(l)[0] != ~0u; });
-    const uint32_t lane = lowest_lane_from(free, w.warp_id);
+    const uint32_t lane = lowest_lane_from(free, w.warp_id() % Lanes);
     if (lane == 32) {
       if (w.changes >= a.max_resident_changes) {
         x.fetch_add(a.failures, 1u, exec::relaxed);
@@ -121,13 +138,13 @@ GPULIN_HD uint32_t allocate(X& x, const SlabAllocView<Light>& a, WarpAllocator<X
     }
     const uint32_t word = x.shuffle([&](uint32_t l) { return w.bitmap.of(l)[0]; }, lane);
     const uint32_t bit = lowest_lane(~word);
-    uint32_t* global = a.bitmaps + w.resident * 32 + lane;
+    uint32_t* global = a.bitmaps + w.resident * 32 + w.first_word() + lane;
     const uint32_t old = x.cas(global, word, word | (1u << bit), exec::relaxed);
     if (old == word) {
-      x.set_lane(w.bitmap, lane, 0, word | (1u << bit));
-      return a.address_of(w.resident, lane * 32 + bit);
+      x.set_lane(w.bitmap, lane, 0, old | (1u << bit));
+      return a.address_of(w.resident, (w.first_word() + lane) * 32 + bit);
     }
-    x.set_lane(w.bitmap, lane, 0, old);  // another warp took units here: try again
+    x.set_lane(w.bitmap, lane, 0, old);  // another group took units here: try again
   }
 }
 

@@ -39,13 +39,20 @@ enum class Mutant : uint8_t {
 //          have one form, the paper's.
 enum class Variant : uint8_t { Paper, Fixed };
 
-template <Mode M, bool Light = true, Mutant Mu = Mutant::None, Variant V = Variant::Paper>
+// `Lanes`: the lanes that run one operation (slab_lanes.h): a warp (32, the paper's
+// warp-cooperative work sharing, §IV-A), or a tile of 16 or 8 lanes of a warp, each
+// lane reading one or two whole pairs of the slab, so that a warp runs two or four
+// operations at once. Tiles are for pairs (map, multimap) and unrecorded batches.
+template <Mode M, bool Light = true, Mutant Mu = Mutant::None, Variant V = Variant::Paper, uint32_t Lanes = 32>
 struct SlabPolicy {
   static_assert(V == Variant::Paper || M == Mode::Multimap, "only the multimap has a fixed variant");
+  static_assert(Lanes == 32 || ((Lanes == 16 || Lanes == 8) && M != Mode::Set),
+                "an operation runs on 32 lanes, or on a tile of 16 or 8 for pairs");
   static constexpr Mode mode = M;
   static constexpr bool light = Light;
   static constexpr Mutant mutant = Mu;
   static constexpr Variant variant = V;
+  static constexpr uint32_t lanes = Lanes;
   // Whether the operations run under the bucket's version word (bucket_version.h)
   // and record their lp there instead of at the paper's lock-free points.
   static constexpr bool versioned = V == Variant::Fixed;
@@ -54,6 +61,10 @@ struct SlabPolicy {
 // f(SlabPolicy<mode, light, Mu>{}) for a mode and allocator known at run time: the
 // one place run-time choices become a policy (the GPU launches, the simulator's
 // driver, checks of a downloaded table). Host code only.
+// P with its operations on `Lanes` lanes.
+template <class P, uint32_t Lanes>
+using WithLanes = SlabPolicy<P::mode, P::light, P::mutant, P::variant, Lanes>;
+
 template <Mutant Mu = Mutant::None, class F>
 decltype(auto) with_slab_policy(Mode mode, bool light, F&& f) {
   auto with_alloc = [&](auto m) -> decltype(auto) {

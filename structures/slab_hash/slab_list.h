@@ -1,14 +1,15 @@
 // The slab list's operations (slab hash §III-B, §IV-C, Fig. 2), written once over
-// the execution context (structures/exec/context.h) with a warp as the actor. Each
+// the execution context (structures/exec/context.h) with a warp, or a tile of 16 or
+// 8 of its lanes (slab_lanes.h), as the actor. Each
 // procedure is warp-uniform and runs ONE operation: the warp-cooperative work
 // sharing loop (work_queue.h) hands them the queue's operations one at a time.
 //
 // `bucket` is h.hash(key), computed by the key's own lane before the work queue
 // runs (all lanes at once, as Fig. 2 hashes per thread).
 //
-// Every slab access is a per-lane read of the 32 words (one point: x.load_lane_pairs
-// for slabs of pairs, a pair read whole; x.load_lanes for the set's keys)
-// followed by ballots and shuffles on registers; writes are CASes by one lane
+// Every slab access is a read of the slab's 32 words into the lanes that run the
+// operation (one point: slab_lanes.h says which lane holds which word; a pair is
+// always read whole) followed by ballots and shuffles on registers; writes are CASes by one lane
 // (x.cas, 64-bit for a pair) or, for DELETE in the unique modes, the paper's
 // plain write of DELETED. All of them are relaxed (structures/exec/memory_order.h):
 // each word carries everything a reader needs - a key, a pair in one 64-bit word,
@@ -40,15 +41,10 @@
 #include "structures/exec/lane_search.h"
 #include "structures/exec/memory_order.h"
 #include "structures/slab_hash/slab_alloc.h"
+#include "structures/slab_hash/slab_lanes.h"
 #include "structures/slab_hash/slab_hash_view.h"
 
 namespace gpulin::slab_hash {
-
-// A slab in the warp's registers: r.of(l)[0] is word l; in a slab of pairs
-// r.of(l)[1] is the other half of the pair lane l read (on a key lane, the value
-// beside the key), from the same 64-bit load (x.load_lane_pairs).
-template <class X, class P>
-using SlabRegs = typename X::template Regs<uint32_t, ModeTraits<P::mode>::kPairs ? 2 : 1>;
 
 // The access just made decided the operation: its lp (history-format.md
 // `explicit`) in the paper's lock-free procedures; in the fixed multimap the
@@ -58,33 +54,16 @@ GPULIN_HD void decided(X& x) {
   if constexpr (!P::versioned) x.record_lp();
 }
 
-// A slab of pairs is read a pair at a time (x.load_lane_pairs): a search that
-// finds a key takes the value from the key's own lane (pair_value), which the
-// same store wrote with it. With one 32-bit load a lane, the PTX model lets the
-// value lane read an older store than the key lane (docs/findings.md M2): a
-// search returning EMPTY for a key being inserted.
-template <class P, class X>
-GPULIN_HD void read_slab(X& x, uint32_t* slab, SlabRegs<X, P>& r) {
-  if constexpr (ModeTraits<P::mode>::kPairs)
-    x.load_lane_pairs(r, [slab](uint32_t l) { return slab + l; });
-  else
-    x.load_lanes(r, [slab](uint32_t l) { return slab + l; });
-}
+// A slab of pairs is read a pair at a time (slab_lanes.h): a search that finds a
+// key takes the value from the same whole-pair read as the key (spot_value), which
+// the same store wrote with it. With one 32-bit load a lane, the PTX model lets the
+// value lane read an older store than the key lane (docs/findings.md M2): a search
+// returning EMPTY for a key being inserted.
 
-template <class X, class R>
-GPULIN_HD uint32_t lane_word(X& x, R& r, uint32_t lane) {
-  return x.shuffle([&](uint32_t l) { return r.of(l)[0]; }, lane);
-}
-// The value of the pair whose key is on `key_lane`, as that lane read it.
-template <class X, class R>
-GPULIN_HD uint32_t pair_value(X& x, R& r, uint32_t key_lane) {
-  return x.shuffle([&](uint32_t l) { return r.of(l)[1]; }, key_lane);
-}
-
-// Key lanes of the read slab holding `key`.
+// The first spot of the read slab holding `key` (32: none).
 template <class X, class P>
-GPULIN_HD uint32_t lanes_holding(X& x, SlabRegs<X, P>& r, uint32_t key) {
-  return x.ballot([&](uint32_t l) { return r.of(l)[0] == key; }) & ModeTraits<P::mode>::kKeyLanes;
+GPULIN_HD uint32_t spot_holding(X& x, SlabRegs<X, P>& r, uint32_t key) {
+  return first_spot<P>(x, r, [key](uint32_t k, uint32_t) { return k == key; });
 }
 
 // After a read that did not end the operation: moves `slab` to the read slab's
@@ -92,7 +71,7 @@ GPULIN_HD uint32_t lanes_holding(X& x, SlabRegs<X, P>& r, uint32_t key) {
 // it) and returns true.
 template <class X, class P>
 GPULIN_HD bool at_list_end(X& x, const SlabHashView<P>& h, SlabRegs<X, P>& r, uint32_t*& slab) {
-  const uint32_t ptr = lane_word(x, r, kAddressLane);
+  const uint32_t ptr = next_address<P>(x, r);
   if (ptr == kEmptyPointer) {
     decided<P>(x);
     return true;
@@ -113,10 +92,10 @@ template <class X, class P>
 GPULIN_HD SlabSearchResult slab_search_read(X& x, const SlabHashView<P>& h, SlabRegs<X, P>& r, uint32_t key,
                                             uint32_t* slab) {
   for (;;) {
-    const uint32_t lane = lowest_lane(lanes_holding<X, P>(x, r, key));
-    if (lane != 32) {
+    const uint32_t spot = spot_holding<X, P>(x, r, key);
+    if (spot != 32) {
       decided<P>(x);
-      if constexpr (ModeTraits<P::mode>::kPairs) return {true, pair_value(x, r, lane)};
+      if constexpr (ModeTraits<P::mode>::kPairs) return {true, spot_value<P>(x, r, spot)};
       else return {true, 0u};
     }
     if constexpr (P::mutant == Mutant::SearchFirstSlab) {
@@ -146,7 +125,7 @@ GPULIN_HD SlabSearchResult slab_search(X& x, const SlabHashView<P>& h, SlabRegs<
 // (§III-B 2).
 // Returns false when the allocator had no unit (the insert did not happen).
 template <class X, class P>
-GPULIN_HD bool slab_insert(X& x, const SlabHashView<P>& h, SlabRegs<X, P>& r, WarpAllocator<X>& wa, uint32_t bucket,
+GPULIN_HD bool slab_insert(X& x, const SlabHashView<P>& h, SlabRegs<X, P>& r, WarpAllocator<X, P::lanes>& wa, uint32_t bucket,
                            uint32_t key, uint32_t value) {
   using T = ModeTraits<P::mode>;
   constexpr bool kUnique = P::mode != Mode::Multimap;
@@ -159,18 +138,17 @@ GPULIN_HD bool slab_insert(X& x, const SlabHashView<P>& h, SlabRegs<X, P>& r, Wa
       tried = 0;
     }
     reread = true;
-    const uint32_t spots =
-        x.ballot([&](uint32_t l) { return r.of(l)[0] == kEmptyKey || (kUnique && r.of(l)[0] == key); }) &
-        T::kKeyLanes & ~tried;
-    const uint32_t dest = lowest_lane(spots);
+    const uint32_t dest = first_spot<P>(x, r, [&](uint32_t k, uint32_t spot) {
+      return (k == kEmptyKey || (kUnique && k == key)) && !((tried >> spot) & 1u);
+    });
     if (dest != 32) {
-      const uint32_t seen = lane_word(x, r, dest);
+      const uint32_t seen = spot_key<P>(x, r, dest);
       uint32_t* spot = slab + dest;
       bool won;
       if constexpr (T::kPairs) {
         // An EMPTY key's value lane is EMPTY too (inserts write pairs, a paper
         // multimap DELETE and FLUSH empty both lanes): no second shuffle for it.
-        const uint64_t expected = seen == kEmptyKey ? kEmptyPair : pack_pair(seen, pair_value(x, r, dest));
+        const uint64_t expected = seen == kEmptyKey ? kEmptyPair : pack_pair(seen, spot_value<P>(x, r, dest));
         won = x.cas_won(reinterpret_cast<uint64_t*>(spot), expected, pack_pair(key, value), exec::relaxed);
       } else {
         if (seen == key) {  // set: already present, decided by this read
@@ -189,7 +167,7 @@ GPULIN_HD bool slab_insert(X& x, const SlabHashView<P>& h, SlabRegs<X, P>& r, Wa
       }
       continue;
     }
-    const uint32_t ptr = lane_word(x, r, kAddressLane);
+    const uint32_t ptr = next_address<P>(x, r);
     if (ptr != kEmptyPointer) {
       slab = h.alloc.unit(ptr);
       continue;
@@ -213,10 +191,10 @@ GPULIN_HD bool slab_insert(X& x, const SlabHashView<P>& h, SlabRegs<X, P>& r, Wa
 // theirs, so the spot is never taken again (FLUSH, §IV-C4, reclaims it). True when
 // done.
 template <class X, class P>
-GPULIN_HD bool remove_pair(X& x, SlabRegs<X, P>& r, uint32_t* spot, uint32_t lane) {
-  const uint64_t expected = pack_pair(lane_word(x, r, lane), pair_value(x, r, lane));
+GPULIN_HD bool remove_pair(X& x, SlabRegs<X, P>& r, uint32_t* slab, uint32_t spot) {
+  const uint64_t expected = pack_pair(spot_key<P>(x, r, spot), spot_value<P>(x, r, spot));
   constexpr uint64_t kRemoved = P::versioned ? kDeletedPair : kEmptyPair;
-  return x.cas_won(reinterpret_cast<uint64_t*>(spot), expected, kRemoved, exec::relaxed);
+  return x.cas_won(reinterpret_cast<uint64_t*>(slab + spot), expected, kRemoved, exec::relaxed);
 }
 
 // DELETE (Fig. 2, warp_delete_macro): the first spot holding the key is marked
@@ -228,12 +206,12 @@ template <class X, class P>
 GPULIN_HD void slab_delete(X& x, const SlabHashView<P>& h, SlabRegs<X, P>& r, uint32_t bucket, uint32_t key) {
   for (uint32_t* slab = h.base_slab(bucket);;) {
     read_slab<P>(x, slab, r);
-    const uint32_t lane = lowest_lane(lanes_holding<X, P>(x, r, key));
-    if (lane != 32) {
+    const uint32_t spot = spot_holding<X, P>(x, r, key);
+    if (spot != 32) {
       if constexpr (P::mode == Mode::Multimap) {
-        if (!remove_pair<X, P>(x, r, slab + lane, lane)) continue;
+        if (!remove_pair<X, P>(x, r, slab, spot)) continue;
       } else {
-        x.store(slab + lane, kDeletedKey, exec::relaxed);
+        x.store(slab + spot, kDeletedKey, exec::relaxed);
       }
       decided<P>(x);
       return;
@@ -254,7 +232,7 @@ GPULIN_HD uint32_t slab_search_all(X& x, const SlabHashView<P>& h, SlabRegs<X, P
   uint32_t n = 0;
   for (uint32_t* slab = h.base_slab(bucket);;) {
     read_slab<P>(x, slab, r);
-    for (uint32_t m = lanes_holding<X, P>(x, r, key); m != 0; m &= m - 1) {
+    for (uint32_t m = spots_holding<P>(x, r, key); m != 0; m &= m - 1) {
       if (n == cap) {
         if constexpr (P::versioned) {
           ++*over;
@@ -263,7 +241,7 @@ GPULIN_HD uint32_t slab_search_all(X& x, const SlabHashView<P>& h, SlabRegs<X, P
           x.fail("slab hash: SEARCHALL found more pairs than its result buffer holds");
         }
       }
-      out[n++] = pair_value(x, r, lowest_lane(m));
+      out[n++] = spot_value<P>(x, r, lowest_lane(m));
     }
     if (at_list_end(x, h, r, slab)) return n;
   }
@@ -278,9 +256,9 @@ template <class X, class P>
 GPULIN_HD void slab_delete_all(X& x, const SlabHashView<P>& h, SlabRegs<X, P>& r, uint32_t bucket, uint32_t key) {
   for (uint32_t* slab = h.base_slab(bucket);;) {
     read_slab<P>(x, slab, r);
-    const uint32_t m = lanes_holding<X, P>(x, r, key);
-    if (m != 0) {
-      remove_pair<X, P>(x, r, slab + lowest_lane(m), lowest_lane(m));
+    const uint32_t spot = spot_holding<X, P>(x, r, key);
+    if (spot != 32) {
+      remove_pair<X, P>(x, r, slab, spot);
       continue;  // re-read this slab until it holds the key no more
     }
     if (at_list_end(x, h, r, slab)) return;

@@ -70,7 +70,7 @@ GPULIN_HD constexpr bool recorded_result_null(uint32_t fn, bool found) {
 // (bucket_version.h): INSERT, DELETE and DELETEALL as writers, SEARCH and SEARCHALL
 // as validated readers.
 template <class X, class P>
-GPULIN_HD bool slab_insert_op(X& x, const SlabHashView<P>& h, SlabRegs<X, P>& r, WarpAllocator<X>& wa, uint32_t bucket,
+GPULIN_HD bool slab_insert_op(X& x, const SlabHashView<P>& h, SlabRegs<X, P>& r, WarpAllocator<X, P::lanes>& wa, uint32_t bucket,
                               uint32_t key, uint32_t value) {
   return write_bucket(x, h, bucket, [&] { return slab_insert(x, h, r, wa, bucket, key, value); });
 }
@@ -109,7 +109,7 @@ GPULIN_HD uint32_t slab_search_all_op(X& x, const SlabHashView<P>& h, SlabRegs<X
 
 // Runs one operation with its recording; `done(result)` is called warp-uniformly.
 template <class X, class P, class Done>
-GPULIN_HD void run_slab_op(X& x, const SlabHashView<P>& h, SlabRegs<X, P>& r, WarpAllocator<X>& wa, uint32_t fn,
+GPULIN_HD void run_slab_op(X& x, const SlabHashView<P>& h, SlabRegs<X, P>& r, WarpAllocator<X, P::lanes>& wa, uint32_t fn,
                            uint32_t bucket, uint32_t key, uint32_t value, Done&& done) {
   const uint32_t args[2] = {key, value};
   x.record_inv(fn, args, recorded_args_len<P::mode>(fn));
@@ -178,7 +178,7 @@ GPULIN_HD uint32_t task_word(X& x, typename X::template Regs<uint32_t, kTaskWord
 // operation every task runs.
 template <uint32_t Fn = kAnyFn, exec::SharedWords X, class P, class Done>
   requires exec::WarpLanes<X> && exec::Recording<X>
-GPULIN_HD void warp_work_queue(X& x, const SlabHashView<P>& h, WarpAllocator<X>& wa,
+GPULIN_HD void warp_work_queue(X& x, const SlabHashView<P>& h, WarpAllocator<X, P::lanes>& wa,
                                typename X::template Regs<uint32_t, kTaskWords>& task, int64_t op_base, Done&& done) {
   constexpr bool kValues = Fn == kAnyFn || (Fn == kFnInsert && ModeTraits<P::mode>::kPairs);
   SlabRegs<X, P> r;

@@ -1,7 +1,8 @@
 // The GPU context with warp actors (cuda/cuda_context.cuh, WarpScope): actor-uniform
 // word operations performed once per warp (not once per lane) with the result seen
 // by every lane, 64-bit CAS races with one winner per slot, fetch_or / fetch_and,
-// and per-lane loads. Label `gpu`; skips without a device.
+// and per-lane loads; tiles of 16 and 8 lanes as actors of their own (TileScope).
+// Label `gpu`; skips without a device.
 #include <gtest/gtest.h>
 
 #include <cuda_runtime.h>
@@ -72,6 +73,58 @@ TEST(WarpScope, WordOperationsRunOncePerWarp) {
   for (uint32_t v : b) EXPECT_EQ(v, 0u);
   EXPECT_EQ(o.loads_wrong, 0u);
   cudaFree(counter), cudaFree(bits), cudaFree(words), cudaFree(slots), cudaFree(out);
+}
+
+// Tiles of 16 and 8 lanes (TileScope<G>): each tile is an actor of its own. Its
+// fetch_add runs once a tile; its ballot and shuffle see its own lanes only,
+// numbered from 0, even while the tiles of a warp diverge; load_lane_words reads
+// each lane's pairs whole. `wrong` counts every lane that saw otherwise.
+template <uint32_t G>
+__global__ void tile_kernel(uint32_t* counter, const uint32_t* words, uint32_t* wrong) {
+  using X = cuda_exec::CudaContext<cuda_exec::TileScope<G>>;
+  X x{cuda_exec::TileScope<G>{}};
+  const uint32_t lane = threadIdx.x & (G - 1);
+  const uint32_t tile = (blockIdx.x * blockDim.x + threadIdx.x) / G;
+  uint32_t bad = 0;
+  bad += x.actor() != tile;
+  const uint32_t seen = x.fetch_add(counter, 1);
+  bad += x.shuffle([&](uint32_t) { return seen; }, G - 1) != seen;
+  // Tiles diverge: odd tiles take a longer path first.
+  if (tile & 1) bad += x.ballot([](uint32_t) { return true; }) != (G == 32 ? ~0u : (1u << G) - 1);
+  bad += x.ballot([](uint32_t l) { return (l & 1) != 0; }) != (G == 16 ? 0xAAAAu : 0xAAu);
+  bad += x.shuffle([&](uint32_t l) { return tile * 100 + l; }, 3) != tile * 100 + 3;
+  typename X::template Regs<uint32_t, 16 / G * 2> r;
+  x.template load_lane_words<16 / G * 2>(r, [&](uint32_t l) { return const_cast<uint32_t*>(words) + (32 / G) * l; });
+  for (uint32_t j = 0; j < 32 / G; ++j) bad += r.v[j] != 1000 + (32 / G) * lane + j;
+  if (bad) atomicAdd(wrong, bad);
+}
+
+template <uint32_t G>
+void run_tiles() {
+  const uint32_t blocks = 64, threads = 256, tiles = blocks * threads / G;
+  uint32_t *counter, *words, *wrong;
+  ASSERT_EQ(cudaMalloc(&counter, 4), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&words, 128), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&wrong, 4), cudaSuccess);
+  std::vector<uint32_t> w(32);
+  for (uint32_t l = 0; l < 32; ++l) w[l] = 1000 + l;
+  cudaMemcpy(words, w.data(), 128, cudaMemcpyHostToDevice);
+  cudaMemset(counter, 0, 4);
+  cudaMemset(wrong, 0, 4);
+  tile_kernel<G><<<blocks, threads>>>(counter, words, wrong);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  uint32_t c = 0, bad = 0;
+  cudaMemcpy(&c, counter, 4, cudaMemcpyDeviceToHost);
+  cudaMemcpy(&bad, wrong, 4, cudaMemcpyDeviceToHost);
+  EXPECT_EQ(c, tiles) << "one fetch_add per tile of " << G;
+  EXPECT_EQ(bad, 0u) << "tiles of " << G;
+  cudaFree(counter), cudaFree(words), cudaFree(wrong);
+}
+
+TEST(TileScope, EachTileIsAnActorWithItsOwnLanes) {
+  if (!test::have_gpu()) GTEST_SKIP() << "no CUDA device";
+  run_tiles<16>();
+  run_tiles<8>();
 }
 
 }  // namespace

@@ -40,7 +40,7 @@ std::vector<std::vector<uint32_t>> run(HostSlabHash& table, const std::vector<st
       [&](uint32_t a) {
         X x(sim, a, nullptr, sim::WarpPlace{a, warps, 0, nullptr});
         WarpAllocator<X> wa;
-        wa.warp_id = a;
+        wa.group = a;
         Task task;
         const auto& ops = per_warp[a];
         answers[a].assign(ops.size(), 0xABCDABCDu);

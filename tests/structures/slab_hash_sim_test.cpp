@@ -1,4 +1,5 @@
-// The slab hash in the simulator (one fiber per warp): every mode under PCT
+// The slab hash in the simulator (one fiber per warp, or per tile of 16 or 8 lanes):
+// every mode under PCT
 // schedules with no failure of any kind (the paper multimap's violations aside:
 // findings S1, S3), and the multimap's fixed variant with none at all; each mutant
 // of the issue caught; the sequential semantics of each operation against a plain
@@ -44,6 +45,28 @@ std::string describe(const std::map<Failure, std::string>& f) {
   std::string s;
   for (const auto& [k, m] : f) s += std::string(to_string(k)) + ": " + m + "\n";
   return s;
+}
+
+// A run under a random schedule, its replay string, that string parsed and replayed
+// exactly: what a round-trip test compares.
+struct RoundTrip {
+  SlabExecution first;
+  std::string schedule;
+  SlabReplayInput parsed;
+  SlabExecution again;
+};
+RoundTrip round_trip(const SlabConfig& c, uint64_t program_seed, uint64_t schedule_seed) {
+  RoundTrip t;
+  const SlabProgram p = generate_slab_program(c, program_seed);
+  sim::RandomStrategy rnd(schedule_seed);
+  rnd.begin_run(c.warps);
+  t.first = execute_slab(c, p, rnd, 200'000);
+  t.schedule = slab_replay_string(c, p, t.first.run.picks);
+  t.parsed = parse_slab_replay_string(t.schedule);
+  sim::ReplayStrategy exact(t.parsed.picks, true);
+  exact.begin_run(static_cast<uint32_t>(t.parsed.program.warps.size()));
+  t.again = execute_slab(t.parsed.config, t.parsed.program, exact, 200'000);
+  return t;
 }
 
 class SlabModes : public ::testing::TestWithParam<std::tuple<Mode, bool>> {};
@@ -93,24 +116,98 @@ TEST(SlabMutants, EveryMutantIsCaught) {
   }
 }
 
+// Tiles (structures/slab_hash/slab_lanes.h): a tile of 16 or 8 lanes is an actor of
+// its own, as the GPU's bulk builds run; the map and the fixed multimap pass, and
+// every mutant is caught.
+class SlabTiles : public ::testing::TestWithParam<uint32_t> {};
+
+TEST_P(SlabTiles, TheMapAndTheFixedMultimapPass) {
+  for (Mode m : {Mode::Map, Mode::Multimap}) {
+    SlabConfig c;
+    c.mode = m;
+    if (m == Mode::Multimap) c.variant = slab_hash::Variant::Fixed;
+    c.lanes = GetParam();
+    c.ops = GetParam();
+    auto found = explore_slab(c, 150, 2000);
+    found.erase(Failure::WitnessOnly);
+    EXPECT_TRUE(found.empty()) << slab_mode_name(m) << " on " << c.lanes << " lanes\n" << describe(found);
+  }
+}
+
+TEST_P(SlabTiles, EveryMutantIsCaught) {
+  for (Mutant m : {Mutant::SearchFirstSlab, Mutant::InsertNoReread, Mutant::LostNextCas}) {
+    SlabConfig c;
+    c.mutant = m;
+    c.lanes = GetParam();
+    c.ops = GetParam();
+    const auto found = explore_slab(c, 600, 7);
+    bool caught = false;
+    for (const auto& [k, msg] : found) caught |= is_bug(k);
+    EXPECT_TRUE(caught) << slab_mutant_name(m) << " on " << c.lanes << " lanes was not caught; found: " << describe(found);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(SixteenAndEight, SlabTiles, ::testing::Values(16u, 8u));
+
+// A tile reads the slab's pairs whole, one or two a lane: actors of 16 or 8 lanes
+// answer the same operations, run one after the other (no interleaving; 32 of them
+// on one bucket, so that its list grows past slabs filled to their last spot), as
+// warps do, result by result (every search's value, every searchall's list).
+TEST(SlabTileActors, ActorsOneAfterAnotherAnswerAsWarpsDo) {
+  for (Mode m : {Mode::Map, Mode::Multimap}) {
+    std::map<uint32_t, std::string> tables;
+    for (uint32_t lanes : {32u, 16u, 8u}) {
+      SlabConfig c;
+      c.mode = m;
+      c.lanes = lanes;
+      c.warps = 4;
+      c.ops = 8;
+      c.keys = 40;
+      std::string all;
+      for (uint64_t seed = 0; seed < 20; ++seed) {
+        const SlabProgram p = generate_slab_program(c, seed);
+        sim::ReplayStrategy one_after_another({}, false);  // each actor to its end, then the next
+        one_after_another.begin_run(c.warps);
+        const SlabExecution e = execute_slab(c, p, one_after_another, 200'000);
+        ASSERT_EQ(judge_slab(e, JudgeOptions{}).failure, Failure::None) << slab_replay_string(c, p, e.run.picks);
+        for (const auto& op : e.history.ops)
+          all += op.f + op.args.to_json() + "=" + (op.res ? op.res->to_json() : "pending") + ";";
+      }
+      tables[lanes] = all;
+    }
+    EXPECT_EQ(tables[16], tables[32]) << slab_mode_name(m);
+    EXPECT_EQ(tables[8], tables[32]) << slab_mode_name(m);
+  }
+}
+
+TEST(SlabTileActors, ReplayStringsNameTheLanesAndBadOnesAreRefused) {
+  SlabConfig c;
+  c.lanes = 8;
+  c.ops = 8;
+  const RoundTrip t = round_trip(c, 3, 2);
+  EXPECT_NE(t.schedule.find(":lanes=8"), std::string::npos) << t.schedule;
+  EXPECT_EQ(t.parsed.config.lanes, 8u);
+  EXPECT_EQ(t.again.run.picks, t.first.run.picks);
+  for (const char* bad : {"slab-set:buckets=1:lanes=16|i1|", "slab-map:buckets=1:lanes=12|i1=1|",
+                          "slab-map:buckets=1:lanes=8|i1=1,i2=2,i3=3,i4=4,i5=5,i6=6,i7=7,i8=8,i9=9|"}) {
+    EXPECT_THROW(parse_slab_replay_string(bad), std::invalid_argument) << bad;
+  }
+  SlabConfig set;
+  set.mode = Mode::Set;
+  set.lanes = 16;
+  EXPECT_FALSE(slab_lanes_problem(set).empty());
+}
+
 TEST(SlabReplay, AReplayStringRoundTrips) {
   SlabConfig c;
   c.mode = Mode::Multimap;
   c.buckets = 3;
   c.light = false;
   c.mutant = Mutant::LostNextCas;
-  const SlabProgram p = generate_slab_program(c, 5);
-  sim::RandomStrategy rnd(3);
-  rnd.begin_run(c.warps);
-  const SlabExecution e = execute_slab(c, p, rnd, 200'000);
-  const std::string s = slab_replay_string(c, p, e.run.picks);
-  const SlabReplayInput in = parse_slab_replay_string(s);
-  EXPECT_EQ(slab_replay_string(in.config, in.program, in.picks), s);
-  sim::ReplayStrategy exact(in.picks, true);
-  exact.begin_run(static_cast<uint32_t>(in.program.warps.size()));
-  const SlabExecution again = execute_slab(in.config, in.program, exact, 200'000);
-  EXPECT_EQ(again.history.ops.size(), e.history.ops.size());
-  EXPECT_EQ(again.run.picks, e.run.picks);
+  const RoundTrip t = round_trip(c, 5, 3);
+  EXPECT_EQ(slab_replay_string(t.parsed.config, t.parsed.program, t.parsed.picks), t.schedule);
+  EXPECT_EQ(t.again.history.ops.size(), t.first.history.ops.size());
+  EXPECT_EQ(t.again.run.picks, t.first.run.picks);
 }
 
 // The at-rest check on planted tables (the explorer's runs rarely break each rule
@@ -161,19 +258,11 @@ TEST(SlabReplay, AFixedMultimapStringRoundTrips) {
   c.mode = Mode::Multimap;
   c.variant = slab_hash::Variant::Fixed;
   c.buckets = 2;
-  const SlabProgram p = generate_slab_program(c, 9);
-  sim::RandomStrategy rnd(4);
-  rnd.begin_run(c.warps);
-  const SlabExecution e = execute_slab(c, p, rnd, 200'000);
-  const std::string s = slab_replay_string(c, p, e.run.picks);
-  EXPECT_NE(s.find(":variant=fixed"), std::string::npos) << s;
-  const SlabReplayInput in = parse_slab_replay_string(s);
-  EXPECT_EQ(in.config.variant, slab_hash::Variant::Fixed);
-  sim::ReplayStrategy exact(in.picks, true);
-  exact.begin_run(static_cast<uint32_t>(in.program.warps.size()));
-  const SlabExecution again = execute_slab(in.config, in.program, exact, 200'000);
-  EXPECT_EQ(again.run.picks, e.run.picks);
-  EXPECT_EQ(judge_slab(again, JudgeOptions{}).failure, Failure::None);
+  const RoundTrip t = round_trip(c, 9, 4);
+  EXPECT_NE(t.schedule.find(":variant=fixed"), std::string::npos) << t.schedule;
+  EXPECT_EQ(t.parsed.config.variant, slab_hash::Variant::Fixed);
+  EXPECT_EQ(t.again.run.picks, t.first.run.picks);
+  EXPECT_EQ(judge_slab(t.again, JudgeOptions{}).failure, Failure::None);
 }
 
 TEST(SlabReplay, BadStringsAreRefusedWithTheField) {

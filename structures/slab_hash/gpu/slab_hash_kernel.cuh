@@ -29,14 +29,17 @@ constexpr uint64_t slab_batch_grid(uint64_t blocks) {
   return R == SlabRecording::kPublished ? blocks + 1 : blocks;
 }
 
-template <SlabRecording R>
+// The context of an operation group of `Lanes` lanes (slab_lanes.h): a warp for
+// every recorder, a tile of 16 or 8 lanes for unrecorded batches only.
+template <SlabRecording R, uint32_t Lanes = 32>
 using SlabBatchContext = std::conditional_t<
     R == SlabRecording::kKeyClocks, cuda_exec::KeyClockContext,
     std::conditional_t<R == SlabRecording::kWarpRounds, cuda_exec::RoundClockContext,
                        std::conditional_t<R == SlabRecording::kPublished, cuda_exec::PublishedClockContext,
-                                          cuda_exec::CudaContext<cuda_exec::WarpScope, R == SlabRecording::kEvents>>>>;
+                                          cuda_exec::CudaContext<cuda_exec::LaneGroupScope<Lanes>, R == SlabRecording::kEvents>>>>;
 
-// One operation per thread. `Fn`: the batch's one operation, fixed at compile time
+// One operation per thread; a group of P::lanes lanes (a warp, or a tile: unrecorded
+// only) runs its lanes' operations one after the other. `Fn`: the batch's one operation, fixed at compile time
 // (a bulk build or search), or kAnyFn (each thread's from ops.fn or ops.uniform_fn).
 // A search's answer goes to the asking lane's register and is stored after the
 // warp's queue drains, one coalesced store per round.
@@ -55,21 +58,23 @@ __global__ void __launch_bounds__(1024, R == SlabRecording::kEvents ? 1 : 2)
                            R == SlabRecording::kPublished;  // records a round
   // A published clock's block 0 is its ticker (slab_batch_grid); the others work.
   constexpr uint32_t kTickers = R == SlabRecording::kPublished ? 1 : 0;
+  constexpr uint32_t G = P::lanes;
+  static_assert(G == 32 || R == SlabRecording::kNone, "tiles run unrecorded batches");
   if constexpr (kTickers != 0) {
     if (blockIdx.x == 0) return cuda_exec::run_published_ticker(clocks, (ops.count + 31) / 32);
   }
-  using X = SlabBatchContext<R>;
+  using X = SlabBatchContext<R, G>;
   X x = [&] {
     if constexpr (kClocks) return X(clocks);
-    else return X(cuda_exec::WarpScope{}, rec);
+    else return X(cuda_exec::LaneGroupScope<G>{}, rec);
   }();
-  const uint64_t warps = (uint64_t{gridDim.x - kTickers} * blockDim.x) / 32;
-  const uint64_t first_warp = (uint64_t{blockIdx.x - kTickers} * blockDim.x + threadIdx.x) / 32;
-  const uint32_t lane = threadIdx.x & 31;
-  WarpAllocator<X> wa;
-  wa.warp_id = static_cast<uint32_t>(first_warp);
-  // Grid-stride over warps: each round, a warp's 32 lanes bring 32 operations.
-  for (uint64_t base = first_warp * 32; base < ops.count; base += warps * 32) {
+  const uint64_t groups = (uint64_t{gridDim.x - kTickers} * blockDim.x) / G;
+  const uint64_t first_group = (uint64_t{blockIdx.x - kTickers} * blockDim.x + threadIdx.x) / G;
+  const uint32_t lane = threadIdx.x & (G - 1);
+  WarpAllocator<X, G> wa;
+  wa.group = static_cast<uint32_t>(first_group);
+  // Grid-stride over groups: each round, a group's lanes bring one operation each.
+  for (uint64_t base = first_group * G; base < ops.count; base += groups * G) {
     const uint64_t i = base + lane;
     typename X::template Regs<uint32_t, kTaskWords> task;
     task.v[kTaskActive] = i < ops.count;

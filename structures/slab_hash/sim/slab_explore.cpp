@@ -1,6 +1,8 @@
 #include "structures/slab_hash/sim/slab_explore.h"
 
 #include <map>
+#include <stdexcept>
+#include <string>
 #include <set>
 #include <tuple>
 #include <utility>
@@ -91,11 +93,11 @@ class SlabShrinker {
     return any;
   }
 
-  // Two warps' queues made one (at most 32 operations, one per lane), either first.
+  // Two actors' queues made one (at most `lanes` operations, one per lane), either first.
   bool join_warps() {
     for (size_t w = p_.warps.size(); w-- > 1;)
       for (size_t v = 0; v < w; ++v) {
-        if (p_.warps[v].size() + p_.warps[w].size() > 32) continue;
+        if (p_.warps[v].size() + p_.warps[w].size() > c_.lanes) continue;
         for (const auto& [first, second] : {std::pair{v, w}, std::pair{w, v}}) {
           SlabProgram joined = p_;
           joined.warps[v] = p_.warps[first];
@@ -151,6 +153,10 @@ SlabExecution replay_slab(const SlabReplayInput& in, uint64_t max_points) {
 }
 
 ExploreSummary run_slab_explore(const ExploreOptions& o, const SlabConfig& config) {
+  if (const std::string why = slab_lanes_problem(config); !why.empty()) throw std::invalid_argument("slab hash: " + why);
+  if (config.ops > config.lanes)
+    throw std::invalid_argument("slab hash: " + std::to_string(config.ops) + " operations an actor of " +
+                                std::to_string(config.lanes) + " lanes (one a lane)");
   SlabProgram program;
   SlabExecution e;
   HistoryExploration steps;
@@ -179,6 +185,7 @@ ExploreSummary run_slab_explore(const ExploreOptions& o, const SlabConfig& confi
                         "slab-" + slab_mode_name(mc.mode) +
                             (mc.mode == slab_hash::Mode::Multimap ? "-" + slab_variant_name(mc.variant) : "") +
                             (mc.light ? "" : "-regular") +
+                            (mc.lanes == 32 ? "" : "-lanes" + std::to_string(mc.lanes)) +
                             (mc.mutant == slab_hash::Mutant::None ? "" : "-" + slab_mutant_name(mc.mutant)),
                         &m.history, &m.run);
   };

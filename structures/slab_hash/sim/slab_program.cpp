@@ -87,6 +87,13 @@ std::optional<slab_hash::Mutant> parse_slab_mutant(const std::string& s) {
   return std::nullopt;
 }
 
+std::string slab_lanes_problem(const SlabConfig& c) {
+  if (c.lanes != 32 && c.lanes != 16 && c.lanes != 8) return "lanes must be 32, 16 or 8";
+  if (c.lanes != 32 && c.mode == slab_hash::Mode::Set)
+    return "a set's slab holds 32-bit keys: it runs on 32 lanes (tiles are for pairs)";
+  return "";
+}
+
 SlabProgram generate_slab_program(const SlabConfig& c, uint64_t seed) {
   std::mt19937_64 rng(seed);
   auto pick = [&rng](uint32_t n) { return static_cast<uint32_t>(rng() % n); };
@@ -119,6 +126,7 @@ std::string slab_replay_string(const SlabConfig& c, const SlabProgram& p, const 
   std::string s = "slab-" + slab_mode_name(c.mode) + ":buckets=" + std::to_string(c.buckets);
   if (c.variant != slab_hash::Variant::Paper) s += ":variant=" + slab_variant_name(c.variant);
   if (!c.light) s += ":alloc=regular";
+  if (c.lanes != 32) s += ":lanes=" + std::to_string(c.lanes);
   if (c.mutant != slab_hash::Mutant::None) s += ":mutant=" + slab_mutant_name(c.mutant);
   s += sim::memory::memory_config_field(c.memory) + "|";
   for (size_t w = 0; w < p.warps.size(); ++w) {
@@ -156,6 +164,8 @@ SlabReplayInput parse_slab_replay_string(const std::string& s) {
       in.config.memory = sim::memory::parse_memory_config_value(kv.substr(7), "slab schedule");
     } else if (kv == "alloc=regular") {
       in.config.light = false;
+    } else if (kv.rfind("lanes=", 0) == 0) {
+      in.config.lanes = parse_u32_field(kv.substr(6), "slab", "lanes");
     } else if (kv.rfind("mutant=", 0) == 0) {
       const auto m = parse_slab_mutant(kv.substr(7));
       if (!m) throw std::invalid_argument("slab schedule: unknown mutant '" + kv.substr(7) + "'");
@@ -166,6 +176,7 @@ SlabReplayInput parse_slab_replay_string(const std::string& s) {
   }
   if (in.config.variant == slab_hash::Variant::Fixed && in.config.mode != slab_hash::Mode::Multimap)
     throw std::invalid_argument("slab schedule: variant=fixed is the multimap's (map and set have one variant)");
+  if (const std::string why = slab_lanes_problem(in.config); !why.empty()) throw std::invalid_argument("slab schedule: " + why);
   for (const std::string& warp : split_fields(parts[1], ';')) {
     std::vector<SlabTask> ops;
     for (const std::string& op : split_fields(warp, ',')) {
@@ -180,7 +191,9 @@ SlabReplayInput parse_slab_replay_string(const std::string& s) {
       if (eq != std::string::npos) t.value = parse_u32_field(op.substr(eq + 1), "slab", "value");
       ops.push_back(t);
     }
-    if (ops.size() > 32) throw std::invalid_argument("slab schedule: a warp has at most 32 operations (one per lane)");
+    if (ops.size() > in.config.lanes)
+      throw std::invalid_argument("slab schedule: an actor has at most " + std::to_string(in.config.lanes) +
+                                  " operations (one per lane)");
     in.program.warps.push_back(std::move(ops));
   }
   if (in.program.warps.empty() || in.program.warps.size() > 64)

@@ -28,11 +28,14 @@ struct SlabConfig {
   slab_hash::Variant variant = slab_hash::Variant::Paper;  // Fixed: the multimap only
   slab_hash::Mutant mutant = slab_hash::Mutant::None;
   bool light = true;      // SlabAlloc-light, or the regular SlabAlloc
+  // The lanes an operation runs on (slab_lanes.h): 32, a warp an actor; 16 or 8, a
+  // tile of a warp an actor (map and multimap), as the GPU's unrecorded batches run.
+  uint32_t lanes = 32;
   uint32_t buckets = 1;   // few buckets: lists grow past their base slab, warps race to extend them
   sim::memory::MemorySetting memory;  // the simulator's memory (replay strings name it)
   // Generation only:
   uint32_t warps = 4;
-  uint32_t ops = 16;      // per warp, at most 32 (one per lane)
+  uint32_t ops = 16;      // per actor, at most `lanes` (one per lane)
   uint32_t keys = 40;     // keys drawn from [0, keys)
   uint32_t insert_percent = 60, delete_percent = 15;  // the rest searches (multimap: some searchall/deleteall)
 };
@@ -63,6 +66,10 @@ std::optional<slab_hash::Variant> parse_slab_variant(const std::string& s);
 std::string slab_mutant_name(slab_hash::Mutant m);
 std::optional<slab_hash::Mutant> parse_slab_mutant(const std::string& s);
 const std::vector<std::string>& slab_mutant_names();  // every mutant but none
+
+// Why the config's lanes cannot run (empty when they can): 32, 16 or 8, tiles for
+// pairs only (the set runs on 32), at most `lanes` operations an actor.
+std::string slab_lanes_problem(const SlabConfig& c);
 
 // Values are unique per program (a result names the insert it came from).
 SlabProgram generate_slab_program(const SlabConfig& c, uint64_t seed);

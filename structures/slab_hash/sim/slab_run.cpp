@@ -1,5 +1,7 @@
 #include "structures/slab_hash/sim/slab_run.h"
 
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "histories/recorder.h"
@@ -19,10 +21,22 @@ namespace {
 // The run's table as a compile-time policy: every mutant and both allocators are
 // instantiated here, in the simulator's driver, and nowhere on the GPU (with the
 // multimap's fixed variant too).
+// With c.lanes != 32, the policy runs its operations on tiles (slab_lanes.h).
 template <class F>
 void with_run_policy(const SlabConfig& c, F&& f) {
   using slab_hash::Mutant;
-  auto with_mutant = [&](auto mu) { slab_hash::with_slab_policy<decltype(mu)::value>(c.mode, c.light, c.variant, f); };
+  if (const std::string why = slab_lanes_problem(c); !why.empty()) throw std::invalid_argument("slab hash: " + why);
+  auto with_lanes = [&](auto policy) {
+    using P = decltype(policy);
+    if constexpr (slab_hash::ModeTraits<P::mode>::kPairs) {
+      if (c.lanes == 16) return f(slab_hash::WithLanes<P, 16>{});
+      if (c.lanes == 8) return f(slab_hash::WithLanes<P, 8>{});
+    }
+    return f(policy);
+  };
+  auto with_mutant = [&](auto mu) {
+    slab_hash::with_slab_policy<decltype(mu)::value>(c.mode, c.light, c.variant, with_lanes);
+  };
   switch (c.mutant) {
     case Mutant::None: return with_mutant(std::integral_constant<Mutant, Mutant::None>{});
     case Mutant::SearchFirstSlab: return with_mutant(std::integral_constant<Mutant, Mutant::SearchFirstSlab>{});
@@ -56,8 +70,9 @@ SlabExecution execute_slab(const SlabConfig& c, const SlabProgram& p, sim::Strat
         warps,
         [&](uint32_t a) {
           sim::SimContext x(sim, a, &recorder, sim::WarpPlace{a, warps, 0, nullptr});
-          WarpAllocator<sim::SimContext> wa;
-          wa.warp_id = a;
+          x.set_lanes(P::lanes);
+          WarpAllocator<sim::SimContext, P::lanes> wa;
+          wa.group = a;
           sim::SimContext::Regs<uint32_t, kTaskWords> task;
           const auto& ops = p.warps[a];
           for (uint32_t l = 0; l < ops.size(); ++l) {
