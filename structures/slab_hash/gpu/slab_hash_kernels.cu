@@ -47,7 +47,10 @@ cudaError_t launch_policy(const DeviceSlabHash& t, const SlabOpBatch& ops, uint3
   // architecture-notes.md, 4.)
   const bool recorded = rec || clocks;
   const bool searches = !ops.fn && ops.uniform_fn == kFnSearch;
-  const bool exact = recorded || searches || ops.fn != nullptr;
+  // Only a bulk build or delete keeps the grid-stride loop; the mixed kernel (any
+  // other batch) runs one round a thread and needs the exact grid (it faults without).
+  const bool grid_stride = !recorded && !ops.fn && (ops.uniform_fn == kFnInsert || ops.uniform_fn == kFnDelete);
+  const bool exact = !grid_stride;
   const uint64_t needed = (ops.count + threads - 1) / threads;
   const uint64_t blocks = exact ? needed : std::min<uint64_t>(needed, uint64_t(sm_count()) * 32);
   const auto launch = [&](auto kernel, const DeviceRecorderRef& r, const KeyClockRecorderRef& c, uint64_t tickers = 0) {
