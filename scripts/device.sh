@@ -98,7 +98,7 @@ if want sanitize; then
 log "compute-sanitizer"
 cs=$(command -v compute-sanitizer || ls /usr/local/cuda*/bin/compute-sanitizer 2>/dev/null | head -1)
 bins=$(find build-gpu/tests/gpu build-gpu/tests/merge_path -maxdepth 1 -name '*_test' -type f -perm -u+x | sort)
-filter="${SANITIZE_FILTER:--SpinBound.AWaitNobodyEndsTrapsInsteadOfHanging:SlabMixedBatch.AnOperationTheModeDoesNotHaveTraps}"
+filter="${SANITIZE_FILTER:--SpinBound.AWaitNobodyEndsTrapsInsteadOfHanging:SlabMixedBatch.AnOperationTheModeDoesNotHaveTraps:SlabMixedBatchOnGpu.AGridThatDoesNotCoverTheBatchTraps}"
 sanitize_one() {  # TOOL BIN [FILTER]
   local name log rc
   name=$(basename "$2"); log="$out/sanitize-$1-$name.log"

@@ -3,9 +3,12 @@
 // base slab). With 16 buckets the lists are long, so searches for keys further down
 // miss; the recorded history must be judged not linearizable, with the failing key
 // named, whichever recorder wrote it (events, key clocks, warp rounds, a published
-// clock). Label `gpu`; skips without a device.
+// clock). Beside them, the mixed kernel's own guard: a batch on a grid that does not
+// cover it traps. Label `gpu`; skips without a device.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
+
+#include <cstdio>
 
 #include <vector>
 
@@ -144,6 +147,28 @@ TEST(SlabMutantOnGpu, SearchFirstSlabIsRejectedByAPublishedClockOverRounds) {
 // A published clock's ticker whose log fills up keeps ticking (the launch ends) and
 // says so; the history is refused, not assembled with rets left unpublished. (The
 // mutant's kernel serves here as any other would.)
+// An unrecorded mixed batch runs one round a thread (slab_hash_kernel.cuh): on a
+// grid that does not cover its batch it traps rather than leave the rest undone.
+// (This test traps on purpose, as SlabMixedBatch.AnOperationTheModeDoesNotHaveTraps.)
+TEST(SlabMixedBatchOnGpu, AGridThatDoesNotCoverTheBatchTraps) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device: GPU test skipped";
+  using Map = SlabPolicy<Mode::Map>;
+  DeviceSlabHash table({16, 1, 4, 64, 1}, true);
+  std::vector<uint32_t> fns(kOps, kFnSearch), keys(kOps);
+  for (uint32_t i = 0; i < kOps; ++i) keys[i] = i;
+  uint32_t *d_fns, *d_keys, *d_out;
+  cudaMalloc(&d_fns, kOps * 4), cudaMalloc(&d_keys, kOps * 4), cudaMalloc(&d_out, kOps * 4);
+  cudaMemcpy(d_fns, fns.data(), kOps * 4, cudaMemcpyHostToDevice);
+  cudaMemcpy(d_keys, keys.data(), kOps * 4, cudaMemcpyHostToDevice);
+  SlabOpBatch ops;
+  ops.fn = d_fns, ops.key = d_keys, ops.out = d_out, ops.count = kOps;
+  // Half the grid the batch needs.
+  slab_batch_kernel<Map, SlabRecording::kNone><<<kOps / kThreads / 2, kThreads>>>(table.view<Map>(), ops, {}, {}, 0);
+  const cudaError_t e = cudaDeviceSynchronize();
+  EXPECT_NE(e, cudaSuccess) << "a mixed batch on half its grid completed";
+  std::printf("trapped as expected: %s\n", cudaGetErrorString(e));
+}
+
 TEST(PublishedClockOnGpu, AFullTickLogIsRefused) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA device: GPU test skipped";
   KeyClockRecorder rec = KeyClockRecorder::published(2 * kOps, /*tick_cap=*/2);
