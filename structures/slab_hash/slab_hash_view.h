@@ -42,7 +42,8 @@ enum class Variant : uint8_t { Paper, Fixed };
 // `Lanes`: the lanes that run one operation (slab_lanes.h): a warp (32, the paper's
 // warp-cooperative work sharing, §IV-A), or a tile of 16 or 8 lanes of a warp, each
 // lane reading one or two whole pairs of the slab, so that a warp runs two or four
-// operations at once. Tiles are for pairs (map, multimap) and unrecorded batches.
+// operations at once. Tiles are for pairs (map, multimap); on the GPU they run
+// unrecorded batches only, the simulator records a tile as any actor.
 template <Mode M, bool Light = true, Mutant Mu = Mutant::None, Variant V = Variant::Paper, uint32_t Lanes = 32>
 struct SlabPolicy {
   static_assert(V == Variant::Paper || M == Mode::Multimap, "only the multimap has a fixed variant");
@@ -58,13 +59,13 @@ struct SlabPolicy {
   static constexpr bool versioned = V == Variant::Fixed;
 };
 
-// f(SlabPolicy<mode, light, Mu>{}) for a mode and allocator known at run time: the
-// one place run-time choices become a policy (the GPU launches, the simulator's
-// driver, checks of a downloaded table). Host code only.
 // P with its operations on `Lanes` lanes.
 template <class P, uint32_t Lanes>
 using WithLanes = SlabPolicy<P::mode, P::light, P::mutant, P::variant, Lanes>;
 
+// f(SlabPolicy<mode, light, Mu>{}) for a mode and allocator known at run time: the
+// one place run-time choices become a policy (the GPU launches, the simulator's
+// driver, checks of a downloaded table). Host code only.
 template <Mutant Mu = Mutant::None, class F>
 decltype(auto) with_slab_policy(Mode mode, bool light, F&& f) {
   auto with_alloc = [&](auto m) -> decltype(auto) {
