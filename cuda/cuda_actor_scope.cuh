@@ -1,7 +1,7 @@
 // Who the actor is on the GPU (structures/exec/context.h, "actors"): a thread block
 // (the heap's operations), a warp (the merge's roles, the slab hash's work queue) or
-// a tile of 16 or 8 lanes of a warp (the slab hash's operations on tiles). The execution context (cuda/cuda_context.cuh) is one template over the
-// scope; the scope says which threads run actor-uniform code together, which of
+// a tile of 16 or 8 lanes of a warp (the slab hash's operations on tiles). The
+// execution context (cuda/cuda_context.cuh) is one template over the scope; the scope says which threads run actor-uniform code together, which of
 // them performs a shared-word access, how its result reaches the others, and which
 // recording buffer is the actor's.
 #pragma once

@@ -63,8 +63,8 @@ StructureRow slab_row(slab_hash::Mode mode) {
                 {"keys", "keys are drawn from [0, N)", "40", 1, 0xfffffffeu},
                 {"buckets", "buckets (base slabs)", "1", 1, 4096},
                 {"alloc", "SlabAlloc-light or the regular SlabAlloc", "light", std::vector<std::string>{"light", "regular"}},
-                // The GPU's unrecorded bulk builds and mixed batches of pairs run on
-                // tiles (structures/slab_hash/slab_lanes.h); the simulator explores them.
+                // The GPU's unrecorded bulk builds of pairs run on tiles
+                // (structures/slab_hash/slab_lanes.h); the simulator explores them.
                 {"lanes", "lanes an operation: a warp (32) or a tile of one (16, 8; map and multimap)", "32",
                  std::vector<std::string>{"32", "16", "8"}}};
   row.explore = [](const explore::ExploreOptions& o, const Selection& s) {

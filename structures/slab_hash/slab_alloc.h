@@ -91,9 +91,9 @@ GPULIN_HD inline uint32_t resident_block(uint32_t warp_id, uint32_t changes, uin
 template <exec::WarpLanes X, uint32_t Lanes = 32>
 struct WarpAllocator {
   static constexpr uint32_t kPerWarp = 32 / Lanes;
-  // Whether the resident block is loaded yet: a flag of its own for a warp; for a
-  // tile, `resident` out of range (the tile kernels then fit 32 registers without
-  // spilling, the warp's kernels spill less with the flag: ptxas -v, both measured).
+  // Whether the resident block is loaded yet: a flag of its own for a warp, and for
+  // a tile `resident` out of range, whichever keeps the kernel within its 32
+  // registers without spilling more (ptxas -v).
   static constexpr uint32_t kNotLoaded = ~0u;
   typename X::template Regs<uint32_t, 1> bitmap;
   uint32_t resident = Lanes == 32 ? 0u : kNotLoaded;

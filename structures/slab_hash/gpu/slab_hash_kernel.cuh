@@ -39,8 +39,8 @@ using SlabBatchContext = std::conditional_t<
                                           cuda_exec::CudaContext<cuda_exec::LaneGroupScope<Lanes>, R == SlabRecording::kEvents>>>>;
 
 // One operation per thread; a group of P::lanes lanes (a warp, or a tile: unrecorded
-// only) runs its lanes' operations one after the other. `Fn`: the batch's one operation, fixed at compile time
-// (a bulk build or search), or kAnyFn (each thread's from ops.fn or ops.uniform_fn).
+// only) runs its lanes' operations one after the other. `Fn`: the batch's one
+// operation, fixed at compile time (a bulk build or search), or kAnyFn (each thread's from ops.fn or ops.uniform_fn).
 // A search's answer goes to the asking lane's register and is stored after the
 // warp's queue drains, one coalesced store per round.
 // Without recording, 32 registers at most (two blocks of 1024 a multiprocessor,
@@ -154,8 +154,8 @@ __global__ void __launch_bounds__(1024, R == SlabRecording::kEvents ? 1 : 2)
       ops.out[i] = answer;
     }
     // An unrecorded mixed batch is launched on an exact grid (slab_hash_kernels.cu):
-    // one round, so nothing of the loop lives through its phases (2-6 % on Fig. 7a's
-    // mixes: bench/results/slab-original-h200.txt).
+    // one round, so nothing of the loop lives through its phases in registers the
+    // 32-register kernel has none to spare of (bench/results/slab-original-h200.txt).
     if constexpr (kOneRound) break;
   }
 }

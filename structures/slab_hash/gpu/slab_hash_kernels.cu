@@ -18,16 +18,13 @@ int sm_count() {
   return sms > 0 ? sms : 1;
 }
 
-// The lanes an operation of an unrecorded bulk build and of an unrecorded mixed
-// batch run on (slab_lanes.h). A bulk build of pairs (the paper's variants) runs on
-// tiles of 8 lanes, four inserts in flight a warp; the set and the fixed multimap,
-// and every mixed batch, on the warp: the mixed kernel on tiles spills more
-// registers than its operations in flight gain (each measured against the others:
-// bench/results/slab-tile-groups-h200.txt).
+// The lanes an operation of an unrecorded bulk build runs on (slab_lanes.h): for
+// pairs in the paper's variants a tile of 8, four inserts in flight a warp; the set
+// and the fixed multimap, and every other kernel, on the warp (a mixed batch on
+// tiles spills more registers than its operations in flight gain: bench/results/
+// slab-tile-groups-h200.txt).
 template <class P>
 constexpr uint32_t kBuildLanes = ModeTraits<P::mode>::kPairs && !P::versioned ? 8 : 32;
-template <class P>
-constexpr uint32_t kMixLanes = 32;
 
 template <class P>
 cudaError_t launch_policy(const DeviceSlabHash& t, const SlabOpBatch& ops, uint32_t threads, cudaStream_t stream,
@@ -57,12 +54,6 @@ cudaError_t launch_policy(const DeviceSlabHash& t, const SlabOpBatch& ops, uint3
     kernel<<<blocks + tickers, threads, 0, stream>>>(t.view<P>(), ops, r, c, op_id_base);
     return cudaGetLastError();
   };
-  // An unrecorded kernel whose operations run on `Lanes` lanes.
-  const auto launch_on = [&]<uint32_t Lanes, uint32_t Fn>() {
-    using PL = WithLanes<P, Lanes>;
-    slab_batch_kernel<PL, SlabRecording::kNone, Fn><<<blocks, threads, 0, stream>>>(t.view<PL>(), ops, {}, {}, op_id_base);
-    return cudaGetLastError();
-  };
   if (rec && clocks) return cudaErrorInvalidValue;          // one recorder a launch
   if (rec) return launch(slab_batch_kernel<P, SlabRecording::kEvents>, *rec, {});
   if (clocks) {
@@ -86,10 +77,14 @@ cudaError_t launch_policy(const DeviceSlabHash& t, const SlabOpBatch& ops, uint3
   constexpr SlabRecording kOff = SlabRecording::kNone;
   // A batch of one operation (a bulk build, search or delete) runs a kernel with
   // that operation fixed: no dispatch per operation.
-  if (!ops.fn && ops.uniform_fn == kFnInsert) return launch_on.template operator()<kBuildLanes<P>, kFnInsert>();
+  if (!ops.fn && ops.uniform_fn == kFnInsert) {
+    using PB = WithLanes<P, kBuildLanes<P>>;  // the bulk build's operations on its lanes
+    slab_batch_kernel<PB, kOff, kFnInsert><<<blocks, threads, 0, stream>>>(t.view<PB>(), ops, {}, {}, op_id_base);
+    return cudaGetLastError();
+  }
   if (searches) return launch(slab_batch_kernel<P, kOff, kFnSearch, true>, {}, {});
   if (!ops.fn && ops.uniform_fn == kFnDelete) return launch(slab_batch_kernel<P, kOff, kFnDelete>, {}, {});
-  return launch_on.template operator()<kMixLanes<P>, kAnyFn>();
+  return launch(slab_batch_kernel<P, kOff>, {}, {});
 }
 
 }  // namespace
@@ -131,7 +126,7 @@ cudaError_t load_slab_kernels(Mode mode, bool light, Variant variant) {
     constexpr SlabRecording kOff = SlabRecording::kNone;
     std::vector<const void*> kernels = {
         (const void*)slab_batch_kernel<P, SlabRecording::kEvents>,
-        (const void*)slab_batch_kernel<WithLanes<P, kMixLanes<P>>, kOff>,
+        (const void*)slab_batch_kernel<P, kOff>,
         (const void*)slab_batch_kernel<WithLanes<P, kBuildLanes<P>>, kOff, kFnInsert>,
         (const void*)slab_batch_kernel<P, kOff, kFnSearch, true>,
         (const void*)slab_batch_kernel<P, kOff, kFnDelete>,

@@ -1,9 +1,9 @@
 #include "structures/slab_hash/sim/slab_explore.h"
 
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <string>
-#include <set>
 #include <tuple>
 #include <utility>
 

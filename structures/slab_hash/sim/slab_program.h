@@ -29,7 +29,7 @@ struct SlabConfig {
   slab_hash::Mutant mutant = slab_hash::Mutant::None;
   bool light = true;      // SlabAlloc-light, or the regular SlabAlloc
   // The lanes an operation runs on (slab_lanes.h): 32, a warp an actor; 16 or 8, a
-  // tile of a warp an actor (map and multimap), as the GPU's unrecorded batches run.
+  // tile of a warp an actor (map and multimap), as the GPU's bulk builds of pairs run.
   uint32_t lanes = 32;
   uint32_t buckets = 1;   // few buckets: lists grow past their base slab, warps race to extend them
   sim::memory::MemorySetting memory;  // the simulator's memory (replay strings name it)

@@ -107,10 +107,10 @@ __global__ void __launch_bounds__(1024, 2)
     uint32_t answer = kEmptyKey;
     // Inserts.
     {
-      bool todo = fn == kFnInsert;
+      bool queued = fn == kFnInsert;
       uint32_t last = 0, next = kBaseSlab;
       uint32_t q;
-      while ((q = (__ballot_sync(mask, todo) >> shift) & 0xFFFFu) != 0) {
+      while ((q = (__ballot_sync(mask, queued) >> shift) & 0xFFFFu) != 0) {
         if (q != last) next = kBaseSlab;
         last = q;
         const uint32_t src = __ffs(q) - 1;
@@ -123,7 +123,7 @@ __global__ void __launch_bounds__(1024, 2)
           const uint32_t dest = __ffs(spots) - 1;
           const uint64_t seen = __shfl_sync(mask, pr, dest, 16);
           if (t == src) {
-            if (proto::cas64(slab + 2 * dest, seen, pack_pair(key, value)) == seen) todo = false;
+            if (proto::cas64(slab + 2 * dest, seen, pack_pair(key, value)) == seen) queued = false;
           }
           continue;
         }
@@ -134,7 +134,7 @@ __global__ void __launch_bounds__(1024, 2)
         }
         const uint32_t fresh = proto::tile_allocate(h.alloc, t, mask, shift);
         if (fresh == kNoUnit) {
-          if (t == src) todo = false;
+          if (t == src) queued = false;
           continue;
         }
         if (t == 0) {
@@ -146,10 +146,10 @@ __global__ void __launch_bounds__(1024, 2)
     }
     // Deletes.
     {
-      bool todo = fn == kFnDelete;
+      bool queued = fn == kFnDelete;
       uint32_t last = 0, next = kBaseSlab;
       uint32_t q;
-      while ((q = (__ballot_sync(mask, todo) >> shift) & 0xFFFFu) != 0) {
+      while ((q = (__ballot_sync(mask, queued) >> shift) & 0xFFFFu) != 0) {
         if (q != last) next = kBaseSlab;
         last = q;
         const uint32_t src = __ffs(q) - 1;
@@ -161,16 +161,16 @@ __global__ void __launch_bounds__(1024, 2)
         if (hit != 0) {
           if constexpr (kMulti) {
             const uint64_t seen = __shfl_sync(mask, pr, __ffs(hit) - 1, 16);
-            if (t == src && proto::cas64(slab + 2 * (__ffs(hit) - 1), seen, kEmptyPair) == seen) todo = false;
+            if (t == src && proto::cas64(slab + 2 * (__ffs(hit) - 1), seen, kEmptyPair) == seen) queued = false;
           } else if (t == src) {
             proto::st32(slab + 2 * (__ffs(hit) - 1), kDeletedKey);
-            todo = false;
+            queued = false;
           }
           continue;
         }
         const uint32_t ptr = __shfl_sync(mask, static_cast<uint32_t>(pr >> 32), 15, 16);
         if (ptr == kEmptyPointer) {
-          if (t == src) todo = false;
+          if (t == src) queued = false;
         } else {
           next = ptr;
         }

@@ -158,9 +158,9 @@ __global__ void __launch_bounds__(1024, 2)
   uint32_t answer = kEmptyKey;
   // Inserts.
   {
-    bool todo = fn == kFnInsert;
+    bool queued = fn == kFnInsert;
     uint32_t last = 0, next = kBaseSlab, q;
-    while ((q = g.ballot(todo)) != 0) {
+    while ((q = g.ballot(queued)) != 0) {
       if (q != last) next = kBaseSlab;
       last = q;
       const uint32_t src = __ffs(q) - 1;
@@ -173,7 +173,7 @@ __global__ void __launch_bounds__(1024, 2)
       });
       if (s != 15) {
         const uint64_t seen = pair_at(g, r, s);
-        if (g.tl() == src && cas64(slab + 2 * s, seen, pack_pair(key, value)) == seen) todo = false;
+        if (g.tl() == src && cas64(slab + 2 * s, seen, pack_pair(key, value)) == seen) queued = false;
         continue;
       }
       const uint32_t ptr = next_ptr(g, r);
@@ -183,7 +183,7 @@ __global__ void __launch_bounds__(1024, 2)
       }
       const uint32_t fresh = tile_allocate(h.alloc, g);
       if (fresh == kNoUnit) {
-        if (g.tl() == src) todo = false;
+        if (g.tl() == src) queued = false;
         continue;
       }
       if (g.tl() == 0 && cas32(slab + kAddressLane, kEmptyPointer, fresh) != kEmptyPointer)
@@ -193,9 +193,9 @@ __global__ void __launch_bounds__(1024, 2)
   }
   // Deletes.
   {
-    bool todo = fn == kFnDelete;
+    bool queued = fn == kFnDelete;
     uint32_t last = 0, next = kBaseSlab, q;
-    while ((q = g.ballot(todo)) != 0) {
+    while ((q = g.ballot(queued)) != 0) {
       if (q != last) next = kBaseSlab;
       last = q;
       const uint32_t src = __ffs(q) - 1;
@@ -206,16 +206,16 @@ __global__ void __launch_bounds__(1024, 2)
       if (s != 15) {
         if constexpr (kMulti) {
           const uint64_t seen = pair_at(g, r, s);
-          if (g.tl() == src && cas64(slab + 2 * s, seen, kEmptyPair) == seen) todo = false;
+          if (g.tl() == src && cas64(slab + 2 * s, seen, kEmptyPair) == seen) queued = false;
         } else if (g.tl() == src) {
           st32(slab + 2 * s, kDeletedKey);
-          todo = false;
+          queued = false;
         }
         continue;
       }
       const uint32_t ptr = next_ptr(g, r);
       if (ptr == kEmptyPointer) {
-        if (g.tl() == src) todo = false;
+        if (g.tl() == src) queued = false;
       } else {
         next = ptr;
       }
