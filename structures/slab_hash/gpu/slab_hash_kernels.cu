@@ -37,16 +37,21 @@ cudaError_t launch_policy(const DeviceSlabHash& t, const SlabOpBatch& ops, uint3
   // searches or of mixed operations, as the original's kernels launch: the
   // hardware deals each block to the first multiprocessor with room, so no warp is
   // left with a last round while others idle, as a grid-stride loop's last wave
-  // would leave them. A bulk build or delete keeps a grid-stride loop over at most
-  // 32 blocks a multiprocessor: a warp's allocator state (its resident memory
+  // would leave them. So does a bulk build on tiles (kBuildLanes < 32): each tile
+  // runs its lanes' inserts, one round, and ends; a tile's allocator loads its
+  // resident block only when it allocates (slab_alloc.h), which few do in a build.
+  // A bulk build on the warp, or a bulk delete, keeps a grid-stride loop over at
+  // most 32 blocks a multiprocessor: a warp's allocator state (its resident memory
   // block, loaded once) then lives across its rounds instead of being loaded again
   // for every block. (Each measured against the alternative: bench/results/
   // architecture-notes.md, 4.)
   const bool recorded = rec || clocks;
   const bool searches = !ops.fn && ops.uniform_fn == kFnSearch;
-  // Only a bulk build or delete keeps the grid-stride loop; the mixed kernel (any
-  // other batch) runs one round a thread and needs the exact grid (it faults without).
-  const bool grid_stride = !recorded && !ops.fn && (ops.uniform_fn == kFnInsert || ops.uniform_fn == kFnDelete);
+  // Only a bulk build on the warp or a bulk delete keeps the grid-stride loop; the
+  // mixed kernel (any other batch) runs one round a thread and needs the exact grid
+  // (it faults without).
+  const bool warp_build = ops.uniform_fn == kFnInsert && kBuildLanes<P> == 32;
+  const bool grid_stride = !recorded && !ops.fn && (warp_build || ops.uniform_fn == kFnDelete);
   const bool exact = !grid_stride;
   const uint64_t needed = (ops.count + threads - 1) / threads;
   const uint64_t blocks = exact ? needed : std::min<uint64_t>(needed, uint64_t(sm_count()) * 32);
